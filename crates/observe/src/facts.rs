@@ -1,0 +1,216 @@
+//! Plain per-file syntax facts. These are the values the salsa queries return and the cache
+//! persists, so they hold no tree-sitter types and no absolute paths.
+
+use serde::{Deserialize, Serialize};
+
+/// A 1-based, inclusive line range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct LineRange {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl LineRange {
+    pub fn new(start: u32, end: u32) -> Self {
+        Self { start, end: end.max(start) }
+    }
+    pub fn len(&self) -> u32 {
+        self.end - self.start + 1
+    }
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+    pub fn contains_line(&self, line: u32) -> bool {
+        self.start <= line && line <= self.end
+    }
+    pub fn contains(&self, other: &LineRange) -> bool {
+        self.start <= other.start && other.end <= self.end
+    }
+    pub fn overlaps(&self, other: &LineRange) -> bool {
+        self.start <= other.end && other.start <= self.end
+    }
+}
+
+/// A half-open byte range `[start, end)` into the file's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ByteRange {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// The source language a file was parsed as (chosen by extension).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Lang {
+    /// `.ts`, `.mts`, `.cts`, `.d.ts`
+    TypeScript,
+    /// `.tsx`, and JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`), which the TSX grammar parses.
+    Tsx,
+}
+
+impl Lang {
+    /// The language for a repo-relative path, or `None` when the file is not source we parse.
+    pub fn from_path(path: &str) -> Option<Lang> {
+        let ext = path.rsplit_once('.')?.1;
+        match ext {
+            "ts" | "mts" | "cts" => Some(Lang::TypeScript),
+            "tsx" | "js" | "jsx" | "mjs" | "cjs" => Some(Lang::Tsx),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum DeclKind {
+    Class,
+    Interface,
+    /// Function declarations, and `const f = () => …` / `const f = function …`.
+    Function,
+    /// Class methods, method signatures, and methods or function-valued properties of
+    /// object literals bound to a name (`const handlers = { onSave() {} }`).
+    Method,
+    /// Class fields and interface property signatures.
+    Property,
+    TypeAlias,
+    Enum,
+    Namespace,
+    /// Other top-level `const`/`let`/`var` bindings (objects, calls, literals).
+    Variable,
+}
+
+impl DeclKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeclKind::Class => "class",
+            DeclKind::Interface => "interface",
+            DeclKind::Function => "function",
+            DeclKind::Method => "method",
+            DeclKind::Property => "property",
+            DeclKind::TypeAlias => "type",
+            DeclKind::Enum => "enum",
+            DeclKind::Namespace => "namespace",
+            DeclKind::Variable => "variable",
+        }
+    }
+    /// Whether the declaration has a body that can be called.
+    pub fn is_callable(self) -> bool {
+        matches!(self, DeclKind::Function | DeclKind::Method)
+    }
+}
+
+/// Index of a declaration inside its file's `FileFacts::decls`.
+pub type DeclIndex = u32;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Declaration {
+    /// The declared name as written (`save`, `Store`, `default` for an anonymous default export).
+    pub name: String,
+    /// Dotted name through enclosing declarations (`Store.save`, `handlers.onSave`).
+    pub qualified: String,
+    pub kind: DeclKind,
+    /// The whole declaration, including its decorators, doc comment excluded, and the
+    /// `export` keyword when present.
+    pub lines: LineRange,
+    pub bytes: ByteRange,
+    /// Exported from the module (`export …`, `export default …`, or listed in `export { … }`).
+    pub exported: bool,
+    pub default_export: bool,
+    /// 1-based line of the signature (the first line past decorators).
+    pub signature_line: u32,
+    /// That line's text, trimmed, at most 200 characters.
+    pub signature: String,
+    /// The enclosing declaration, if any (a method's class).
+    pub parent: Option<DeclIndex>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ImportedName {
+    /// The name in the exporting module (`default` for a default import).
+    pub imported: String,
+    /// The local binding.
+    pub local: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Import {
+    /// The module specifier as written (`./store`, `@app/api`, `react`).
+    pub specifier: String,
+    pub line: u32,
+    /// Named and default bindings (`import A, { b as c }` → `default→A`, `b→c`).
+    pub names: Vec<ImportedName>,
+    /// `import * as ns` / `export * as ns from`.
+    pub namespace: Option<String>,
+    /// `import type …`.
+    pub type_only: bool,
+    /// A re-export (`export { a } from`, `export * from`) rather than an import.
+    pub reexport: bool,
+    /// A dynamic `import("…")` or `require("…")` with a literal argument.
+    pub dynamic: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum UsageKind {
+    /// `f()`, `a.b.f()`.
+    Call,
+    /// JSX element use `<Foo />`.
+    Render,
+    /// `new Foo()`.
+    Instantiate,
+    /// Any other identifier reference (deduplicated per enclosing declaration).
+    Reference,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Usage {
+    pub kind: UsageKind,
+    /// The referenced name: the last segment of a member callee (`save` in `this.store.save()`).
+    pub name: String,
+    /// The receiver text for member callees (`this.store`), empty otherwise. At most 80 chars.
+    pub receiver: String,
+    pub line: u32,
+    /// The innermost enclosing declaration, `None` at module level.
+    pub enclosing: Option<DeclIndex>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HeritageKind {
+    Extends,
+    Implements,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Heritage {
+    /// The class or interface declaring the clause.
+    pub decl: DeclIndex,
+    pub kind: HeritageKind,
+    /// The supertype's name, without type arguments (`Base` in `extends Base<T>`, `Foo` in `ns.Foo`).
+    pub name: String,
+    pub line: u32,
+}
+
+/// Everything the engine needs to know about one file's syntax.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FileFacts {
+    /// Declarations in source order (a parent precedes its children).
+    pub decls: Vec<Declaration>,
+    pub imports: Vec<Import>,
+    pub usages: Vec<Usage>,
+    pub heritage: Vec<Heritage>,
+    /// Number of ERROR and MISSING nodes tree-sitter recovered from.
+    pub parse_errors: u32,
+    /// Lines of the first few (at most 8) error nodes, for diagnostics.
+    pub error_lines: Vec<u32>,
+    pub line_count: u32,
+}
+
+impl FileFacts {
+    /// The innermost declaration whose range contains `line`.
+    pub fn innermost_decl_at(&self, line: u32) -> Option<DeclIndex> {
+        let mut best: Option<(DeclIndex, u32)> = None;
+        for (i, d) in self.decls.iter().enumerate() {
+            if d.lines.contains_line(line) && best.is_none_or(|(_, w)| d.lines.len() <= w) {
+                best = Some((i as DeclIndex, d.lines.len()));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+}
