@@ -12,7 +12,10 @@ pub struct LineRange {
 
 impl LineRange {
     pub fn new(start: u32, end: u32) -> Self {
-        Self { start, end: end.max(start) }
+        Self {
+            start,
+            end: end.max(start),
+        }
     }
     pub fn len(&self) -> u32 {
         self.end - self.start + 1
@@ -213,4 +216,12 @@ impl FileFacts {
         }
         best.map(|(i, _)| i)
     }
+}
+
+/// Number of lines in `text`: a final line without a trailing newline counts, an empty text
+/// has none.
+pub fn count_lines(text: &str) -> u32 {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    let last = usize::from(!text.is_empty() && !text.ends_with('\n'));
+    u32::try_from(newlines + last).unwrap_or(u32::MAX)
 }

@@ -2,5 +2,23 @@
 //! tool calls over it.
 
 pub mod facts;
+pub mod idf;
+pub mod path_traits;
+pub mod paths;
+pub mod query;
+pub mod resolve;
+pub mod syntax;
+pub mod terms;
+pub mod tools;
+pub mod walk;
+
+pub mod cache;
+pub mod db;
+pub mod graph;
+pub mod index;
+pub mod search;
+
+pub use db::{Db, ObserveDatabase, SourceFile, Workspace};
+pub use index::{CacheMode, Index, IndexError, IndexOptions, IndexReport, Progress, RefreshReport};
 
 pub use facts::*;

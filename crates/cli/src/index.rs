@@ -1,0 +1,75 @@
+//! `sightline index [PATH]`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::open::{IndexFlags, open_index};
+
+#[derive(Args)]
+pub struct IndexArgs {
+    /// Repository root (default: the current directory).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub flags: IndexFlags,
+}
+
+pub fn run(args: &IndexArgs) -> anyhow::Result<()> {
+    let index = open_index(&args.path, &args.flags)?;
+    let r = index.report();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(r)?);
+        return Ok(());
+    }
+    println!("indexed {}", r.root);
+    println!(
+        "  files:         {} source, {} manifests ({} parsed, {} from cache)",
+        r.source_files, r.manifest_files, r.parsed, r.cache_hits
+    );
+    let skipped: u32 = r.skipped.values().sum();
+    let reasons: Vec<String> = r.skipped.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!(
+        "  skipped:       {skipped}{}",
+        if reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", reasons.join(", "))
+        }
+    );
+    println!(
+        "  not indexed:   {} (not source or manifests)",
+        r.not_indexed
+    );
+    println!("  declarations:  {}", r.declarations);
+    let kinds: Vec<String> = r
+        .edges_by_kind
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!("  edges:         {} ({})", r.edges, kinds.join(", "));
+    println!(
+        "  imports:       {} resolved, {} external, {} unresolved",
+        r.imports_resolved, r.imports_external, r.imports_unresolved
+    );
+    for (file, spec) in r.unresolved_examples.iter().take(5) {
+        println!("                   e.g. {file}: '{spec}'");
+    }
+    println!(
+        "  parse errors:  {} in {} files",
+        r.parse_errors, r.files_with_parse_errors
+    );
+    if let Some(note) = &r.cache_note {
+        println!("  cache:         {note}");
+    }
+    let timings: Vec<String> = r
+        .timings_ms
+        .iter()
+        .map(|(k, v)| format!("{k} {v:.0}ms"))
+        .collect();
+    println!("  timings:       {}", timings.join(", "));
+    Ok(())
+}

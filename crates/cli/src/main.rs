@@ -1,0 +1,33 @@
+//! `sightline`: a thin shell over the library stages.
+
+use clap::{Parser, Subcommand};
+
+mod explore;
+mod index;
+mod open;
+
+#[derive(Parser)]
+#[command(
+    name = "sightline",
+    version,
+    about = "A verified map of a codebase for coding agents"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Index a repository and print what was found.
+    Index(index::IndexArgs),
+    /// Explore a repository for a query.
+    Explore(explore::ExploreCmd),
+}
+
+fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Index(args) => index::run(&args),
+        Command::Explore(args) => explore::run(&args),
+    }
+}

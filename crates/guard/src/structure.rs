@@ -1,0 +1,226 @@
+//! Structural checks: forbidden shapes a literal scan cannot see by itself.
+//!
+//! - **lexicon**: an array or slice literal (`[...]`, `vec![...]`) holding at least
+//!   `LEXICON_MIN` short lowercase alphabetic string literals, at any depth below its
+//!   innermost `[` (so tables of `("word", weight)` tuples count too), or a match pattern
+//!   alternating that many such strings (`"a" | "b" | ...`). That is the shape of a
+//!   stop-word list, a morphology table or an action/noun vocabulary.
+//! - **query-regex**: `Regex::new` (or `RegexBuilder::new`, `RegexSet::new`, a `regex!`
+//!   macro) inside a function whose text mentions a `query` identifier, or outside any
+//!   function in a file that does. Regexes over the query's English are how task
+//!   vocabulary sneaks in; patterns an agent typed into a grep tool go through the grep
+//!   tool's own matcher and are not flagged.
+
+use crate::lexer::{Kind, Token};
+use crate::report::{FindingKind, RegexScope};
+use crate::words::words;
+
+/// Minimum number of word literals that makes a list a lexicon.
+pub const LEXICON_MIN: usize = 8;
+/// Longest string literal still counted as a "short word".
+const WORD_MAX_LEN: usize = 20;
+/// How many of a lexicon's words the report quotes.
+const SAMPLE: usize = 3;
+
+const REGEX_TYPES: [&str; 4] = ["Regex", "RegexBuilder", "RegexSet", "RegexSetBuilder"];
+const REGEX_MACROS: [&str; 3] = ["regex", "lazy_regex", "bytes_regex"];
+
+/// A structural finding: (line, column, kind).
+pub type Hit = (usize, usize, FindingKind);
+
+pub fn check(tokens: &[Token]) -> Vec<Hit> {
+    let mut hits = lexicons(tokens);
+    hits.extend(query_regexes(tokens));
+    hits
+}
+
+fn is_word_literal(token: &Token) -> Option<&str> {
+    match &token.kind {
+        Kind::Str(s)
+            if (2..=WORD_MAX_LEN).contains(&s.len())
+                && s.bytes().all(|b| b.is_ascii_lowercase()) =>
+        {
+            Some(s)
+        }
+        _ => None,
+    }
+}
+
+struct Frame {
+    open: char,
+    line: usize,
+    column: usize,
+    words: Vec<String>,
+}
+
+fn lexicon_hit(line: usize, column: usize, words: &[String]) -> Option<Hit> {
+    (words.len() >= LEXICON_MIN).then(|| {
+        (
+            line,
+            column,
+            FindingKind::Lexicon {
+                count: words.len(),
+                sample: words.iter().take(SAMPLE).cloned().collect(),
+            },
+        )
+    })
+}
+
+fn lexicons(tokens: &[Token]) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    // The current `"a" | "b" | ...` run: its start and its words.
+    let mut run: Option<(usize, usize, Vec<String>)> = None;
+    let mut after_pipe = false;
+
+    for (k, token) in tokens.iter().enumerate() {
+        if let Some(word) = is_word_literal(token) {
+            if let Some(frame) = stack.iter_mut().rev().find(|f| f.open == '[') {
+                frame.words.push(word.to_string());
+            }
+            let continues = after_pipe && run.is_some();
+            if !continues {
+                hits.extend(run.take().and_then(|(l, c, w)| lexicon_hit(l, c, &w)));
+                run = Some((token.line, token.column, Vec::new()));
+            }
+            if let Some((_, _, w)) = run.as_mut() {
+                w.push(word.to_string());
+            }
+            after_pipe = false;
+            continue;
+        }
+        // A `|` right after a word literal (and not `||`) keeps the run going.
+        let is_pipe = token.kind == Kind::Punct('|')
+            && tokens.get(k + 1).map(|t| &t.kind) != Some(&Kind::Punct('|'))
+            && k > 0
+            && is_word_literal(&tokens[k - 1]).is_some();
+        if is_pipe {
+            after_pipe = true;
+            continue;
+        }
+        after_pipe = false;
+        hits.extend(run.take().and_then(|(l, c, w)| lexicon_hit(l, c, &w)));
+        match token.kind {
+            Kind::Punct(open @ ('[' | '(' | '{')) => stack.push(Frame {
+                open,
+                line: token.line,
+                column: token.column,
+                words: Vec::new(),
+            }),
+            Kind::Punct(']' | ')' | '}') => {
+                if let Some(frame) = stack.pop().filter(|f| f.open == '[') {
+                    hits.extend(lexicon_hit(frame.line, frame.column, &frame.words));
+                }
+            }
+            _ => {}
+        }
+    }
+    hits.extend(run.and_then(|(l, c, w)| lexicon_hit(l, c, &w)));
+    hits
+}
+
+/// A function: its name and the token index range from `fn` to its closing brace.
+struct FnSpan {
+    name: String,
+    tokens: std::ops::Range<usize>,
+}
+
+fn function_spans(tokens: &[Token]) -> Vec<FnSpan> {
+    let mut spans = Vec::new();
+    // (name, index of `fn`, brace depth at `fn`) of a signature waiting for its body.
+    let mut pending: Option<(String, usize, usize)> = None;
+    // (name, index of `fn`, depth inside the body) of open bodies.
+    let mut open: Vec<(String, usize, usize)> = Vec::new();
+    let mut depth = 0usize;
+    for (k, token) in tokens.iter().enumerate() {
+        match &token.kind {
+            Kind::Ident(kw) if kw == "fn" => {
+                if let Some(Kind::Ident(name)) = tokens.get(k + 1).map(|t| &t.kind) {
+                    pending = Some((name.clone(), k, depth));
+                }
+            }
+            Kind::Punct(';') if pending.as_ref().is_some_and(|p| p.2 == depth) => {
+                pending = None;
+            }
+            Kind::Punct('{') => {
+                depth += 1;
+                if let Some((name, start, _)) = pending.take_if(|p| p.2 + 1 == depth) {
+                    open.push((name, start, depth));
+                }
+            }
+            Kind::Punct('}') => {
+                if let Some((name, start, _)) = open.pop_if(|o| o.2 == depth) {
+                    spans.push(FnSpan {
+                        name,
+                        tokens: start..k + 1,
+                    });
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
+fn mentions_query(tokens: &[Token]) -> bool {
+    tokens.iter().any(|t| match &t.kind {
+        Kind::Ident(name) => words(name)
+            .into_iter()
+            .any(|r| matches!(name[r].to_lowercase().as_str(), "query" | "queries")),
+        _ => false,
+    })
+}
+
+/// The regex construction starting at token `k`, as written (`Regex::new`, `regex!`).
+fn regex_call(tokens: &[Token], k: usize) -> Option<String> {
+    let kind = |i: usize| tokens.get(i).map(|t| &t.kind);
+    let Some(Kind::Ident(name)) = kind(k) else {
+        return None;
+    };
+    let colon = Some(&Kind::Punct(':'));
+    if REGEX_TYPES.contains(&name.as_str())
+        && kind(k + 1) == colon
+        && kind(k + 2) == colon
+        && kind(k + 3) == Some(&Kind::Ident("new".into()))
+    {
+        return Some(format!("{name}::new"));
+    }
+    if REGEX_MACROS.contains(&name.as_str()) && kind(k + 1) == Some(&Kind::Punct('!')) {
+        return Some(format!("{name}!"));
+    }
+    None
+}
+
+fn query_regexes(tokens: &[Token]) -> Vec<Hit> {
+    let spans = function_spans(tokens);
+    let file_mentions_query = mentions_query(tokens);
+    let mut hits = Vec::new();
+    for k in 0..tokens.len() {
+        let Some(call) = regex_call(tokens, k) else {
+            continue;
+        };
+        // Innermost function containing the call: the shortest span around it.
+        let enclosing = spans
+            .iter()
+            .filter(|s| s.tokens.contains(&k))
+            .min_by_key(|s| s.tokens.len());
+        let scope = match enclosing {
+            Some(span) if mentions_query(&tokens[span.tokens.clone()]) => {
+                Some(RegexScope::Function(span.name.clone()))
+            }
+            Some(_) => None,
+            None if file_mentions_query => Some(RegexScope::File),
+            None => None,
+        };
+        if let Some(scope) = scope {
+            let token = &tokens[k];
+            hits.push((
+                token.line,
+                token.column,
+                FindingKind::QueryRegex { call, scope },
+            ));
+        }
+    }
+    hits
+}

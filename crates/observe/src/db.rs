@@ -1,0 +1,245 @@
+//! The salsa database of the observe stage: one input per file, one for the workspace, and
+//! the tracked per-file and workspace-wide queries every later stage builds on.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::facts::{FileFacts, Lang};
+use crate::terms::TermCounts;
+use crate::walk::FileRole;
+
+/// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.
+#[salsa::db]
+pub trait Db: salsa::Database {}
+
+/// One indexed file. `known` carries derived data already computed for exactly this text
+/// (from the persistent cache or a parallel cold parse); it must be cleared whenever the
+/// text changes, which [`crate::Index`] does.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: String,
+    #[returns(ref)]
+    pub text: Arc<str>,
+    #[returns(copy)]
+    pub role: FileRole,
+    #[returns(clone)]
+    pub known: Option<Arc<FileIndex>>,
+}
+
+/// The indexed tree: its root and its files, sorted by path.
+#[salsa::input(debug)]
+pub struct Workspace {
+    #[returns(ref)]
+    pub root: PathBuf,
+    #[returns(ref)]
+    pub files: Vec<SourceFile>,
+}
+
+/// Everything derived from one file's text alone; the unit the persistent cache stores.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FileIndex {
+    pub facts: FileFacts,
+    pub terms: TermCounts,
+}
+
+impl FileIndex {
+    /// Parses and scans one file. Manifests get term counts but no syntax facts.
+    pub fn build(role: FileRole, text: &str) -> FileIndex {
+        let facts = match role {
+            FileRole::Source(lang) => crate::syntax::extract_facts(lang, text),
+            FileRole::Manifest => FileFacts {
+                line_count: crate::facts::count_lines(text),
+                ..FileFacts::default()
+            },
+        };
+        FileIndex {
+            facts,
+            terms: TermCounts::from_text(text),
+        }
+    }
+}
+
+/// Syntax facts and term counts of one file.
+#[salsa::tracked(returns(clone))]
+pub fn file_index(db: &dyn Db, file: SourceFile) -> Arc<FileIndex> {
+    if let Some(known) = file.known(db) {
+        return known;
+    }
+    Arc::new(FileIndex::build(file.role(db), file.text(db)))
+}
+
+/// Term counts alone: a firewall so edits that keep a file's vocabulary (whitespace, moved
+/// lines) do not recompute the repository's term statistics.
+#[salsa::tracked(returns(clone))]
+pub fn file_terms(db: &dyn Db, file: SourceFile) -> Arc<TermCounts> {
+    Arc::new(file_index(db, file).terms.clone())
+}
+
+/// The line-free projection of a file's facts that the workspace graph is built from: an
+/// edit that keeps names, nesting and references (only lines move) backdates here, so the
+/// graph is not recomputed.
+#[salsa::tracked(returns(clone))]
+pub fn file_shape(db: &dyn Db, file: SourceFile) -> Arc<FileShape> {
+    Arc::new(FileShape::of(&file_index(db, file).facts))
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ShapeDecl {
+    pub name: String,
+    pub kind: crate::facts::DeclKind,
+    pub parent: Option<u32>,
+    pub exported: bool,
+    pub default_export: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ShapeUsage {
+    pub kind: crate::facts::UsageKind,
+    pub name: String,
+    pub receiver: String,
+    pub enclosing: Option<u32>,
+}
+
+/// See [`file_shape`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FileShape {
+    pub decls: Vec<ShapeDecl>,
+    /// Imports with their line set to 0.
+    pub imports: Vec<crate::facts::Import>,
+    /// Deduplicated usages.
+    pub usages: Vec<ShapeUsage>,
+    pub heritage: Vec<(u32, crate::facts::HeritageKind, String)>,
+}
+
+impl FileShape {
+    pub fn of(facts: &FileFacts) -> FileShape {
+        let decls = facts
+            .decls
+            .iter()
+            .map(|d| ShapeDecl {
+                name: d.name.clone(),
+                kind: d.kind,
+                parent: d.parent,
+                exported: d.exported,
+                default_export: d.default_export,
+            })
+            .collect();
+        let imports = facts
+            .imports
+            .iter()
+            .map(|i| crate::facts::Import {
+                line: 0,
+                ..i.clone()
+            })
+            .collect();
+        let mut usages: Vec<ShapeUsage> = facts
+            .usages
+            .iter()
+            .map(|u| ShapeUsage {
+                kind: u.kind,
+                name: u.name.clone(),
+                receiver: u.receiver.clone(),
+                enclosing: u.enclosing,
+            })
+            .collect();
+        usages.sort_by(|a, b| {
+            (a.enclosing, a.kind, &a.name, &a.receiver).cmp(&(
+                b.enclosing,
+                b.kind,
+                &b.name,
+                &b.receiver,
+            ))
+        });
+        usages.dedup();
+        let heritage = facts
+            .heritage
+            .iter()
+            .map(|h| (h.decl, h.kind, h.name.clone()))
+            .collect();
+        FileShape {
+            decls,
+            imports,
+            usages,
+            heritage,
+        }
+    }
+}
+
+/// Module resolution for the whole workspace. Reads only file paths and manifest texts, so
+/// editing source files never recomputes it.
+#[salsa::tracked(returns(clone), no_eq)]
+pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::ModuleResolver> {
+    let files = ws.files(db);
+    let paths: Vec<String> = files.iter().map(|f| f.path(db).clone()).collect();
+    let manifests: std::collections::HashMap<&str, SourceFile> = files
+        .iter()
+        .filter(|f| f.role(db) == FileRole::Manifest)
+        .map(|f| (f.path(db).as_str(), *f))
+        .collect();
+    let read = |p: &str| manifests.get(p).map(|f| f.text(db).to_string());
+    Arc::new(crate::resolve::ModuleResolver::new(&paths, &read))
+}
+
+/// The workspace graph: declarations, resolved edges and the name table.
+#[salsa::tracked(returns(clone))]
+pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<crate::graph::Graph> {
+    let files = ws.files(db);
+    let resolver = module_resolver(db, ws);
+    let inputs: Vec<crate::graph::GraphFile> = files
+        .iter()
+        .map(|f| crate::graph::GraphFile {
+            path: f.path(db).clone(),
+            shape: match f.role(db) {
+                FileRole::Source(_) => Some(file_shape(db, *f)),
+                FileRole::Manifest => None,
+            },
+        })
+        .collect();
+    Arc::new(crate::graph::Graph::build(&inputs, &resolver))
+}
+
+/// Document frequencies of the repository's own vocabulary, over source files.
+#[salsa::tracked(returns(clone))]
+pub fn term_stats(db: &dyn Db, ws: Workspace) -> Arc<crate::idf::TermStats> {
+    let mut stats = crate::idf::TermStats::default();
+    for f in ws.files(db) {
+        if matches!(f.role(db), FileRole::Source(_)) {
+            stats.add_document(&file_terms(db, *f));
+        }
+    }
+    Arc::new(stats)
+}
+
+/// Whether a path parses as source, and with which grammar.
+pub fn lang_of(db: &dyn Db, file: SourceFile) -> Option<Lang> {
+    match file.role(db) {
+        FileRole::Source(lang) => Some(lang),
+        FileRole::Manifest => None,
+    }
+}
+
+/// The concrete database for programs that use the observe stage alone.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct ObserveDatabase {
+    storage: salsa::Storage<Self>,
+}
+
+impl ObserveDatabase {
+    /// A database whose storage reports every salsa event to `on_event` (tests count
+    /// re-executions with it).
+    pub fn with_event_hook(on_event: impl Fn(salsa::Event) + Send + Sync + 'static) -> Self {
+        Self {
+            storage: salsa::Storage::new(Some(Box::new(on_event))),
+        }
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for ObserveDatabase {}
+
+#[salsa::db]
+impl Db for ObserveDatabase {}

@@ -1,0 +1,521 @@
+//! The workspace graph: one node per module and per declaration, edges resolved through
+//! imports, local scope and (for member calls) a bounded global name lookup.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::db::FileShape;
+use crate::facts::{DeclKind, HeritageKind, UsageKind};
+use crate::resolve::{ModuleResolver, Resolution};
+
+pub type NodeId = u32;
+
+/// A member call resolves through the global name table only when the name has at most
+/// this many definitions; more means the name is too common to guess a target from.
+pub const MAX_NAME_CANDIDATES: usize = 3;
+/// How many re-export hops are followed to find where an imported name is declared.
+const MAX_REEXPORT_HOPS: u32 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EdgeKind {
+    Contains,
+    Imports,
+    Calls,
+    References,
+    Extends,
+    Implements,
+    Renders,
+    Instantiates,
+}
+
+impl EdgeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Contains => "contains",
+            EdgeKind::Imports => "imports",
+            EdgeKind::Calls => "calls",
+            EdgeKind::References => "references",
+            EdgeKind::Extends => "extends",
+            EdgeKind::Implements => "implements",
+            EdgeKind::Renders => "renders",
+            EdgeKind::Instantiates => "instantiates",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Edge {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub kind: EdgeKind,
+    /// False when the target was guessed from a name shared by several declarations.
+    pub certain: bool,
+}
+
+/// One file handed to [`Graph::build`]; manifests have no shape.
+pub struct GraphFile {
+    pub path: String,
+    pub shape: Option<Arc<FileShape>>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Graph {
+    pub paths: Vec<String>,
+    /// The module node of each file; its declarations follow it: decl `i` is `module + 1 + i`.
+    pub module_node: Vec<NodeId>,
+    pub node_file: Vec<u32>,
+    /// `None` for module nodes.
+    pub node_decl: Vec<Option<u32>>,
+    /// Sorted by (from, to, kind).
+    pub edges: Vec<Edge>,
+    out_start: Vec<u32>,
+    /// Edge indices sorted by target.
+    in_order: Vec<u32>,
+    in_start: Vec<u32>,
+    /// Declaration nodes by exact name.
+    pub names: HashMap<String, Vec<NodeId>>,
+    pub stats: GraphStats,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GraphStats {
+    pub declarations: u32,
+    pub edges_by_kind: Vec<(EdgeKind, u32)>,
+    pub imports_resolved: u32,
+    pub imports_external: u32,
+    pub imports_unresolved: u32,
+    /// A few `(file, specifier)` pairs that did not resolve, for diagnostics.
+    pub unresolved_examples: Vec<(String, String)>,
+}
+
+/// What a local name refers to inside one file.
+#[derive(Clone, Debug)]
+enum Binding {
+    Decl(NodeId),
+    Imported { file: u32, name: String },
+    Namespace { file: u32 },
+}
+
+impl Graph {
+    pub fn build(files: &[GraphFile], resolver: &ModuleResolver) -> Graph {
+        let mut g = Graph {
+            paths: files.iter().map(|f| f.path.clone()).collect(),
+            ..Graph::default()
+        };
+        let file_ids: HashMap<&str, u32> = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.path.as_str(), i as u32))
+            .collect();
+        for (fi, f) in files.iter().enumerate() {
+            let module = g.node_file.len() as NodeId;
+            g.module_node.push(module);
+            g.node_file.push(fi as u32);
+            g.node_decl.push(None);
+            if let Some(shape) = &f.shape {
+                for (di, d) in shape.decls.iter().enumerate() {
+                    let node = g.node_file.len() as NodeId;
+                    g.node_file.push(fi as u32);
+                    g.node_decl.push(Some(di as u32));
+                    g.names.entry(d.name.clone()).or_default().push(node);
+                }
+                g.stats.declarations += shape.decls.len() as u32;
+            }
+        }
+
+        // Resolve every import once: (file, import index) -> target file.
+        let mut import_targets: Vec<Vec<Option<u32>>> = Vec::with_capacity(files.len());
+        for f in files {
+            let Some(shape) = &f.shape else {
+                import_targets.push(Vec::new());
+                continue;
+            };
+            let targets = shape
+                .imports
+                .iter()
+                .map(|imp| match resolver.resolve(&f.path, &imp.specifier) {
+                    Resolution::File(p) => {
+                        g.stats.imports_resolved += 1;
+                        file_ids.get(p.as_str()).copied()
+                    }
+                    Resolution::External => {
+                        g.stats.imports_external += 1;
+                        None
+                    }
+                    Resolution::Unresolved => {
+                        g.stats.imports_unresolved += 1;
+                        if g.stats.unresolved_examples.len() < 8 {
+                            g.stats
+                                .unresolved_examples
+                                .push((f.path.clone(), imp.specifier.clone()));
+                        }
+                        None
+                    }
+                })
+                .collect();
+            import_targets.push(targets);
+        }
+
+        let mut edges: Vec<Edge> = Vec::new();
+        for (fi, f) in files.iter().enumerate() {
+            let Some(shape) = &f.shape else { continue };
+            let module = g.module_node[fi];
+            let decl_node = |i: u32| module + 1 + i;
+            for (di, d) in shape.decls.iter().enumerate() {
+                let from = d.parent.map_or(module, decl_node);
+                edges.push(Edge {
+                    from,
+                    to: decl_node(di as u32),
+                    kind: EdgeKind::Contains,
+                    certain: true,
+                });
+            }
+            let mut bindings: HashMap<&str, Binding> = HashMap::new();
+            for (ii, imp) in shape.imports.iter().enumerate() {
+                let Some(target) = import_targets[fi][ii] else {
+                    continue;
+                };
+                edges.push(Edge {
+                    from: module,
+                    to: g.module_node[target as usize],
+                    kind: EdgeKind::Imports,
+                    certain: true,
+                });
+                if imp.reexport {
+                    continue;
+                }
+                for n in &imp.names {
+                    bindings.insert(
+                        n.local.as_str(),
+                        Binding::Imported {
+                            file: target,
+                            name: n.imported.clone(),
+                        },
+                    );
+                }
+                if let Some(ns) = &imp.namespace {
+                    bindings.insert(ns.as_str(), Binding::Namespace { file: target });
+                }
+            }
+            // Local declarations shadow imports of the same name; top-level ones win over nested.
+            for (di, d) in shape.decls.iter().enumerate().rev() {
+                if d.parent.is_none() || !bindings.contains_key(d.name.as_str()) {
+                    bindings.insert(d.name.as_str(), Binding::Decl(decl_node(di as u32)));
+                }
+            }
+            let ctx = ResolveCtx {
+                graph: &g,
+                files,
+                import_targets: &import_targets,
+            };
+            for u in &shape.usages {
+                let from = u.enclosing.map_or(module, decl_node);
+                let kind = match u.kind {
+                    UsageKind::Call => EdgeKind::Calls,
+                    UsageKind::Render => EdgeKind::Renders,
+                    UsageKind::Instantiate => EdgeKind::Instantiates,
+                    UsageKind::Reference => EdgeKind::References,
+                };
+                for (to, certain) in ctx.resolve_usage(fi as u32, shape, &bindings, u) {
+                    if to != from {
+                        edges.push(Edge {
+                            from,
+                            to,
+                            kind,
+                            certain,
+                        });
+                    }
+                }
+            }
+            for (decl, hkind, name) in &shape.heritage {
+                let from = decl_node(*decl);
+                let kind = match hkind {
+                    HeritageKind::Extends => EdgeKind::Extends,
+                    HeritageKind::Implements => EdgeKind::Implements,
+                };
+                let targets = match bindings.get(name.as_str()) {
+                    Some(b) => ctx
+                        .resolve_binding(b, 0)
+                        .into_iter()
+                        .map(|t| (t, true))
+                        .collect(),
+                    None => ctx.by_global_name(name, |k| {
+                        matches!(
+                            k,
+                            DeclKind::Class | DeclKind::Interface | DeclKind::TypeAlias
+                        )
+                    }),
+                };
+                for (to, certain) in targets {
+                    if to != from {
+                        edges.push(Edge {
+                            from,
+                            to,
+                            kind,
+                            certain,
+                        });
+                    }
+                }
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup_by(|a, b| a.from == b.from && a.to == b.to && a.kind == b.kind);
+        g.index_edges(edges);
+        g
+    }
+
+    fn index_edges(&mut self, edges: Vec<Edge>) {
+        let n = self.node_file.len();
+        self.out_start = vec![0; n + 1];
+        for e in &edges {
+            self.out_start[e.from as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.out_start[i + 1] += self.out_start[i];
+        }
+        let mut in_order: Vec<u32> = (0..edges.len() as u32).collect();
+        in_order.sort_by_key(|&i| edges[i as usize].to);
+        self.in_start = vec![0; n + 1];
+        for e in &edges {
+            self.in_start[e.to as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.in_start[i + 1] += self.in_start[i];
+        }
+        let mut by_kind: HashMap<EdgeKind, u32> = HashMap::new();
+        for e in &edges {
+            *by_kind.entry(e.kind).or_default() += 1;
+        }
+        let mut by_kind: Vec<(EdgeKind, u32)> = by_kind.into_iter().collect();
+        by_kind.sort();
+        self.stats.edges_by_kind = by_kind;
+        self.in_order = in_order;
+        self.edges = edges;
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.node_file.len()
+    }
+
+    pub fn outgoing(&self, node: NodeId) -> &[Edge] {
+        let (s, e) = (
+            self.out_start[node as usize],
+            self.out_start[node as usize + 1],
+        );
+        &self.edges[s as usize..e as usize]
+    }
+
+    pub fn incoming(&self, node: NodeId) -> impl Iterator<Item = &Edge> {
+        let (s, e) = (
+            self.in_start[node as usize],
+            self.in_start[node as usize + 1],
+        );
+        self.in_order[s as usize..e as usize]
+            .iter()
+            .map(|&i| &self.edges[i as usize])
+    }
+
+    /// The node of declaration `decl` in file `file`.
+    pub fn decl_node(&self, file: u32, decl: u32) -> NodeId {
+        self.module_node[file as usize] + 1 + decl
+    }
+
+    pub fn file_of(&self, node: NodeId) -> u32 {
+        self.node_file[node as usize]
+    }
+
+    pub fn decl_of(&self, node: NodeId) -> Option<u32> {
+        self.node_decl[node as usize]
+    }
+}
+
+struct ResolveCtx<'a> {
+    graph: &'a Graph,
+    files: &'a [GraphFile],
+    import_targets: &'a [Vec<Option<u32>>],
+}
+
+impl ResolveCtx<'_> {
+    fn shape(&self, file: u32) -> Option<&FileShape> {
+        self.files[file as usize].shape.as_deref()
+    }
+
+    fn resolve_usage(
+        &self,
+        file: u32,
+        shape: &FileShape,
+        bindings: &HashMap<&str, Binding>,
+        u: &crate::db::ShapeUsage,
+    ) -> Vec<(NodeId, bool)> {
+        let receiver = u.receiver.as_str();
+        if receiver.is_empty() {
+            return match bindings.get(u.name.as_str()) {
+                Some(b) => self
+                    .resolve_binding(b, 0)
+                    .into_iter()
+                    .map(|t| (t, true))
+                    .collect(),
+                None => Vec::new(),
+            };
+        }
+        if receiver == "this" {
+            // A method of the enclosing class.
+            let class = enclosing_class(shape, u.enclosing);
+            if let Some(class) = class {
+                if let Some(i) = shape
+                    .decls
+                    .iter()
+                    .position(|d| d.parent == Some(class) && d.name == u.name)
+                {
+                    return vec![(self.graph.decl_node(file, i as u32), true)];
+                }
+            }
+        } else if let Some(Binding::Namespace { file: target }) = bindings.get(receiver) {
+            return self
+                .export_of(*target, &u.name, 0)
+                .into_iter()
+                .map(|t| (t, true))
+                .collect();
+        } else if let Some(b @ Binding::Decl(_)) | Some(b @ Binding::Imported { .. }) =
+            bindings.get(receiver)
+        {
+            // `Store.create()` / `handlers.onSave()`: a member of a known declaration.
+            for owner in self.resolve_binding(b, 0) {
+                if let Some(member) = self.member_of(owner, &u.name) {
+                    return vec![(member, true)];
+                }
+            }
+        }
+        if u.kind == UsageKind::Reference {
+            return Vec::new();
+        }
+        self.by_global_name(&u.name, |k| {
+            k.is_callable() || matches!(k, DeclKind::Class | DeclKind::Property)
+        })
+    }
+
+    /// Declarations named `name` anywhere, when the name is rare enough to be a fair guess.
+    fn by_global_name(
+        &self,
+        name: &str,
+        kind_ok: impl Fn(DeclKind) -> bool,
+    ) -> Vec<(NodeId, bool)> {
+        let Some(nodes) = self.graph.names.get(name) else {
+            return Vec::new();
+        };
+        let matching: Vec<NodeId> = nodes
+            .iter()
+            .copied()
+            .filter(|&n| self.decl_kind(n).is_some_and(&kind_ok))
+            .collect();
+        if matching.is_empty() || matching.len() > MAX_NAME_CANDIDATES {
+            return Vec::new();
+        }
+        let certain = matching.len() == 1;
+        matching.into_iter().map(|n| (n, certain)).collect()
+    }
+
+    fn decl_kind(&self, node: NodeId) -> Option<DeclKind> {
+        let file = self.graph.file_of(node);
+        let decl = self.graph.decl_of(node)?;
+        Some(self.shape(file)?.decls.get(decl as usize)?.kind)
+    }
+
+    fn member_of(&self, owner: NodeId, name: &str) -> Option<NodeId> {
+        let file = self.graph.file_of(owner);
+        let decl = self.graph.decl_of(owner)?;
+        let shape = self.shape(file)?;
+        let i = shape
+            .decls
+            .iter()
+            .position(|d| d.parent == Some(decl) && d.name == name)?;
+        Some(self.graph.decl_node(file, i as u32))
+    }
+
+    fn resolve_binding(&self, b: &Binding, hops: u32) -> Vec<NodeId> {
+        match b {
+            Binding::Decl(n) => vec![*n],
+            Binding::Imported { file, name } => self.export_of(*file, name, hops),
+            Binding::Namespace { file } => vec![self.graph.module_node[*file as usize]],
+        }
+    }
+
+    /// The declaration(s) a module exports under `name`, following re-exports.
+    fn export_of(&self, file: u32, name: &str, hops: u32) -> Vec<NodeId> {
+        let Some(shape) = self.shape(file) else {
+            return Vec::new();
+        };
+        let direct = shape.decls.iter().position(|d| {
+            d.parent.is_none()
+                && if name == "default" {
+                    d.default_export
+                } else {
+                    d.exported && d.name == name
+                }
+        });
+        if let Some(i) = direct {
+            return vec![self.graph.decl_node(file, i as u32)];
+        }
+        if hops >= MAX_REEXPORT_HOPS {
+            return Vec::new();
+        }
+        // `import { a } from './x'; export { a }` re-exports a local import.
+        for (ii, imp) in shape.imports.iter().enumerate() {
+            let Some(target) = self.import_targets[file as usize]
+                .get(ii)
+                .copied()
+                .flatten()
+            else {
+                continue;
+            };
+            if imp.reexport {
+                if let Some(n) = imp.names.iter().find(|n| n.local == name) {
+                    return self.export_of(target, &n.imported, hops + 1);
+                }
+                if imp.names.is_empty() && imp.namespace.is_none() {
+                    let found = self.export_of(target, name, hops + 1);
+                    if !found.is_empty() {
+                        return found;
+                    }
+                }
+                if imp.namespace.as_deref() == Some(name) {
+                    return vec![self.graph.module_node[target as usize]];
+                }
+            }
+        }
+        // A local declaration exported under its own name via `export { name }` is already
+        // flagged `exported` by the syntax stage; an imported name re-exported that way:
+        for (ii, imp) in shape.imports.iter().enumerate() {
+            if imp.reexport {
+                continue;
+            }
+            let Some(target) = self.import_targets[file as usize]
+                .get(ii)
+                .copied()
+                .flatten()
+            else {
+                continue;
+            };
+            if let Some(n) = imp.names.iter().find(|n| n.local == name) {
+                let exported_here = shape.decls.iter().all(|d| d.name != name);
+                if exported_here {
+                    return self.export_of(target, &n.imported, hops + 1);
+                }
+            }
+        }
+        Vec::new()
+    }
+}
+
+fn enclosing_class(shape: &FileShape, mut decl: Option<u32>) -> Option<u32> {
+    while let Some(d) = decl {
+        let item = shape.decls.get(d as usize)?;
+        if matches!(item.kind, DeclKind::Class | DeclKind::Variable) {
+            return Some(d);
+        }
+        decl = item.parent;
+    }
+    None
+}

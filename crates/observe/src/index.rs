@@ -1,0 +1,381 @@
+//! Building and refreshing an index of one repository: walk, warm cache, parallel cold
+//! parse, salsa inputs, then the workspace graph.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use salsa::Setter as _;
+use serde::{Deserialize, Serialize};
+
+use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
+use crate::db::{
+    FileIndex, ObserveDatabase, SourceFile, Workspace, file_index, term_stats, workspace_graph,
+};
+use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("cannot index {path}: {source}")]
+    Root {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot index {path}: not a directory")]
+    NotADirectory { path: PathBuf },
+}
+
+/// Where the persistent cache lives.
+#[derive(Clone, Debug, Default)]
+pub enum CacheMode {
+    /// The user's cache directory.
+    #[default]
+    Default,
+    Dir(PathBuf),
+    Disabled,
+}
+
+/// Progress of a long index build, reported to an optional callback.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress {
+    Walked { files: usize },
+    Parsed { done: usize, total: usize },
+}
+
+#[derive(Default)]
+pub struct IndexOptions<'a> {
+    pub cache: CacheMode,
+    pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+/// What building the index saw and how long each phase took.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct IndexReport {
+    pub root: String,
+    pub source_files: u32,
+    pub manifest_files: u32,
+    pub skipped: BTreeMap<String, u32>,
+    pub skipped_examples: BTreeMap<String, Vec<String>>,
+    pub not_indexed: u32,
+    pub cache_hits: u32,
+    pub parsed: u32,
+    /// Why the persistent cache was not used, when it was not.
+    pub cache_note: Option<String>,
+    pub declarations: u32,
+    pub edges: u32,
+    pub edges_by_kind: BTreeMap<String, u32>,
+    pub parse_errors: u32,
+    pub files_with_parse_errors: u32,
+    pub imports_resolved: u32,
+    pub imports_external: u32,
+    pub imports_unresolved: u32,
+    pub unresolved_examples: Vec<(String, String)>,
+    pub timings_ms: BTreeMap<String, f64>,
+}
+
+/// What one [`Index::refresh`] changed.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RefreshReport {
+    pub changed: Vec<String>,
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+impl RefreshReport {
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.added.is_empty() && self.removed.is_empty()
+    }
+}
+
+/// An indexed repository: the salsa database plus the bookkeeping to keep it fresh.
+pub struct Index {
+    db: ObserveDatabase,
+    workspace: Workspace,
+    root: PathBuf,
+    files: HashMap<String, (SourceFile, Stamp)>,
+    cache_path: Option<PathBuf>,
+    report: IndexReport,
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
+impl Index {
+    pub fn open(root: &Path, options: &IndexOptions) -> Result<Index, IndexError> {
+        Self::open_with_db(ObserveDatabase::default(), root, options)
+    }
+
+    /// Builds the index into a caller-supplied database (e.g. one with an event hook).
+    pub fn open_with_db(
+        db: ObserveDatabase,
+        root: &Path,
+        options: &IndexOptions,
+    ) -> Result<Index, IndexError> {
+        let root = std::fs::canonicalize(root).map_err(|source| IndexError::Root {
+            path: root.into(),
+            source,
+        })?;
+        if !root.is_dir() {
+            return Err(IndexError::NotADirectory { path: root });
+        }
+        let mut report = IndexReport {
+            root: root.display().to_string(),
+            ..IndexReport::default()
+        };
+        let t = Instant::now();
+        let walked = walk_changed(&root, &|_, _| false);
+        report.timings_ms.insert("walk".into(), ms(t));
+        if let Some(p) = options.progress {
+            p(Progress::Walked {
+                files: walked.files.len(),
+            });
+        }
+        record_skips(&mut report, &walked);
+
+        let t = Instant::now();
+        let cache_path = match &options.cache {
+            CacheMode::Default => default_cache_dir().map(|d| cache_file(&d, &root)),
+            CacheMode::Dir(d) => Some(cache_file(d, &root)),
+            CacheMode::Disabled => None,
+        };
+        let cache = match &cache_path {
+            Some(path) => FactsCache::load(path).unwrap_or_else(|e| {
+                report.cache_note = Some(format!("{e}; rebuilding"));
+                FactsCache::default()
+            }),
+            None => FactsCache::default(),
+        };
+        report.timings_ms.insert("cache_load".into(), ms(t));
+
+        let t = Instant::now();
+        let (indexed, hits) = index_files(&walked.files, &cache, options.progress);
+        report.cache_hits = hits;
+        report.parsed = walked.files.len() as u32 - hits;
+        report.timings_ms.insert("parse".into(), ms(t));
+
+        let db = db;
+        let mut files = HashMap::new();
+        let mut inputs = Vec::with_capacity(walked.files.len());
+        let mut fresh = FactsCache::default();
+        for (file, (hash, idx)) in walked.files.into_iter().zip(indexed) {
+            fresh.entries.insert(hash, idx.clone());
+            let input = SourceFile::new(
+                &db,
+                file.path.clone(),
+                Arc::from(file.text),
+                file.role,
+                Some(idx),
+            );
+            files.insert(file.path, (input, file.stamp));
+            inputs.push(input);
+        }
+        let workspace = Workspace::new(&db, root.clone(), inputs);
+        let mut index = Index {
+            db,
+            workspace,
+            root,
+            files,
+            cache_path,
+            report,
+        };
+        if index.report.parsed > 0 || index.report.cache_note.is_some() {
+            let t = Instant::now();
+            if let Some(path) = &index.cache_path {
+                if let Err(e) = fresh.save(path) {
+                    index.report.cache_note = Some(format!("could not write cache: {e}"));
+                }
+            }
+            index.report.timings_ms.insert("cache_save".into(), ms(t));
+        }
+        index.finish_report();
+        Ok(index)
+    }
+
+    /// Computes the workspace-wide queries and fills the report's totals.
+    fn finish_report(&mut self) {
+        let t = Instant::now();
+        let graph = workspace_graph(&self.db, self.workspace);
+        let _ = term_stats(&self.db, self.workspace);
+        self.report.timings_ms.insert("graph".into(), ms(t));
+        let r = &mut self.report;
+        r.declarations = graph.stats.declarations;
+        r.edges = graph.edges.len() as u32;
+        r.edges_by_kind = graph
+            .stats
+            .edges_by_kind
+            .iter()
+            .map(|(k, n)| (k.as_str().to_owned(), *n))
+            .collect();
+        r.imports_resolved = graph.stats.imports_resolved;
+        r.imports_external = graph.stats.imports_external;
+        r.imports_unresolved = graph.stats.imports_unresolved;
+        r.unresolved_examples = graph.stats.unresolved_examples.clone();
+        r.source_files = 0;
+        r.manifest_files = 0;
+        r.parse_errors = 0;
+        r.files_with_parse_errors = 0;
+        for f in self.workspace.files(&self.db) {
+            match f.role(&self.db) {
+                crate::walk::FileRole::Source(_) => r.source_files += 1,
+                crate::walk::FileRole::Manifest => r.manifest_files += 1,
+            }
+            let errors = file_index(&self.db, *f).facts.parse_errors;
+            r.parse_errors += errors;
+            r.files_with_parse_errors += u32::from(errors > 0);
+        }
+    }
+
+    /// Re-stats the tree and updates only the inputs of files that changed, appeared or
+    /// disappeared. Unchanged files are not read.
+    pub fn refresh(&mut self) -> RefreshReport {
+        let stamps: HashMap<&str, Stamp> = self
+            .files
+            .iter()
+            .map(|(p, (_, s))| (p.as_str(), *s))
+            .collect();
+        let walked = walk_changed(&self.root, &|p, s| stamps.get(p) == Some(&s));
+        let mut out = RefreshReport::default();
+        let mut seen: std::collections::HashSet<String> =
+            walked.unchanged.iter().cloned().collect();
+        let mut set_changed = false;
+        for file in walked.files {
+            seen.insert(file.path.clone());
+            match self.files.get_mut(&file.path) {
+                Some((input, stamp)) => {
+                    *stamp = file.stamp;
+                    if **input.text(&self.db) != *file.text {
+                        input.set_text(&mut self.db).to(Arc::from(file.text));
+                        input.set_known(&mut self.db).to(None);
+                        out.changed.push(file.path);
+                    }
+                }
+                None => {
+                    let input = SourceFile::new(
+                        &self.db,
+                        file.path.clone(),
+                        Arc::from(file.text),
+                        file.role,
+                        None,
+                    );
+                    self.files.insert(file.path.clone(), (input, file.stamp));
+                    out.added.push(file.path);
+                    set_changed = true;
+                }
+            }
+        }
+        let removed: Vec<String> = self
+            .files
+            .keys()
+            .filter(|p| !seen.contains(*p))
+            .cloned()
+            .collect();
+        for p in removed {
+            self.files.remove(&p);
+            out.removed.push(p);
+            set_changed = true;
+        }
+        if set_changed {
+            let mut inputs: Vec<(String, SourceFile)> = self
+                .files
+                .iter()
+                .map(|(p, (f, _))| (p.clone(), *f))
+                .collect();
+            inputs.sort_by(|a, b| a.0.cmp(&b.0));
+            let inputs = inputs.into_iter().map(|(_, f)| f).collect();
+            self.workspace.set_files(&mut self.db).to(inputs);
+        }
+        out.changed.sort();
+        out.added.sort();
+        out.removed.sort();
+        if !out.is_empty() {
+            self.finish_report();
+        }
+        out
+    }
+
+    /// Writes the current per-file data to the persistent cache (e.g. after refreshes).
+    pub fn save_cache(&self) -> Result<(), crate::cache::CacheError> {
+        let Some(path) = &self.cache_path else {
+            return Ok(());
+        };
+        let mut cache = FactsCache::default();
+        for f in self.workspace.files(&self.db) {
+            cache
+                .entries
+                .insert(content_hash(f.text(&self.db)), file_index(&self.db, *f));
+        }
+        cache.save(path)
+    }
+
+    pub fn db(&self) -> &ObserveDatabase {
+        &self.db
+    }
+
+    pub fn db_mut(&mut self) -> &mut ObserveDatabase {
+        &mut self.db
+    }
+
+    pub fn workspace(&self) -> Workspace {
+        self.workspace
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn report(&self) -> &IndexReport {
+        &self.report
+    }
+
+    /// The input for a repo-relative path.
+    pub fn file(&self, path: &str) -> Option<SourceFile> {
+        self.files.get(path).map(|(f, _)| *f)
+    }
+}
+
+fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {
+    let name = |r: &SkipReason| r.as_str().to_owned();
+    report.skipped = walked.skipped.iter().map(|(r, n)| (name(r), *n)).collect();
+    report.skipped_examples = walked
+        .skipped_examples
+        .iter()
+        .map(|(r, v)| (name(r), v.clone()))
+        .collect();
+    report.not_indexed = walked.not_indexed;
+}
+
+/// Hashes every file and takes its `FileIndex` from the cache or builds it, in parallel.
+fn index_files(
+    files: &[LoadedFile],
+    cache: &FactsCache,
+    progress: Option<&(dyn Fn(Progress) + Sync)>,
+) -> (Vec<(ContentHash, Arc<FileIndex>)>, u32) {
+    let done = AtomicUsize::new(0);
+    let hits = AtomicUsize::new(0);
+    let total = files.len();
+    let out = files
+        .par_iter()
+        .map(|f| {
+            let hash = content_hash(&f.text);
+            let idx = match cache.entries.get(&hash) {
+                Some(idx) => {
+                    hits.fetch_add(1, Ordering::Relaxed);
+                    idx.clone()
+                }
+                None => Arc::new(FileIndex::build(f.role, &f.text)),
+            };
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some(p) = progress {
+                if n % 64 == 0 || n == total {
+                    p(Progress::Parsed { done: n, total });
+                }
+            }
+            (hash, idx)
+        })
+        .collect();
+    (out, hits.load(Ordering::Relaxed) as u32)
+}

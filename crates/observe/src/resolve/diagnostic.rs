@@ -1,0 +1,45 @@
+//! Problems found while reading configuration files. They never stop resolution: the
+//! offending file or field is ignored and the resolver carries on with what it has.
+
+use serde::{Deserialize, Serialize};
+
+/// One problem in one configuration file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ResolveDiagnostic {
+    /// Repo-relative path of the file the problem was found in.
+    pub file: String,
+    pub kind: DiagnosticKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, thiserror::Error)]
+pub enum DiagnosticKind {
+    #[error("file is listed but could not be read")]
+    Unreadable,
+    #[error("malformed JSON: {message}")]
+    MalformedJson { message: String },
+    #[error("field `{field}` ignored: {reason}")]
+    InvalidField { field: String, reason: String },
+    #[error("`extends` target `{specifier}` not found")]
+    ExtendsNotFound { specifier: String },
+    #[error("`extends` of package `{specifier}` is not supported; ignored")]
+    ExtendsPackageUnsupported { specifier: String },
+    #[error("`extends` cycle: {}", chain.join(" -> "))]
+    ExtendsCycle { chain: Vec<String> },
+    #[error("package name `{name}` is also declared by `{kept}`, which wins")]
+    DuplicatePackageName { name: String, kept: String },
+}
+
+impl std::fmt::Display for ResolveDiagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.kind)
+    }
+}
+
+impl ResolveDiagnostic {
+    pub(crate) fn new(file: &str, kind: DiagnosticKind) -> Self {
+        Self {
+            file: file.to_string(),
+            kind,
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! Module resolution: which file of the index an import specifier names.
+//!
+//! A pure function of the file set and the text of its `tsconfig*.json` and
+//! `package.json` files, so it can sit behind a salsa query. Everything is precomputed in
+//! [`ModuleResolver::new`]; [`ModuleResolver::resolve`] only looks things up in memory.
+//!
+//! Rules, in the order they apply:
+//! - relative specifiers (`./a`, `../b`) against the importing file's directory;
+//! - `#name` against the nearest `package.json` `imports`;
+//! - bare specifiers through the nearest ancestor `tsconfig.json` (`paths`, then
+//!   `baseUrl`), then workspace packages by `package.json` `name`; anything else is an
+//!   external package.
+//!
+//! A candidate path becomes a file by extension probing (see [`probe`]) or, for a
+//! directory, its `package.json` entries and `index.*` files. No result ever leaves the
+//! root: paths that would climb above it resolve to nothing.
+
+mod diagnostic;
+mod jsonc;
+mod package;
+mod path;
+mod pattern;
+mod probe;
+mod specifier;
+#[cfg(test)]
+mod tests;
+mod tsconfig;
+
+pub use diagnostic::{DiagnosticKind, ResolveDiagnostic};
+pub use jsonc::strip_jsonc;
+
+use package::PackageJson;
+use probe::Probe;
+use serde::{Deserialize, Serialize};
+use specifier::Specifier;
+use std::collections::{HashMap, HashSet};
+use tsconfig::TsConfig;
+
+/// Where an import specifier leads.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Resolution {
+    /// A file of the index (repo-relative).
+    File(String),
+    /// A bare package that is not part of the workspace (or a `node:`-style scheme).
+    External,
+    /// Looked like it should be in the repository, but no indexed file matches.
+    Unresolved,
+}
+
+/// Resolves import specifiers against an in-memory file set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModuleResolver {
+    probe: Probe,
+    /// Effective settings of every indexed `tsconfig.json`, by its directory.
+    tsconfigs: HashMap<String, TsConfig>,
+    /// Workspace package name → the directory holding its `package.json`.
+    workspace: HashMap<String, String>,
+    diagnostics: Vec<ResolveDiagnostic>,
+}
+
+impl ModuleResolver {
+    /// `files`: every repo-relative file path in the index (sources and JSON).
+    /// `read`: the text of a repo-relative file, `None` if unreadable; only called here,
+    /// for `tsconfig*.json` and `package.json` files.
+    pub fn new(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> ModuleResolver {
+        // Sorted so that diagnostics and "first one wins" choices are deterministic.
+        let mut sorted: Vec<&str> = files.iter().map(String::as_str).collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut diagnostics = Vec::new();
+
+        let mut packages = HashMap::new();
+        let mut workspace: HashMap<String, String> = HashMap::new();
+        for &file in sorted
+            .iter()
+            .filter(|f| path::file_name(f) == "package.json")
+        {
+            let Some(text) = read(file) else {
+                diagnostics.push(ResolveDiagnostic::new(file, DiagnosticKind::Unreadable));
+                continue;
+            };
+            let pkg = PackageJson::parse(file, &text, &mut diagnostics);
+            let dir = path::parent(file).to_string();
+            // Vendored copies under node_modules are external packages, not the workspace.
+            let vendored = file.starts_with("node_modules/") || file.contains("/node_modules/");
+            if let Some(name) = pkg.name.as_ref().filter(|_| !vendored) {
+                claim_name(&mut workspace, name, &dir, file, &mut diagnostics);
+            }
+            packages.insert(dir, pkg);
+        }
+
+        let mut loader = tsconfig::Loader::new(read);
+        let mut tsconfigs = HashMap::new();
+        for &file in sorted
+            .iter()
+            .filter(|f| path::file_name(f) == "tsconfig.json")
+        {
+            tsconfigs.insert(path::parent(file).to_string(), loader.load(file));
+        }
+        diagnostics.append(&mut loader.diagnostics);
+        dedup_in_order(&mut diagnostics);
+
+        let probe = Probe::new(sorted.into_iter().map(str::to_string).collect(), packages);
+        ModuleResolver {
+            probe,
+            tsconfigs,
+            workspace,
+            diagnostics,
+        }
+    }
+
+    /// Resolves `specifier` as written in `from_file` (repo-relative).
+    pub fn resolve(&self, from_file: &str, specifier: &str) -> Resolution {
+        let dir = path::parent(from_file);
+        let found = match specifier::classify(specifier) {
+            Specifier::Relative(spec) => {
+                path::join(dir, spec).and_then(|p| self.probe.file_or_dir(&p))
+            }
+            Specifier::PackageImport(spec) => self.package_import(dir, spec),
+            Specifier::Bare(spec) => match self.bare(dir, spec) {
+                Some(found) => Some(found),
+                None if self.is_claimed(dir, spec) => return Resolution::Unresolved,
+                None => return Resolution::External,
+            },
+            Specifier::Scheme => return Resolution::External,
+            Specifier::Invalid => None,
+        };
+        found.map_or(Resolution::Unresolved, Resolution::File)
+    }
+
+    /// Problems met while reading configuration (malformed JSON, `extends` cycles, …).
+    pub fn diagnostics(&self) -> &[ResolveDiagnostic] {
+        &self.diagnostics
+    }
+
+    /// `#name` through the nearest `package.json` that declares `imports`.
+    fn package_import(&self, dir: &str, spec: &str) -> Option<String> {
+        let (pkg_dir, pkg) = path::ancestors(dir).find_map(|d| {
+            self.probe
+                .package(d)
+                .filter(|p| !p.imports.is_empty())
+                .map(|p| (d, p))
+        })?;
+        let targets = pkg.imports.lookup(spec)?;
+        targets
+            .iter()
+            .find_map(|t| self.probe.package_target(pkg_dir, t, 1))
+    }
+
+    /// A bare specifier: tsconfig `paths`, `baseUrl`, then workspace packages.
+    fn bare(&self, dir: &str, spec: &str) -> Option<String> {
+        if let Some(config) = self.nearest_tsconfig(dir) {
+            let from_paths = config.paths.lookup(spec).and_then(|targets| {
+                targets.iter().find_map(|t| {
+                    path::join(&config.paths_base, t).and_then(|p| self.probe.file_or_dir(&p))
+                })
+            });
+            if from_paths.is_some() {
+                return from_paths;
+            }
+            // TypeScript falls through to `baseUrl` and packages when `paths` misses.
+            let from_base = config
+                .base_url
+                .as_deref()
+                .and_then(|base| path::join(base, spec));
+            if let Some(found) = from_base.and_then(|p| self.probe.file_or_dir(&p)) {
+                return Some(found);
+            }
+        }
+        self.workspace_package(spec)
+    }
+
+    /// `name` or `name/sub` of a workspace package.
+    fn workspace_package(&self, spec: &str) -> Option<String> {
+        let (name, sub) = specifier::split_package(spec)?;
+        let pkg_dir = self.workspace.get(name)?;
+        if sub.is_empty() {
+            return self.probe.package_entry(pkg_dir);
+        }
+        let pkg = self.probe.package(pkg_dir)?;
+        let from_exports = pkg
+            .subpaths
+            .lookup(&format!("./{sub}"))
+            .and_then(|targets| {
+                targets
+                    .iter()
+                    .find_map(|t| self.probe.package_target(pkg_dir, t, 1))
+            });
+        // Lenient where Node is strict: a subpath `exports` does not list is still
+        // looked up inside the package, since the question is "which file is meant".
+        from_exports
+            .or_else(|| path::join(pkg_dir, sub).and_then(|p| self.probe.file_or_dir(&p)))
+            .or_else(|| {
+                path::join(pkg_dir, &format!("src/{sub}")).and_then(|p| self.probe.file_or_dir(&p))
+            })
+    }
+
+    /// Whether a bare specifier that found no file still names something of this
+    /// repository (a workspace package, or an alias with a real prefix such as `@app/*`),
+    /// so that it is a broken in-repo import rather than an external package.
+    fn is_claimed(&self, dir: &str, spec: &str) -> bool {
+        let by_package = specifier::split_package(spec)
+            .is_some_and(|(name, _)| self.workspace.contains_key(name));
+        by_package
+            || self
+                .nearest_tsconfig(dir)
+                .is_some_and(|c| c.paths.matches_with_prefix(spec))
+    }
+
+    /// The config of the nearest ancestor directory holding a `tsconfig.json`.
+    fn nearest_tsconfig(&self, dir: &str) -> Option<&TsConfig> {
+        path::ancestors(dir).find_map(|d| self.tsconfigs.get(d))
+    }
+}
+
+/// Records `name → dir`; on a clash the first claimant (in sorted path order) keeps it.
+fn claim_name(
+    workspace: &mut HashMap<String, String>,
+    name: &str,
+    dir: &str,
+    file: &str,
+    diagnostics: &mut Vec<ResolveDiagnostic>,
+) {
+    match workspace.get(name) {
+        Some(kept) => {
+            let kept = path::join(kept, "package.json").unwrap_or_default();
+            let kind = DiagnosticKind::DuplicatePackageName {
+                name: name.to_string(),
+                kept,
+            };
+            diagnostics.push(ResolveDiagnostic::new(file, kind));
+        }
+        None => {
+            workspace.insert(name.to_string(), dir.to_string());
+        }
+    }
+}
+
+fn dedup_in_order(diagnostics: &mut Vec<ResolveDiagnostic>) {
+    let mut seen = HashSet::new();
+    diagnostics.retain(|d| seen.insert(d.clone()));
+}

@@ -1,0 +1,419 @@
+//! Scoring files and declarations for a query from structure alone: identifier matches in
+//! declaration names weighted by the repository's IDF, file-level BM25 over split
+//! identifiers, path words, and spreading over the graph from the best name hits.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::db::{Db, Workspace, file_terms, term_stats, workspace_graph};
+use crate::graph::{Edge, EdgeKind, Graph, NodeId};
+use crate::path_traits::{PathTraits, path_words};
+use crate::query::QueryTerms;
+use crate::terms::{compound_key, split_identifier};
+use crate::walk::FileRole;
+
+/// BM25 parameters (the usual defaults).
+const BM25_K1: f64 = 1.2;
+const BM25_B: f64 = 0.75;
+/// How many of the best name hits seed the graph expansion.
+const MAX_SEEDS: usize = 12;
+/// Nodes with more edges than this are hubs; expansion passes through them no further.
+const HUB_DEGREE: usize = 60;
+/// Weights of the components in a file's total score.
+const W_NAME: f64 = 1.0;
+const W_LEXICAL: f64 = 0.35;
+const W_PATH: f64 = 0.8;
+const W_GRAPH: f64 = 0.6;
+/// Secondary files (tests, examples, generated, vendored) keep this share of their score
+/// unless the query's own terms name the trait's path words.
+const SECONDARY_FACTOR: f64 = 0.3;
+
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub max_depth: u32,
+    /// Treat tests, examples and other secondary files like any other file.
+    pub include_secondary: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            max_depth: 2,
+            include_secondary: false,
+        }
+    }
+}
+
+/// Why a declaration scored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum HitVia {
+    /// Its name matches query terms.
+    Name { matched: Vec<String> },
+    /// Reached over an edge from a better hit.
+    Edge {
+        from: NodeId,
+        kind: EdgeKind,
+        incoming: bool,
+        hops: u32,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SymbolHit {
+    pub node: NodeId,
+    pub name_score: f64,
+    pub graph_score: f64,
+    pub via: HitVia,
+}
+
+impl SymbolHit {
+    pub fn score(&self) -> f64 {
+        self.name_score + self.graph_score
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScoreComponents {
+    pub name: f64,
+    pub lexical: f64,
+    pub path: f64,
+    pub graph: f64,
+    /// Multiplier applied for secondary traits (1.0 when none applies).
+    pub trait_factor: f64,
+}
+
+impl ScoreComponents {
+    pub fn total(&self) -> f64 {
+        (W_NAME * self.name + W_LEXICAL * self.lexical + W_PATH * self.path + W_GRAPH * self.graph)
+            * self.trait_factor
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FileHit {
+    /// Index into the workspace's files.
+    pub file: u32,
+    pub path: String,
+    pub score: f64,
+    pub components: ScoreComponents,
+    pub traits: PathTraits,
+    /// Query terms found in the file's identifiers, comments or strings.
+    pub matched_terms: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchResult {
+    pub terms: QueryTerms,
+    /// Best first.
+    pub files: Vec<FileHit>,
+    /// Best first.
+    pub symbols: Vec<SymbolHit>,
+}
+
+/// Declaration nodes by the lowercase words (and compound key) of their names.
+#[salsa::tracked(returns(clone))]
+pub fn symbol_word_index(db: &dyn Db, ws: Workspace) -> Arc<HashMap<String, Vec<NodeId>>> {
+    let graph = workspace_graph(db, ws);
+    let mut index: HashMap<String, Vec<NodeId>> = HashMap::new();
+    for (name, nodes) in &graph.names {
+        let words = split_identifier(name);
+        let mut keys: Vec<String> = words.clone();
+        if words.len() > 1 {
+            keys.push(compound_key(name));
+        }
+        keys.sort();
+        keys.dedup();
+        for k in keys {
+            index.entry(k).or_default().extend_from_slice(nodes);
+        }
+    }
+    for nodes in index.values_mut() {
+        nodes.sort_unstable();
+    }
+    Arc::new(index)
+}
+
+pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> SearchResult {
+    let stats = term_stats(db, ws);
+    let terms = QueryTerms::parse(query, &stats);
+    let graph = workspace_graph(db, ws);
+    let files = ws.files(db);
+    if terms.is_empty() {
+        return SearchResult {
+            terms,
+            ..SearchResult::default()
+        };
+    }
+
+    let mut symbols = name_hits(db, ws, &graph, &terms);
+    expand(&graph, &mut symbols, opts.max_depth);
+
+    let mut by_file: HashMap<u32, (f64, f64, f64)> = HashMap::new(); // best name, name rest, graph
+    for h in symbols.values() {
+        let e = by_file.entry(graph.file_of(h.node)).or_default();
+        if h.name_score > e.0 {
+            e.1 += e.0;
+            e.0 = h.name_score;
+        } else {
+            e.1 += h.name_score;
+        }
+        e.2 = e.2.max(h.graph_score);
+    }
+
+    let avg_len = stats.average_length().max(1.0);
+    let mut hits = Vec::new();
+    for (fi, f) in files.iter().enumerate() {
+        if !matches!(f.role(db), FileRole::Source(_)) {
+            continue;
+        }
+        let counts = file_terms(db, *f);
+        let mut lexical = 0.0;
+        let mut matched = Vec::new();
+        let len_norm = 1.0 - BM25_B + BM25_B * f64::from(counts.total) / avg_len;
+        for t in &terms.terms {
+            let tf = f64::from(counts.get(&t.term));
+            if tf > 0.0 {
+                lexical += t.idf * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * len_norm);
+                matched.push(t.term.clone());
+            }
+        }
+        let path = f.path(db);
+        let path_score = path_score(path, &terms);
+        let (best_name, rest_name, graph_score) =
+            by_file.get(&(fi as u32)).copied().unwrap_or_default();
+        if lexical == 0.0 && path_score == 0.0 && best_name == 0.0 && graph_score == 0.0 {
+            continue;
+        }
+        let traits = PathTraits::of(path);
+        let trait_factor = if traits.is_secondary()
+            && !opts.include_secondary
+            && !query_names_path(path, &terms)
+        {
+            SECONDARY_FACTOR
+        } else {
+            1.0
+        };
+        let components = ScoreComponents {
+            name: best_name + 0.25 * rest_name.min(best_name),
+            lexical,
+            path: path_score,
+            graph: graph_score,
+            trait_factor,
+        };
+        hits.push(FileHit {
+            file: fi as u32,
+            path: path.clone(),
+            score: components.total(),
+            components,
+            traits,
+            matched_terms: matched,
+        });
+    }
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    let mut symbols: Vec<SymbolHit> = symbols.into_values().collect();
+    symbols.sort_by(|a, b| b.score().total_cmp(&a.score()).then(a.node.cmp(&b.node)));
+    SearchResult {
+        terms,
+        files: hits,
+        symbols,
+    }
+}
+
+/// How well a declaration's name matches the query, in IDF units.
+fn name_score(name: &str, terms: &QueryTerms) -> (f64, Vec<String>) {
+    let words = split_identifier(name);
+    if words.is_empty() {
+        return (0.0, Vec::new());
+    }
+    let mut matched: Vec<String> = Vec::new();
+    let mut score = 0.0;
+    for w in &words {
+        if matched.contains(w) {
+            continue;
+        }
+        if let Some(t) = terms.get(w).filter(|t| !t.compound) {
+            score += t.idf;
+            matched.push(w.clone());
+        }
+    }
+    if matched.is_empty() {
+        return (0.0, matched);
+    }
+    let distinct_words = {
+        let mut w = words.clone();
+        w.sort();
+        w.dedup();
+        w.len()
+    };
+    let coverage = matched.len() as f64 / distinct_words as f64;
+    score *= 0.5 + 0.5 * coverage;
+    // The query wrote this exact multi-word identifier.
+    if words.len() > 1 && terms.get(&compound_key(name)).is_some_and(|t| t.compound) {
+        score *= 2.0;
+    }
+    (score, matched)
+}
+
+fn name_hits(
+    db: &dyn Db,
+    ws: Workspace,
+    graph: &Graph,
+    terms: &QueryTerms,
+) -> HashMap<NodeId, SymbolHit> {
+    let index = symbol_word_index(db, ws);
+    let files = ws.files(db);
+    let mut hits = HashMap::new();
+    let mut names_seen: HashMap<NodeId, ()> = HashMap::new();
+    for t in &terms.terms {
+        let Some(nodes) = index.get(&t.term) else {
+            continue;
+        };
+        for &node in nodes {
+            if names_seen.insert(node, ()).is_some() {
+                continue;
+            }
+            let Some(decl) = graph.decl_of(node) else {
+                continue;
+            };
+            let file = files[graph.file_of(node) as usize];
+            let facts = &crate::db::file_index(db, file).facts;
+            let Some(d) = facts.decls.get(decl as usize) else {
+                continue;
+            };
+            let (score, matched) = name_score(&d.name, terms);
+            if score > 0.0 {
+                let kind_weight = match d.kind {
+                    crate::facts::DeclKind::Property | crate::facts::DeclKind::Variable => 0.7,
+                    _ => 1.0,
+                };
+                hits.insert(
+                    node,
+                    SymbolHit {
+                        node,
+                        name_score: score * kind_weight,
+                        graph_score: 0.0,
+                        via: HitVia::Name { matched },
+                    },
+                );
+            }
+        }
+    }
+    hits
+}
+
+fn edge_weight(e: &Edge, incoming: bool) -> f64 {
+    let w = match (e.kind, incoming) {
+        (EdgeKind::Contains, false) => 0.5,
+        (EdgeKind::Contains, true) => 0.3,
+        (EdgeKind::Calls | EdgeKind::Renders, _) => 0.6,
+        (EdgeKind::Instantiates | EdgeKind::Extends | EdgeKind::Implements, _) => 0.5,
+        (EdgeKind::References, _) => 0.4,
+        (EdgeKind::Imports, _) => 0.25,
+    };
+    if e.certain { w } else { w * 0.5 }
+}
+
+/// Spreads score from the best name hits over the graph, breadth first, halving per hop.
+fn expand(graph: &Graph, hits: &mut HashMap<NodeId, SymbolHit>, max_depth: u32) {
+    let mut seeds: Vec<(NodeId, f64)> = hits.values().map(|h| (h.node, h.name_score)).collect();
+    seeds.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    seeds.truncate(MAX_SEEDS);
+    let mut frontier = seeds;
+    for hop in 1..=max_depth {
+        let mut next: Vec<(NodeId, f64)> = Vec::new();
+        for &(node, score) in &frontier {
+            let out = graph.outgoing(node);
+            let degree = out.len();
+            if degree > HUB_DEGREE && hop > 1 {
+                continue;
+            }
+            let neighbours = out
+                .iter()
+                .map(|e| (e, e.to, false))
+                .chain(graph.incoming(node).map(|e| (e, e.from, true)));
+            for (e, other, incoming) in neighbours {
+                let gained = score * edge_weight(e, incoming) * 0.5;
+                if gained <= 0.0 {
+                    continue;
+                }
+                // Module nodes carry no declaration to show.
+                if graph.decl_of(other).is_none() {
+                    continue;
+                }
+                let entry = hits.entry(other).or_insert_with(|| SymbolHit {
+                    node: other,
+                    name_score: 0.0,
+                    graph_score: 0.0,
+                    via: HitVia::Edge {
+                        from: node,
+                        kind: e.kind,
+                        incoming,
+                        hops: hop,
+                    },
+                });
+                if gained > entry.graph_score {
+                    entry.graph_score = gained;
+                    if entry.name_score == 0.0 {
+                        entry.via = HitVia::Edge {
+                            from: node,
+                            kind: e.kind,
+                            incoming,
+                            hops: hop,
+                        };
+                    }
+                    next.push((other, gained));
+                }
+            }
+        }
+        next.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        next.truncate(MAX_SEEDS * 4);
+        frontier = next;
+    }
+}
+
+/// Query terms found among a path's words: the file's stem counts fully, directories less.
+fn path_score(path: &str, terms: &QueryTerms) -> f64 {
+    let (stem, dirs) = path_words(path);
+    let mut score = 0.0;
+    let mut seen: Vec<&str> = Vec::new();
+    for (words, weight) in [(&stem, 1.0), (&dirs, 0.5)] {
+        for w in words {
+            if seen.contains(&w.as_str()) {
+                continue;
+            }
+            if let Some(t) = terms.get(w).filter(|t| !t.compound) {
+                score += t.idf * weight;
+                seen.push(w);
+            }
+        }
+    }
+    if stem.len() > 1 {
+        let key: String = stem.concat();
+        if terms.get(&key).is_some_and(|t| t.compound) {
+            score *= 1.5;
+        }
+    }
+    score
+}
+
+/// Whether the query's own terms name a word of this path (then a test or example path
+/// is what the query asks for).
+fn query_names_path(path: &str, terms: &QueryTerms) -> bool {
+    let (stem, dirs) = path_words(path);
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let suffix_words: Vec<String> = file.split('.').skip(1).map(str::to_owned).collect();
+    dirs.iter()
+        .chain(stem.iter())
+        .chain(suffix_words.iter())
+        .any(|w| {
+            terms.get(w).is_some()
+                && crate::path_traits::PathTraits::of(&format!("{w}/x")).is_secondary()
+        })
+        || suffix_words.iter().any(|w| terms.get(w).is_some())
+}

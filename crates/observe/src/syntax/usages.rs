@@ -1,0 +1,221 @@
+//! Usages (calls, JSX renders, `new`, identifier references) and heritage clauses.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use tree_sitter::Node;
+
+use super::grammar::{Kind, field_child};
+use super::text::compact;
+use super::walk::Extractor;
+use crate::facts::{Heritage, HeritageKind, Usage, UsageKind};
+
+const RECEIVER_CHARS: usize = 80;
+
+/// References seen so far, keyed by (name, enclosing declaration), so each is kept once.
+/// Identifiers are a large share of all nodes, hence the cheap multiplicative hash.
+pub(super) type RefSet<'t> = HashSet<(&'t str, u32), BuildHasherDefault<MulHasher>>;
+
+/// An FxHash-style hasher: fine for short identifier keys, not for untrusted DoS settings.
+#[derive(Default)]
+pub(super) struct MulHasher(u64);
+
+impl Hasher for MulHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl<'t> Extractor<'t> {
+    pub(super) fn call(&mut self, node: Node<'t>) {
+        let Some(callee) = field_child(node, self.g.fields.function) else {
+            return;
+        };
+        match self.g.kind(callee) {
+            Kind::ImportCallee => {
+                self.dynamic_import(node);
+            }
+            Kind::Identifier => {
+                let name = self.text_of(callee);
+                if name == "require" && self.dynamic_import(node) {
+                    return;
+                }
+                self.push_usage(UsageKind::Call, name, String::new(), node);
+            }
+            Kind::Member => self.member_usage(UsageKind::Call, callee, node),
+            _ => {}
+        }
+    }
+
+    pub(super) fn instantiation(&mut self, node: Node<'t>) {
+        let Some(ctor) = field_child(node, self.g.fields.constructor) else {
+            return;
+        };
+        match self.g.kind(ctor) {
+            Kind::Identifier => {
+                let name = self.text_of(ctor);
+                self.push_usage(UsageKind::Instantiate, name, String::new(), node);
+            }
+            Kind::Member => self.member_usage(UsageKind::Instantiate, ctor, node),
+            _ => {}
+        }
+    }
+
+    /// `<Foo />` and `<ns.Foo>`; lowercase names are intrinsic elements, not components.
+    pub(super) fn render(&mut self, node: Node<'t>) {
+        let Some(name) = field_child(node, self.g.fields.name) else {
+            return;
+        };
+        match self.g.kind(name) {
+            Kind::Identifier => {
+                let text = self.text_of(name);
+                if text.starts_with(|c: char| !c.is_ascii_lowercase()) {
+                    self.push_usage(UsageKind::Render, text, String::new(), node);
+                }
+            }
+            Kind::Member => self.member_usage(UsageKind::Render, name, node),
+            _ => {}
+        }
+    }
+
+    /// An identifier that is not a binding, a callee, or inside an import/export clause.
+    pub(super) fn reference(&mut self, node: Node<'t>, field: u16) {
+        if self.quiet_depth > 0 {
+            return;
+        }
+        let f = &self.g.fields;
+        let covered = self.parent().is_some_and(|p| match p.kind {
+            Kind::Call => field == f.function,
+            Kind::New => field == f.constructor,
+            _ => false,
+        });
+        if covered {
+            return;
+        }
+        let name = self.text_of(node);
+        let enclosing = self.enclosing();
+        if name.is_empty() || !self.refs.insert((name, enclosing.unwrap_or(u32::MAX))) {
+            return;
+        }
+        self.push_usage(UsageKind::Reference, name, String::new(), node);
+    }
+
+    /// `a.b.c()` → name `c`, receiver `a.b`.
+    fn member_usage(&mut self, kind: UsageKind, member: Node<'t>, at: Node<'t>) {
+        let f = self.g.fields;
+        let (Some(object), Some(property)) = (
+            field_child(member, f.object),
+            field_child(member, f.property),
+        ) else {
+            return;
+        };
+        let receiver = compact(self.text_of(object), RECEIVER_CHARS);
+        let name = self.text_of(property);
+        self.push_usage(kind, name, receiver, at);
+    }
+
+    fn push_usage(&mut self, kind: UsageKind, name: &str, receiver: String, at: Node<'t>) {
+        if name.is_empty() {
+            return;
+        }
+        let usage = Usage {
+            kind,
+            name: name.to_owned(),
+            receiver,
+            line: self.line(at.start_position().row),
+            enclosing: self.enclosing(),
+        };
+        self.facts.usages.push(usage);
+    }
+
+    /// Supertypes named by `extends` / `implements`, attached to the declaring class or
+    /// interface (skipped for classes that declare nothing, like anonymous expressions).
+    pub(super) fn heritage(&mut self, clause: Node<'t>, kind: Kind) {
+        let (owner, relation) = match kind {
+            Kind::ExtendsTypeClause => (
+                self.ancestor(0).and_then(|p| p.owner),
+                HeritageKind::Extends,
+            ),
+            Kind::ExtendsClause => (
+                self.ancestor(1).and_then(|p| p.owner),
+                HeritageKind::Extends,
+            ),
+            _ => (
+                self.ancestor(1).and_then(|p| p.owner),
+                HeritageKind::Implements,
+            ),
+        };
+        let Some(decl) = owner else {
+            return;
+        };
+        let f = self.g.fields;
+        let mut cursor = clause.walk();
+        let mut found: Vec<Node<'t>> = Vec::new();
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                let field = cursor.field_id().map_or(0, |id| id.get());
+                let wanted = match kind {
+                    Kind::ExtendsClause => field == f.value,
+                    Kind::ExtendsTypeClause => field == f.type_,
+                    _ => child.is_named() && self.g.kind(child) != Kind::Comment,
+                };
+                if wanted {
+                    found.push(child);
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        for ty in found {
+            if let Some(name) = self.supertype_name(ty) {
+                let line = self.line(ty.start_position().row);
+                self.facts.heritage.push(Heritage {
+                    decl,
+                    kind: relation,
+                    name: name.to_owned(),
+                    line,
+                });
+            }
+        }
+    }
+
+    /// `Base<T>` → `Base`, `ns.Base` → `Base`; other expressions (mixin calls) name nothing.
+    fn supertype_name(&self, node: Node<'t>) -> Option<&'t str> {
+        let f = &self.g.fields;
+        let mut node = node;
+        // Bounded: each step moves to a strictly smaller child.
+        for _ in 0..16 {
+            match node.kind() {
+                "identifier" | "type_identifier" | "property_identifier" => {
+                    return Some(self.text_of(node)).filter(|s| !s.is_empty());
+                }
+                "generic_type" | "nested_type_identifier" => node = field_child(node, f.name)?,
+                "member_expression" => node = field_child(node, f.property)?,
+                "nested_identifier" => node = field_child(node, f.property)?,
+                _ => return None,
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,550 @@
+//! `explore_code`: raw graph exploration. Finds the declarations a query names (by
+//! identifier structure and the repository's IDF), spreads over the graph, and returns
+//! source windows snapped to declarations, within caps on files, windows, lines and
+//! characters. Every window says why it was included.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use super::error::ToolError;
+use crate::db::{Db, Workspace, file_index, workspace_graph};
+use crate::facts::{FileFacts, LineRange};
+use crate::graph::{Graph, NodeId};
+use crate::query::QueryTerms;
+use crate::search::{HitVia, ScoreComponents, SearchOptions, SymbolHit, search};
+use crate::terms::{identifier_tokens, split_identifier};
+
+pub const DEFAULT_MAX_FILES: u32 = 5;
+pub const MAX_FILES_CAP: u32 = 8;
+pub const MAX_DEPTH_CAP: u32 = 3;
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ExploreArgs {
+    /// What to look for: identifiers, or a short description using the code's vocabulary.
+    pub query: String,
+    /// Most files to return (default 5, 1..=8).
+    #[serde(default = "default_max_files")]
+    pub max_files: u32,
+    /// Graph hops to expand from the best name matches (default 2, 0..=3).
+    #[serde(default = "default_max_depth")]
+    pub max_depth: u32,
+    /// Most source windows per file (default 3).
+    #[serde(default = "default_windows")]
+    pub max_windows_per_file: u32,
+    /// Most source lines per file (default 80).
+    #[serde(default = "default_lines")]
+    pub max_lines_per_file: u32,
+    /// Most characters of source in the whole result (default 12000).
+    #[serde(default = "default_chars")]
+    pub max_chars: u32,
+    /// Rank tests, examples and generated files like other files (default false).
+    #[serde(default)]
+    pub include_tests: bool,
+}
+
+fn default_max_files() -> u32 {
+    DEFAULT_MAX_FILES
+}
+fn default_max_depth() -> u32 {
+    2
+}
+fn default_windows() -> u32 {
+    3
+}
+fn default_lines() -> u32 {
+    80
+}
+fn default_chars() -> u32 {
+    12_000
+}
+
+impl ExploreArgs {
+    pub fn new(query: impl Into<String>) -> ExploreArgs {
+        ExploreArgs {
+            query: query.into(),
+            max_files: DEFAULT_MAX_FILES,
+            max_depth: default_max_depth(),
+            max_windows_per_file: default_windows(),
+            max_lines_per_file: default_lines(),
+            max_chars: default_chars(),
+            include_tests: false,
+        }
+    }
+
+    fn validate(&self) -> Result<(), ToolError> {
+        if self.query.trim().is_empty() {
+            return Err(ToolError::invalid_argument(
+                "query",
+                "\"\"",
+                "must not be empty",
+            ));
+        }
+        if !(1..=MAX_FILES_CAP).contains(&self.max_files) {
+            return Err(ToolError::invalid_argument(
+                "max_files",
+                self.max_files,
+                "must be 1..=8",
+            ));
+        }
+        if self.max_depth > MAX_DEPTH_CAP {
+            return Err(ToolError::invalid_argument(
+                "max_depth",
+                self.max_depth,
+                "must be 0..=3",
+            ));
+        }
+        if self.max_windows_per_file == 0 || self.max_lines_per_file == 0 || self.max_chars == 0 {
+            return Err(ToolError::invalid_argument(
+                "max_windows_per_file/max_lines_per_file/max_chars",
+                0,
+                "caps must be positive",
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct WindowSymbol {
+    pub name: String,
+    pub qualified: String,
+    pub kind: String,
+    pub line: u32,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Window {
+    pub lines: LineRange,
+    /// Declarations that start inside the window (at most 8).
+    pub symbols: Vec<WindowSymbol>,
+    pub score: f64,
+    /// Why the window was included, e.g. `name matches handle, slash` or
+    /// `called by Router.add (1 hop)`.
+    pub reason: String,
+    /// The window's source lines, without line numbers.
+    pub text: String,
+    /// The declaration was longer than the per-file line cap and was cut.
+    pub truncated: bool,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ExploredFile {
+    pub path: String,
+    pub score: f64,
+    pub components: ScoreComponents,
+    pub matched_terms: Vec<String>,
+    pub windows: Vec<Window>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq)]
+pub struct Truncation {
+    /// More files scored than `max_files` allowed.
+    pub files: bool,
+    /// Some file had more windows than `max_windows_per_file`.
+    pub windows: bool,
+    /// Some window was cut to `max_lines_per_file`.
+    pub lines: bool,
+    /// The character budget ended the result early.
+    pub chars: bool,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ExploreResult {
+    pub query: String,
+    pub terms: QueryTerms,
+    /// Files that scored at all, before the file cap.
+    pub matched_files: u32,
+    /// Declarations that scored at all.
+    pub matched_symbols: u32,
+    pub files: Vec<ExploredFile>,
+    pub truncation: Truncation,
+}
+
+pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResult, ToolError> {
+    args.validate()?;
+    let opts = SearchOptions {
+        max_depth: args.max_depth,
+        include_secondary: args.include_tests,
+    };
+    let found = search(db, ws, &args.query, &opts);
+    let graph = workspace_graph(db, ws);
+    let files = ws.files(db);
+    let mut result = ExploreResult {
+        query: args.query.clone(),
+        terms: found.terms.clone(),
+        matched_files: found.files.len() as u32,
+        matched_symbols: found.symbols.len() as u32,
+        files: Vec::new(),
+        truncation: Truncation {
+            files: found.files.len() > args.max_files as usize,
+            ..Truncation::default()
+        },
+    };
+    let mut chars_left = args.max_chars as usize;
+    for hit in found.files.iter().take(args.max_files as usize) {
+        if chars_left == 0 {
+            result.truncation.chars = true;
+            break;
+        }
+        let file = files[hit.file as usize];
+        let facts = &file_index(db, file).facts;
+        let text = file.text(db);
+        let lines: Vec<&str> = text.lines().collect();
+        let file_symbols: Vec<&SymbolHit> = found
+            .symbols
+            .iter()
+            .filter(|s| graph.file_of(s.node) == hit.file)
+            .collect();
+        let label = |node: NodeId| node_label(db, ws, &graph, node);
+        let plan = plan_windows(
+            &graph,
+            facts,
+            &file_symbols,
+            &lines,
+            &found.terms,
+            args,
+            &label,
+            &mut result.truncation,
+        );
+        let mut windows = Vec::new();
+        for (range, score, reason, truncated) in plan {
+            let body = slice_lines(&lines, range);
+            if body.len() > chars_left {
+                result.truncation.chars = true;
+                if windows.is_empty() {
+                    // Always show something of a chosen file: the lines that fit.
+                    let fitting = fit_lines(&lines, range, chars_left);
+                    if let Some(r) = fitting {
+                        let body = slice_lines(&lines, r);
+                        chars_left = chars_left.saturating_sub(body.len());
+                        windows.push(make_window(facts, r, score, reason, body, true));
+                    }
+                }
+                break;
+            }
+            chars_left -= body.len();
+            windows.push(make_window(facts, range, score, reason, body, truncated));
+        }
+        if windows.is_empty() {
+            continue;
+        }
+        result.files.push(ExploredFile {
+            path: hit.path.clone(),
+            score: round3(hit.score),
+            components: ScoreComponents {
+                name: round3(hit.components.name),
+                lexical: round3(hit.components.lexical),
+                path: round3(hit.components.path),
+                graph: round3(hit.components.graph),
+                trait_factor: hit.components.trait_factor,
+            },
+            matched_terms: hit.matched_terms.clone(),
+            windows,
+        });
+    }
+    Ok(result)
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+fn make_window(
+    facts: &FileFacts,
+    range: LineRange,
+    score: f64,
+    reason: String,
+    text: String,
+    truncated: bool,
+) -> Window {
+    let symbols = facts
+        .decls
+        .iter()
+        .filter(|d| range.contains_line(d.signature_line))
+        .take(8)
+        .map(|d| WindowSymbol {
+            name: d.name.clone(),
+            qualified: d.qualified.clone(),
+            kind: d.kind.as_str().to_owned(),
+            line: d.signature_line,
+        })
+        .collect();
+    Window {
+        lines: range,
+        symbols,
+        score: round3(score),
+        reason,
+        text,
+        truncated,
+    }
+}
+
+/// The window ranges for one file: the best-scoring declarations (children preferred to a
+/// long parent), merged when they touch, capped in count and lines.
+fn plan_windows(
+    graph: &Graph,
+    facts: &FileFacts,
+    symbols: &[&SymbolHit],
+    lines: &[&str],
+    terms: &QueryTerms,
+    args: &ExploreArgs,
+    label: &dyn Fn(NodeId) -> String,
+    trunc: &mut Truncation,
+) -> Vec<(LineRange, f64, String, bool)> {
+    let line_count = lines.len() as u32;
+    if line_count == 0 {
+        return Vec::new();
+    }
+    let cap = args.max_lines_per_file;
+    let mut chosen: Vec<(LineRange, f64, String, bool)> = Vec::new();
+    let hit_decls: Vec<u32> = symbols
+        .iter()
+        .filter_map(|s| graph.decl_of(s.node))
+        .collect();
+    for s in symbols {
+        let Some(di) = graph.decl_of(s.node) else {
+            continue;
+        };
+        let Some(d) = facts.decls.get(di as usize) else {
+            continue;
+        };
+        // A long container whose members also hit is shown through those members.
+        let has_hit_child = hit_decls.iter().any(|&c| {
+            facts
+                .decls
+                .get(c as usize)
+                .is_some_and(|cd| cd.parent == Some(di))
+        });
+        if has_hit_child && d.lines.len() > cap {
+            continue;
+        }
+        let range = clamp_range(d.lines, line_count);
+        if chosen.iter().any(|(r, ..)| r.contains(&range)) {
+            continue;
+        }
+        chosen.push((range, s.score(), describe(s, label), false));
+    }
+    if chosen.is_empty() {
+        // Matched by text or path only: the declaration around the densest term matches.
+        if let Some(range) = densest_region(facts, lines, terms) {
+            chosen.push((range, 0.0, "text matches query terms".to_owned(), false));
+        }
+    }
+    // Keep the best, then show them in file order, merging neighbours.
+    if chosen.len() > args.max_windows_per_file as usize {
+        trunc.windows = true;
+        chosen.truncate(args.max_windows_per_file as usize);
+    }
+    chosen.sort_by_key(|(r, ..)| r.start);
+    let mut merged: Vec<(LineRange, f64, String, bool)> = Vec::new();
+    for w in chosen {
+        match merged.last_mut() {
+            Some(last) if w.0.start <= last.0.end + 2 => {
+                last.0.end = last.0.end.max(w.0.end);
+                if w.1 > last.1 {
+                    last.1 = w.1;
+                    last.2 = w.2;
+                }
+            }
+            _ => merged.push(w),
+        }
+    }
+    let mut used = 0u32;
+    let mut out = Vec::new();
+    for (mut range, score, reason, _) in merged {
+        let left = cap.saturating_sub(used);
+        if left == 0 {
+            trunc.lines = true;
+            break;
+        }
+        let mut truncated = false;
+        if range.len() > left {
+            range.end = range.start + left - 1;
+            truncated = true;
+            trunc.lines = true;
+        }
+        used += range.len();
+        out.push((range, score, reason, truncated));
+    }
+    out
+}
+
+fn clamp_range(r: LineRange, line_count: u32) -> LineRange {
+    LineRange::new(r.start.clamp(1, line_count), r.end.clamp(1, line_count))
+}
+
+/// Explains a hit in a few words, naming the neighbour it was reached from.
+fn describe(hit: &SymbolHit, label: &dyn Fn(NodeId) -> String) -> String {
+    match &hit.via {
+        HitVia::Name { matched } => format!("name matches {}", matched.join(", ")),
+        HitVia::Edge {
+            from,
+            kind,
+            incoming,
+            hops,
+        } => {
+            let from_name = label(*from);
+            let relation = if *incoming {
+                format!("{} by", passive(kind.as_str()))
+            } else {
+                format!("{} from", kind.as_str())
+            };
+            format!(
+                "{relation} {from_name} ({hops} hop{})",
+                if *hops == 1 { "" } else { "s" }
+            )
+        }
+    }
+}
+
+fn passive(kind: &str) -> &str {
+    match kind {
+        "calls" => "called",
+        "renders" => "rendered",
+        "instantiates" => "instantiated",
+        "references" => "referenced",
+        "extends" => "extended",
+        "implements" => "implemented",
+        "imports" => "imported",
+        _ => "contained",
+    }
+}
+
+/// A node's qualified name (or its file's path for a module node), for explanations.
+pub fn node_label(db: &dyn Db, ws: Workspace, graph: &Graph, node: NodeId) -> String {
+    let fi = graph.file_of(node) as usize;
+    let path = &graph.paths[fi];
+    let Some(d) = graph.decl_of(node) else {
+        return path.clone();
+    };
+    let Some(file) = ws.files(db).get(fi) else {
+        return path.clone();
+    };
+    match file_index(db, *file).facts.decls.get(d as usize) {
+        Some(decl) => decl.qualified.clone(),
+        None => path.clone(),
+    }
+}
+
+/// The innermost declaration around the line with the most query-term weight, or the
+/// first lines of the file when no declaration contains it.
+fn densest_region(facts: &FileFacts, lines: &[&str], terms: &QueryTerms) -> Option<LineRange> {
+    let mut best: Option<(u32, f64)> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let mut w = 0.0;
+        for tok in identifier_tokens(line) {
+            for word in split_identifier(tok) {
+                if let Some(t) = terms.get(&word) {
+                    w += t.idf;
+                }
+            }
+        }
+        if w > 0.0 && best.is_none_or(|(_, bw)| w > bw) {
+            best = Some((i as u32 + 1, w));
+        }
+    }
+    let (line, _) = best?;
+    let count = lines.len() as u32;
+    Some(match facts.innermost_decl_at(line) {
+        Some(d) => clamp_range(facts.decls[d as usize].lines, count),
+        None => LineRange::new(line.saturating_sub(3).max(1), (line + 3).min(count)),
+    })
+}
+
+fn slice_lines(lines: &[&str], r: LineRange) -> String {
+    let mut out = String::new();
+    for l in &lines[(r.start - 1) as usize..(r.end as usize).min(lines.len())] {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// The longest prefix of `r` whose text fits in `budget` characters.
+fn fit_lines(lines: &[&str], r: LineRange, budget: usize) -> Option<LineRange> {
+    let mut used = 0;
+    let mut end = None;
+    for n in r.start..=r.end {
+        used += lines.get((n - 1) as usize)?.len() + 1;
+        if used > budget {
+            break;
+        }
+        end = Some(n);
+    }
+    end.map(|e| LineRange::new(r.start, e))
+}
+
+impl ExploreResult {
+    /// Line-numbered text for a human or a model. `annotate` may add a tag after a file's
+    /// path (the registry passes candidate IDs through it).
+    pub fn render_text(&self, annotate: &dyn Fn(&str, &Window) -> Option<String>) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "## explore_code: {}", self.query);
+        let terms: Vec<String> = self
+            .terms
+            .terms
+            .iter()
+            .map(|t| format!("{}({:.1})", t.term, t.idf))
+            .collect();
+        let _ = write!(out, "terms: {}", terms.join(" "));
+        if !self.terms.unknown.is_empty() {
+            let _ = write!(out, "; not in repo: {}", self.terms.unknown.join(" "));
+        }
+        let _ = writeln!(
+            out,
+            "\n{} files, {} symbols matched",
+            self.matched_files, self.matched_symbols
+        );
+        for f in &self.files {
+            for w in &f.windows {
+                let tag = annotate(&f.path, w)
+                    .map(|t| format!(" {t}"))
+                    .unwrap_or_default();
+                let syms: Vec<String> = w
+                    .symbols
+                    .iter()
+                    .map(|s| format!("{} ({}:{})", s.qualified, s.kind, s.line))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "\n#### {}:{}-{}{} - {}",
+                    f.path,
+                    w.lines.start,
+                    w.lines.end,
+                    tag,
+                    syms.join(", ")
+                );
+                let _ = writeln!(out, "why: {}", w.reason);
+                for (i, line) in w.text.lines().enumerate() {
+                    let _ = writeln!(out, "{:>4} {}", w.lines.start + i as u32, line);
+                }
+                if w.truncated {
+                    let _ = writeln!(
+                        out,
+                        "     … cut at the line cap; read_file {} for the rest",
+                        f.path
+                    );
+                }
+            }
+        }
+        let t = &self.truncation;
+        let mut notes = Vec::new();
+        if t.files {
+            notes.push(format!("more files matched ({} total)", self.matched_files));
+        }
+        if t.windows {
+            notes.push("more windows per file".to_owned());
+        }
+        if t.lines {
+            notes.push("line cap reached".to_owned());
+        }
+        if t.chars {
+            notes.push("character budget reached".to_owned());
+        }
+        if !notes.is_empty() {
+            let _ = writeln!(out, "\ntruncated: {}", notes.join("; "));
+        }
+        out
+    }
+}

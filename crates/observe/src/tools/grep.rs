@@ -1,0 +1,349 @@
+//! `grep`: literal or regex line search over the repository's files, with typed matches
+//! and diagnostics kept apart from them.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use globset::{GlobBuilder, GlobMatcher};
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
+use serde::{Deserialize, Serialize};
+
+use super::error::ToolError;
+use super::grep_sink::FileSink;
+use super::walk::{self, SkipCounts};
+use crate::paths::{RepoRoot, to_rel};
+
+/// Default for [`GrepArgs::max_matches`].
+pub const DEFAULT_MAX_MATCHES: usize = 50;
+/// Largest accepted [`GrepArgs::max_matches`]; larger values are lowered to it.
+pub const MAX_MATCHES_CAP: usize = 500;
+/// Largest accepted [`GrepArgs::context`]; larger values are lowered to it.
+pub const MAX_CONTEXT: u32 = 3;
+/// Files larger than this are skipped (and counted): they are almost always generated.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+/// Longest line text kept in a result, in characters.
+pub const MAX_LINE_CHARS: usize = 300;
+/// Diagnostics beyond this many are summarized in one final entry.
+const MAX_DIAGNOSTICS: usize = 100;
+
+/// Arguments of [`run`].
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct GrepArgs {
+    /// Text to search for; a regular expression when `regex` is true. Must not be empty.
+    pub pattern: String,
+    /// Interpret `pattern` as a regular expression (Rust regex syntax) instead of a
+    /// literal string.
+    #[serde(default)]
+    pub regex: bool,
+    /// Match case exactly; by default matching ignores case.
+    #[serde(default)]
+    pub case_sensitive: bool,
+    /// Repository-relative directory or file to search under; the whole repository when
+    /// absent.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Only search files matching this glob. A glob without `/` (`*.ts`) matches file
+    /// names anywhere; one with `/` (`src/**/*.tsx`) matches the repository-relative path.
+    /// Not applied to an explicitly named file.
+    #[serde(default)]
+    pub glob: Option<String>,
+    /// Stop after this many matches (default 50, at most 500).
+    #[serde(default = "default_max_matches")]
+    pub max_matches: usize,
+    /// Lines of context before and after each match (default 0, at most 3).
+    #[serde(default)]
+    pub context: u32,
+}
+
+fn default_max_matches() -> usize {
+    DEFAULT_MAX_MATCHES
+}
+
+impl GrepArgs {
+    /// Literal, case-insensitive search of the whole repository with default limits.
+    pub fn new(pattern: impl Into<String>) -> GrepArgs {
+        GrepArgs {
+            pattern: pattern.into(),
+            regex: false,
+            case_sensitive: false,
+            path: None,
+            glob: None,
+            max_matches: DEFAULT_MAX_MATCHES,
+            context: 0,
+        }
+    }
+}
+
+/// One line of a file as reported by `grep`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct GrepLine {
+    /// 1-based line number.
+    pub line: u32,
+    /// The line without its terminator, cut to at most 300 characters.
+    pub text: String,
+    /// Whether `text` was cut.
+    pub truncated: bool,
+}
+
+/// A matching line with its surrounding context.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct GrepMatch {
+    /// Repository-relative path with `/` separators.
+    pub path: String,
+    /// 1-based line number of the match.
+    pub line: u32,
+    /// The matching line without its terminator, cut to at most 300 characters.
+    pub text: String,
+    /// Whether `text` was cut.
+    pub truncated: bool,
+    /// Up to `context` lines before the match (may include other matching lines).
+    pub context_before: Vec<GrepLine>,
+    /// Up to `context` lines after the match (may include other matching lines).
+    pub context_after: Vec<GrepLine>,
+}
+
+/// Result of [`run`].
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct GrepResult {
+    /// Matches in path order (directory contents right after the directory), then line
+    /// order.
+    pub matches: Vec<GrepMatch>,
+    /// Files whose contents were searched.
+    pub files_searched: usize,
+    /// Files with at least one reported match.
+    pub files_with_matches: usize,
+    /// Files skipped because they contain NUL bytes.
+    pub files_skipped_binary: usize,
+    /// Files skipped because they are larger than 1 MiB.
+    pub files_skipped_large: usize,
+    /// Directories left out of the walk.
+    pub skipped: SkipCounts,
+    /// More matches exist than `max_matches` allowed to report.
+    pub truncated: bool,
+    /// Problems that did not stop the search (unreadable files, invalid UTF-8 lines).
+    pub diagnostics: Vec<String>,
+}
+
+impl GrepResult {
+    /// `path:line: text` lines (context lines use `path-line- text`) for humans.
+    pub fn render_text(&self) -> String {
+        let mut out = String::new();
+        for m in &self.matches {
+            for c in &m.context_before {
+                let _ = writeln!(out, "{}-{}- {}", m.path, c.line, c.text);
+            }
+            let _ = writeln!(out, "{}:{}: {}", m.path, m.line, m.text);
+            for c in &m.context_after {
+                let _ = writeln!(out, "{}-{}- {}", m.path, c.line, c.text);
+            }
+        }
+        if self.matches.is_empty() {
+            out.push_str("no matches\n");
+        }
+        if self.truncated {
+            let _ = writeln!(out, "(stopped at {} matches)", self.matches.len());
+        }
+        for d in &self.diagnostics {
+            let _ = writeln!(out, "note: {d}");
+        }
+        out
+    }
+}
+
+/// Searches the repository (or `args.path`) for `args.pattern`.
+pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
+    if args.pattern.is_empty() {
+        return Err(ToolError::invalid_argument(
+            "pattern",
+            "\"\"",
+            "must not be empty",
+        ));
+    }
+    if args.max_matches == 0 {
+        return Err(ToolError::invalid_argument(
+            "max_matches",
+            0,
+            "must be at least 1",
+        ));
+    }
+    let max_matches = args.max_matches.min(MAX_MATCHES_CAP);
+    let context = args.context.min(MAX_CONTEXT);
+    let matcher = build_matcher(args)?;
+    let glob = args.glob.as_deref().map(build_glob).transpose()?;
+    let start = root.resolve(args.path.as_deref().unwrap_or(""))?;
+
+    let mut result = GrepResult {
+        matches: Vec::new(),
+        files_searched: 0,
+        files_with_matches: 0,
+        files_skipped_binary: 0,
+        files_skipped_large: 0,
+        skipped: SkipCounts::default(),
+        truncated: false,
+        diagnostics: Vec::new(),
+    };
+    let files = collect_files(root, start.abs(), glob.as_ref(), &mut result);
+
+    let mut searcher = SearcherBuilder::new()
+        .line_number(true)
+        .binary_detection(BinaryDetection::quit(0))
+        .before_context(context as usize)
+        .after_context(context as usize)
+        .build();
+    for (rel, abs) in files {
+        let remaining = max_matches - result.matches.len();
+        if !search_file(
+            &mut searcher,
+            &matcher,
+            &rel,
+            &abs,
+            remaining,
+            context,
+            &mut result,
+        ) {
+            result.truncated = true;
+            break;
+        }
+    }
+    cap_diagnostics(&mut result.diagnostics);
+    Ok(result)
+}
+
+fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
+    RegexMatcherBuilder::new()
+        .case_insensitive(!args.case_sensitive)
+        .fixed_strings(!args.regex)
+        // Line-oriented search: a match can never span lines, and NUL can never match
+        // because files containing it are treated as binary.
+        .line_terminator(Some(b'\n'))
+        .ban_byte(Some(0))
+        .build(&args.pattern)
+        .map_err(|e| ToolError::InvalidRegex {
+            pattern: args.pattern.clone(),
+            message: e.to_string(),
+        })
+}
+
+/// Which part of a path a glob is tested against.
+struct PathGlob {
+    matcher: GlobMatcher,
+    whole_path: bool,
+}
+
+impl PathGlob {
+    fn is_match(&self, rel: &str) -> bool {
+        if self.whole_path {
+            self.matcher.is_match(rel)
+        } else {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            self.matcher.is_match(name)
+        }
+    }
+}
+
+fn build_glob(glob: &str) -> Result<PathGlob, ToolError> {
+    let pattern = glob.strip_prefix("./").unwrap_or(glob);
+    let matcher = GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .map_err(|e| ToolError::InvalidGlob {
+            glob: glob.to_string(),
+            message: e.kind().to_string(),
+        })?
+        .compile_matcher();
+    Ok(PathGlob {
+        matcher,
+        whole_path: pattern.contains('/'),
+    })
+}
+
+/// Regular files under `start`, sorted by repository-relative path. Walk problems and
+/// oversized files are recorded in `result`.
+fn collect_files(
+    root: &RepoRoot,
+    start: &std::path::Path,
+    glob: Option<&PathGlob>,
+    result: &mut GrepResult,
+) -> Vec<(String, PathBuf)> {
+    let (walk, counters) = walk::walk(start, None);
+    let mut files = Vec::new();
+    for entry in walk {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                result.diagnostics.push(format!("walk error: {err}"));
+                continue;
+            }
+        };
+        // Symlinks are not followed: their targets may lie outside the root.
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Some(rel) = to_rel(root, entry.path()) else {
+            result.diagnostics.push(format!(
+                "skipped `{}`: path is not valid UTF-8",
+                entry.path().to_string_lossy()
+            ));
+            continue;
+        };
+        if entry.depth() > 0 && glob.is_some_and(|g| !g.is_match(&rel)) {
+            continue;
+        }
+        match entry.metadata() {
+            Ok(meta) if meta.len() > MAX_FILE_BYTES => result.files_skipped_large += 1,
+            Ok(_) => files.push((rel, entry.into_path())),
+            Err(err) => result
+                .diagnostics
+                .push(format!("{rel}: cannot stat: {err}")),
+        }
+    }
+    result.skipped = counters.snapshot();
+    files.sort_by(|(a, _), (b, _)| walk::tree_order(a, b));
+    files
+}
+
+/// Searches one file and merges its matches into `result`. Returns `false` when the
+/// match limit was exceeded and the search must stop.
+fn search_file(
+    searcher: &mut Searcher,
+    matcher: &RegexMatcher,
+    rel: &str,
+    abs: &std::path::Path,
+    remaining: usize,
+    context: u32,
+    result: &mut GrepResult,
+) -> bool {
+    let mut sink = FileSink::new(rel, remaining, context);
+    if let Err(err) = searcher.search_path(matcher, abs, &mut sink) {
+        result
+            .diagnostics
+            .push(format!("{rel}: cannot read: {err}"));
+        return true;
+    }
+    // A file found to contain NUL is binary; any lines reported before the NUL was seen
+    // are discarded rather than shown as if it were text.
+    if sink.binary {
+        result.files_skipped_binary += 1;
+        return true;
+    }
+    result.files_searched += 1;
+    let limit_hit = sink.limit_hit;
+    let outcome = sink.finish();
+    if let Some(diagnostic) = outcome.diagnostic {
+        result.diagnostics.push(diagnostic);
+    }
+    if !outcome.matches.is_empty() {
+        result.files_with_matches += 1;
+    }
+    result.matches.extend(outcome.matches);
+    !limit_hit
+}
+
+fn cap_diagnostics(diagnostics: &mut Vec<String>) {
+    if diagnostics.len() > MAX_DIAGNOSTICS {
+        let dropped = diagnostics.len() - MAX_DIAGNOSTICS;
+        diagnostics.truncate(MAX_DIAGNOSTICS);
+        diagnostics.push(format!("{dropped} more diagnostics not shown"));
+    }
+}

@@ -1,0 +1,150 @@
+//! Collects one file's `grep` output from the searcher: every reported line (matches and
+//! context) is kept once, and each match's context is cut out of that list at the end, so
+//! a line near two matches appears in both contexts.
+
+use grep_searcher::{Searcher, Sink, SinkContext, SinkMatch};
+
+use super::grep::{GrepLine, GrepMatch, MAX_LINE_CHARS};
+
+pub(crate) struct FileSink<'a> {
+    rel: &'a str,
+    /// Matches this file may still contribute before the global limit is reached.
+    remaining: usize,
+    context: u32,
+    /// Every reported line, in line order.
+    lines: Vec<GrepLine>,
+    /// Line numbers of the accepted matches, in line order.
+    match_lines: Vec<u32>,
+    invalid_utf8_lines: usize,
+    first_invalid_utf8: Option<u32>,
+    /// The file contains a NUL byte.
+    pub(crate) binary: bool,
+    /// A match beyond the limit was seen; the search must stop.
+    pub(crate) limit_hit: bool,
+}
+
+/// What one file contributes to the result.
+pub(crate) struct FileOutcome {
+    pub(crate) matches: Vec<GrepMatch>,
+    pub(crate) diagnostic: Option<String>,
+}
+
+impl<'a> FileSink<'a> {
+    pub(crate) fn new(rel: &'a str, remaining: usize, context: u32) -> FileSink<'a> {
+        FileSink {
+            rel,
+            remaining,
+            context,
+            lines: Vec::new(),
+            match_lines: Vec::new(),
+            invalid_utf8_lines: 0,
+            first_invalid_utf8: None,
+            binary: false,
+            limit_hit: false,
+        }
+    }
+
+    pub(crate) fn finish(self) -> FileOutcome {
+        let ctx = self.context;
+        let mut matches = Vec::with_capacity(self.match_lines.len());
+        for &line in &self.match_lines {
+            let at = self.lines.partition_point(|l| l.line < line);
+            let Some(hit) = self.lines.get(at) else {
+                continue;
+            };
+            let before_start = self
+                .lines
+                .partition_point(|l| l.line < line.saturating_sub(ctx));
+            let after_end = self
+                .lines
+                .partition_point(|l| l.line <= line.saturating_add(ctx));
+            matches.push(GrepMatch {
+                path: self.rel.to_string(),
+                line,
+                text: hit.text.clone(),
+                truncated: hit.truncated,
+                context_before: self.lines[before_start..at].to_vec(),
+                context_after: self.lines[at + 1..after_end].to_vec(),
+            });
+        }
+        let diagnostic = self.first_invalid_utf8.map(|first| {
+            format!(
+                "{}: {} reported line(s) are not valid UTF-8 (first at line {first}); \
+                 shown with replacement characters",
+                self.rel, self.invalid_utf8_lines
+            )
+        });
+        FileOutcome {
+            matches,
+            diagnostic,
+        }
+    }
+
+    /// Last line that can still belong to the after-context of an accepted match.
+    fn context_horizon(&self) -> u32 {
+        self.match_lines
+            .last()
+            .map_or(0, |&last| last.saturating_add(self.context))
+    }
+
+    fn record(&mut self, line_number: Option<u64>, bytes: &[u8]) -> u32 {
+        let line = line_number.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
+        let (text, truncated, valid) = decode_line(bytes);
+        if !valid {
+            self.invalid_utf8_lines += 1;
+            self.first_invalid_utf8.get_or_insert(line);
+        }
+        self.lines.push(GrepLine {
+            line,
+            text,
+            truncated,
+        });
+        line
+    }
+}
+
+impl Sink for FileSink<'_> {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, Self::Error> {
+        if self.match_lines.len() >= self.remaining {
+            // One match too many: the result is truncated. Keep the line as context of
+            // the previous match and read on only while after-context can still follow.
+            self.limit_hit = true;
+            let line = self.record(mat.line_number(), mat.bytes());
+            return Ok(line < self.context_horizon());
+        }
+        let line = self.record(mat.line_number(), mat.bytes());
+        self.match_lines.push(line);
+        Ok(true)
+    }
+
+    fn context(&mut self, _: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, Self::Error> {
+        let line = ctx.line_number().unwrap_or(0);
+        if self.limit_hit && line > u64::from(self.context_horizon()) {
+            return Ok(false);
+        }
+        self.record(ctx.line_number(), ctx.bytes());
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _offset: u64) -> Result<bool, Self::Error> {
+        self.binary = true;
+        Ok(false)
+    }
+}
+
+/// The line without its terminator, cut to [`MAX_LINE_CHARS`] characters; also whether it
+/// was cut and whether it was valid UTF-8 (invalid bytes become U+FFFD).
+fn decode_line(bytes: &[u8]) -> (String, bool, bool) {
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    let (text, valid) = match std::str::from_utf8(bytes) {
+        Ok(text) => (text.to_string(), true),
+        Err(_) => (String::from_utf8_lossy(bytes).into_owned(), false),
+    };
+    match text.char_indices().nth(MAX_LINE_CHARS) {
+        Some((cut, _)) => (text[..cut].to_string(), true, valid),
+        None => (text, false, valid),
+    }
+}

@@ -1,0 +1,195 @@
+//! `list_files`: a bounded, `.gitignore`-aware listing of a directory tree.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use super::error::ToolError;
+use super::walk::{self, SkipCounts};
+use crate::paths::{RepoRoot, to_rel};
+
+/// Default for [`ListFilesArgs::depth`].
+pub const DEFAULT_DEPTH: u32 = 2;
+/// Largest accepted [`ListFilesArgs::depth`]; larger values are lowered to it.
+pub const MAX_DEPTH: u32 = 6;
+/// Default for [`ListFilesArgs::max_entries`].
+pub const DEFAULT_MAX_ENTRIES: usize = 200;
+/// Largest accepted [`ListFilesArgs::max_entries`]; larger values are lowered to it.
+pub const MAX_ENTRIES_CAP: usize = 2000;
+
+/// Arguments of [`run`].
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ListFilesArgs {
+    /// Repository-relative directory to list; the repository root when absent.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// How many levels below `path` to descend; 1 lists direct children only (default 2,
+    /// at most 6).
+    #[serde(default = "default_depth")]
+    pub depth: u32,
+    /// Most entries to return (default 200, at most 2000). When cut, shallower entries
+    /// are kept first so the top of the tree stays complete.
+    #[serde(default = "default_max_entries")]
+    pub max_entries: usize,
+}
+
+fn default_depth() -> u32 {
+    DEFAULT_DEPTH
+}
+
+fn default_max_entries() -> usize {
+    DEFAULT_MAX_ENTRIES
+}
+
+impl Default for ListFilesArgs {
+    fn default() -> ListFilesArgs {
+        ListFilesArgs {
+            path: None,
+            depth: DEFAULT_DEPTH,
+            max_entries: DEFAULT_MAX_ENTRIES,
+        }
+    }
+}
+
+/// What a listed entry is. Symlinks are reported, never followed.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryKind {
+    File,
+    Dir,
+    Symlink,
+}
+
+/// One listed file, directory or symlink.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ListEntry {
+    /// Repository-relative path with `/` separators.
+    pub path: String,
+    pub kind: EntryKind,
+    /// Size in bytes, for files only.
+    pub size: Option<u64>,
+}
+
+/// Result of [`run`].
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ListFilesResult {
+    /// The listed directory, repository-relative (`.` for the repository root).
+    pub root: String,
+    /// Entries below `root` in tree order (a directory's contents follow it).
+    pub entries: Vec<ListEntry>,
+    /// More entries exist within `depth` than `max_entries` allowed.
+    pub truncated: bool,
+    /// Directories not descended into, by reason (`.gitignore`d entries are simply
+    /// absent and not counted).
+    pub skipped: SkipCounts,
+    /// Problems that did not stop the listing (unreadable directories, non-UTF-8 names).
+    pub diagnostics: Vec<String>,
+}
+
+impl ListFilesResult {
+    /// An indented tree (`name/` for directories, `name -> (symlink)` for links) for
+    /// humans.
+    pub fn render_text(&self) -> String {
+        let mut out = format!("{}/\n", self.root);
+        let base = depth_of(&self.root);
+        for entry in &self.entries {
+            let indent = "  ".repeat(depth_of(&entry.path).saturating_sub(base + 1));
+            let name = entry.path.rsplit('/').next().unwrap_or(&entry.path);
+            let _ = match (entry.kind, entry.size) {
+                (EntryKind::Dir, _) => writeln!(out, "{indent}{name}/"),
+                (EntryKind::Symlink, _) => writeln!(out, "{indent}{name} -> (symlink)"),
+                (EntryKind::File, Some(size)) => writeln!(out, "{indent}{name} ({size} B)"),
+                (EntryKind::File, None) => writeln!(out, "{indent}{name}"),
+            };
+        }
+        if self.truncated {
+            let _ = writeln!(out, "(truncated at {} entries)", self.entries.len());
+        }
+        for d in &self.diagnostics {
+            let _ = writeln!(out, "note: {d}");
+        }
+        out
+    }
+}
+
+/// Number of `/`-separated components; the root (`.`) has none.
+fn depth_of(rel: &str) -> usize {
+    if rel == "." || rel.is_empty() {
+        0
+    } else {
+        rel.split('/').count()
+    }
+}
+
+/// Lists the tree under `args.path`.
+pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, ToolError> {
+    if args.depth == 0 {
+        return Err(ToolError::invalid_argument(
+            "depth",
+            0,
+            "must be at least 1",
+        ));
+    }
+    if args.max_entries == 0 {
+        return Err(ToolError::invalid_argument(
+            "max_entries",
+            0,
+            "must be at least 1",
+        ));
+    }
+    let depth = args.depth.min(MAX_DEPTH) as usize;
+    let max_entries = args.max_entries.min(MAX_ENTRIES_CAP);
+    let dir = root.resolve(args.path.as_deref().unwrap_or(""))?;
+    if !dir.abs().is_dir() {
+        return Err(ToolError::NotADirectory {
+            path: dir.to_string(),
+        });
+    }
+
+    let mut diagnostics = Vec::new();
+    let mut found: Vec<(usize, ListEntry)> = Vec::new();
+    let (entries, counters) = walk::walk(dir.abs(), Some(depth));
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) if entry.depth() > 0 => entry,
+            Ok(_) => continue,
+            Err(err) => {
+                diagnostics.push(format!("walk error: {err}"));
+                continue;
+            }
+        };
+        let Some(path) = to_rel(root, entry.path()) else {
+            diagnostics.push(format!(
+                "skipped `{}`: path is not valid UTF-8",
+                entry.path().to_string_lossy()
+            ));
+            continue;
+        };
+        let file_type = entry.file_type();
+        let kind = match file_type {
+            Some(t) if t.is_symlink() => EntryKind::Symlink,
+            Some(t) if t.is_dir() => EntryKind::Dir,
+            _ => EntryKind::File,
+        };
+        let size = match kind {
+            EntryKind::File => entry.metadata().ok().map(|m| m.len()),
+            EntryKind::Dir | EntryKind::Symlink => None,
+        };
+        found.push((entry.depth(), ListEntry { path, kind, size }));
+    }
+
+    // Keep the shallowest entries when cutting, then present them as a tree.
+    found.sort_by(|(da, a), (db, b)| da.cmp(db).then_with(|| walk::tree_order(&a.path, &b.path)));
+    let truncated = found.len() > max_entries;
+    found.truncate(max_entries);
+    let mut entries: Vec<ListEntry> = found.into_iter().map(|(_, e)| e).collect();
+    entries.sort_by(|a, b| walk::tree_order(&a.path, &b.path));
+
+    Ok(ListFilesResult {
+        root: dir.to_string(),
+        entries,
+        truncated,
+        skipped: counters.snapshot(),
+        diagnostics,
+    })
+}

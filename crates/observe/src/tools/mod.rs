@@ -1,0 +1,12 @@
+//! Typed exploration tools.
+
+pub mod error;
+pub mod explore_code;
+pub mod grep;
+mod grep_sink;
+pub mod list_files;
+pub mod read_file;
+mod walk;
+
+pub use error::ToolError;
+pub use walk::SkipCounts;

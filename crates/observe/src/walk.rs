@@ -1,0 +1,326 @@
+//! Discovering and loading the files an index is built from. Skips are counted by reason so
+//! nothing disappears silently.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::facts::Lang;
+
+/// Files larger than this are not indexed (they are data or bundles, not hand-written source).
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// A line longer than this in a file whose average line is also long marks minified output.
+const MINIFIED_LINE_BYTES: usize = 1000;
+
+/// Why a file was discovered but not indexed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum SkipReason {
+    TooLarge,
+    Binary,
+    InvalidUtf8,
+    Minified,
+    Generated,
+    Unreadable,
+    DependencyDir,
+}
+
+impl SkipReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::TooLarge => "too large",
+            SkipReason::Binary => "binary",
+            SkipReason::InvalidUtf8 => "invalid utf-8",
+            SkipReason::Minified => "minified",
+            SkipReason::Generated => "generated",
+            SkipReason::Unreadable => "unreadable",
+            SkipReason::DependencyDir => "dependency dir",
+        }
+    }
+}
+
+/// What role a loaded file plays in the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FileRole {
+    Source(Lang),
+    /// Package and compiler configuration read by module resolution.
+    Manifest,
+}
+
+impl FileRole {
+    /// The role of a repo-relative path, or `None` if the index does not load it.
+    pub fn of(path: &str) -> Option<FileRole> {
+        if let Some(lang) = Lang::from_path(path) {
+            return Some(FileRole::Source(lang));
+        }
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let is_manifest = name == "package.json"
+            || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
+                && name.ends_with(".json"));
+        is_manifest.then_some(FileRole::Manifest)
+    }
+}
+
+/// File metadata used to notice changes without reading contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Stamp {
+    pub len: u64,
+    pub modified_nanos: u128,
+}
+
+impl Stamp {
+    pub fn of(meta: &std::fs::Metadata) -> Stamp {
+        let modified_nanos = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        Stamp {
+            len: meta.len(),
+            modified_nanos,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct LoadedFile {
+    /// Repo-relative, forward slashes.
+    pub path: String,
+    pub role: FileRole,
+    pub text: String,
+    pub stamp: Stamp,
+}
+
+/// The result of walking a root.
+#[derive(Debug, Default)]
+pub struct WalkOutcome {
+    /// Sorted by path.
+    pub files: Vec<LoadedFile>,
+    pub skipped: BTreeMap<SkipReason, u32>,
+    /// Up to a few example paths per skip reason, for diagnostics.
+    pub skipped_examples: BTreeMap<SkipReason, Vec<String>>,
+    /// Files the walk saw that the index does not load (styles, docs, data).
+    pub not_indexed: u32,
+    /// Files whose stamp matched the one the caller already had: not read again.
+    pub unchanged: Vec<String>,
+}
+
+impl WalkOutcome {
+    fn skip(&mut self, reason: SkipReason, path: String) {
+        *self.skipped.entry(reason).or_default() += 1;
+        let examples = self.skipped_examples.entry(reason).or_default();
+        if examples.len() < 3 {
+            examples.push(path);
+        }
+    }
+}
+
+/// Directory names that hold installed third-party code; never indexed even when not ignored.
+fn is_dependency_dir(name: &str) -> bool {
+    name == "node_modules" || name == "bower_components" || name == "jspm_packages"
+}
+
+/// Walks `root` (respecting .gitignore and friends), then reads and classifies candidate
+/// files in parallel.
+pub fn walk(root: &Path) -> WalkOutcome {
+    walk_changed(root, &|_, _| false)
+}
+
+/// Like [`walk`], but files for which `unchanged(path, stamp)` holds are listed in
+/// `WalkOutcome::unchanged` instead of being read: the stat sweep behind incremental refresh.
+pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync)) -> WalkOutcome {
+    let mut outcome = WalkOutcome::default();
+    let mut candidates: Vec<(String, PathBuf, FileRole)> = Vec::new();
+    // Pruned dependency directories are counted as one skip each (their contents are not walked).
+    let pruned = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let pruned_in_filter = pruned.clone();
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(true)
+        .parents(true)
+        .git_ignore(true)
+        .git_global(false)
+        .git_exclude(true)
+        .require_git(false)
+        .follow_links(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(move |e| {
+            let name = e.file_name().to_string_lossy();
+            let prune = e.file_type().is_some_and(|t| t.is_dir()) && is_dependency_dir(&name);
+            if prune {
+                pruned_in_filter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            !prune
+        })
+        .build();
+    for entry in walker {
+        let Ok(entry) = entry else {
+            outcome.skip(SkipReason::Unreadable, String::from("<walk error>"));
+            continue;
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Some(rel) = rel_path(root, entry.path()) else {
+            continue;
+        };
+        let Some(role) = FileRole::of(&rel) else {
+            outcome.not_indexed += 1;
+            continue;
+        };
+        if entry
+            .metadata()
+            .is_ok_and(|m| unchanged(&rel, Stamp::of(&m)))
+        {
+            outcome.unchanged.push(rel);
+        } else {
+            candidates.push((rel, entry.into_path(), role));
+        }
+    }
+    let pruned = pruned.load(std::sync::atomic::Ordering::Relaxed);
+    if pruned > 0 {
+        outcome.skipped.insert(SkipReason::DependencyDir, pruned);
+    }
+    let loaded: Vec<Result<LoadedFile, (SkipReason, String)>> = candidates
+        .into_par_iter()
+        .map(|(rel, abs, role)| load(rel, &abs, role))
+        .collect();
+    for item in loaded {
+        match item {
+            Ok(file) => outcome.files.push(file),
+            Err((reason, path)) => outcome.skip(reason, path),
+        }
+    }
+    outcome.files.sort_by(|a, b| a.path.cmp(&b.path));
+    outcome
+}
+
+/// Reads and classifies one file.
+pub fn load(rel: String, abs: &Path, role: FileRole) -> Result<LoadedFile, (SkipReason, String)> {
+    let meta = match std::fs::metadata(abs) {
+        Ok(m) => m,
+        Err(_) => return Err((SkipReason::Unreadable, rel)),
+    };
+    if meta.len() > MAX_FILE_BYTES {
+        return Err((SkipReason::TooLarge, rel));
+    }
+    let bytes = match std::fs::read(abs) {
+        Ok(b) => b,
+        Err(_) => return Err((SkipReason::Unreadable, rel)),
+    };
+    if bytes[..bytes.len().min(8192)].contains(&0) {
+        return Err((SkipReason::Binary, rel));
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(_) => return Err((SkipReason::InvalidUtf8, rel)),
+    };
+    if matches!(role, FileRole::Source(_)) {
+        if looks_minified(&text) {
+            return Err((SkipReason::Minified, rel));
+        }
+        if has_generated_header(&text) {
+            return Err((SkipReason::Generated, rel));
+        }
+    }
+    Ok(LoadedFile {
+        path: rel,
+        role,
+        text,
+        stamp: Stamp::of(&meta),
+    })
+}
+
+/// Minified output has very long lines and few of them.
+fn looks_minified(text: &str) -> bool {
+    let lines = text.lines().count().max(1);
+    let longest = text.lines().map(str::len).max().unwrap_or(0);
+    longest > MINIFIED_LINE_BYTES && text.len() / lines > MINIFIED_LINE_BYTES / 4
+}
+
+/// The conventional "generated, do not edit" marker within the first lines of a file.
+fn has_generated_header(text: &str) -> bool {
+    text.lines().take(5).any(|line| {
+        let l = line.to_ascii_lowercase();
+        let is_comment = l.trim_start().starts_with("//")
+            || l.trim_start().starts_with("/*")
+            || l.trim_start().starts_with('*');
+        is_comment
+            && (l.contains("@generated")
+                || l.contains("do not edit")
+                || l.contains("auto-generated")
+                || l.contains("autogenerated"))
+    })
+}
+
+/// `abs` relative to `root` with forward slashes, or `None` if it is not under `root` or not
+/// valid UTF-8.
+pub fn rel_path(root: &Path, abs: &Path) -> Option<String> {
+    let rel = abs.strip_prefix(root).ok()?;
+    let mut out = String::new();
+    for comp in rel.components() {
+        let std::path::Component::Normal(part) = comp else {
+            return None;
+        };
+        if !out.is_empty() {
+            out.push('/');
+        }
+        out.push_str(part.to_str()?);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_by_name() {
+        assert_eq!(
+            FileRole::of("src/a.ts"),
+            Some(FileRole::Source(Lang::TypeScript))
+        );
+        assert_eq!(FileRole::of("src/a.jsx"), Some(FileRole::Source(Lang::Tsx)));
+        assert_eq!(FileRole::of("pkg/package.json"), Some(FileRole::Manifest));
+        assert_eq!(
+            FileRole::of("tsconfig.build.json"),
+            Some(FileRole::Manifest)
+        );
+        assert_eq!(FileRole::of("data.json"), None);
+        assert_eq!(FileRole::of("README.md"), None);
+    }
+
+    #[test]
+    fn detects_minified_and_generated() {
+        let long = "a".repeat(5000);
+        assert!(looks_minified(&long));
+        assert!(!looks_minified("const a = 1;\nconst b = 2;\n"));
+        assert!(has_generated_header("// @generated by a tool\nexport {}\n"));
+        assert!(!has_generated_header("export const generated = 1;\n"));
+    }
+
+    #[test]
+    fn walk_counts_every_skip() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::create_dir_all(root.join("node_modules/x")).unwrap();
+        std::fs::write(root.join("src/a.ts"), "export const a = 1;\n").unwrap();
+        std::fs::write(root.join("src/bin.ts"), b"ab\0cd").unwrap();
+        std::fs::write(root.join("src/bad.ts"), [0xffu8, 0xfe, b'a']).unwrap();
+        std::fs::write(root.join("src/min.js"), "x".repeat(4000)).unwrap();
+        std::fs::write(root.join("src/gen.ts"), "// Code generated. DO NOT EDIT.\n").unwrap();
+        std::fs::write(root.join("node_modules/x/i.js"), "x").unwrap();
+        std::fs::write(root.join("notes.md"), "# notes").unwrap();
+        let out = walk(root);
+        let paths: Vec<&str> = out.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["src/a.ts"]);
+        assert_eq!(out.skipped.get(&SkipReason::Binary), Some(&1));
+        assert_eq!(out.skipped.get(&SkipReason::InvalidUtf8), Some(&1));
+        assert_eq!(out.skipped.get(&SkipReason::Minified), Some(&1));
+        assert_eq!(out.skipped.get(&SkipReason::Generated), Some(&1));
+        assert_eq!(out.skipped.get(&SkipReason::DependencyDir), Some(&1));
+        assert_eq!(out.not_indexed, 1);
+    }
+}

@@ -1,0 +1,404 @@
+//! `grep` over small temporary repositories.
+
+use std::fs;
+use std::path::Path;
+
+use sightline_observe::paths::{PathError, RepoRoot};
+use sightline_observe::tools::ToolError;
+use sightline_observe::tools::grep::{self, GrepArgs, GrepResult};
+use tempfile::TempDir;
+
+fn write(root: &Path, rel: &str, contents: impl AsRef<[u8]>) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, contents).unwrap();
+}
+
+fn repo() -> (TempDir, RepoRoot) {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, ".gitignore", "dist/\n*.log\n");
+    write(
+        r,
+        "src/app.ts",
+        "import { helper } from './util';\nexport function fooBar() {}\nconst x = FOOBAR;\n",
+    );
+    write(
+        r,
+        "src/util.tsx",
+        "export const helper = () => <div>fooBar</div>;\n",
+    );
+    write(r, "src/dots.ts", "a.b\naxb\n");
+    write(r, "README.md", "Call fooBar() to start.\n");
+    write(r, "dist/bundle.ts", "fooBar\n");
+    write(r, "debug.log", "fooBar\n");
+    write(r, "node_modules/pkg/index.ts", "fooBar\n");
+    write(r, ".git/config", "fooBar\n");
+    write(r, "assets/blob.bin", b"fooBar\0\x01\x02\n");
+    let root = RepoRoot::new(r).unwrap();
+    (dir, root)
+}
+
+fn search(root: &RepoRoot, args: GrepArgs) -> GrepResult {
+    grep::run(root, &args).unwrap()
+}
+
+fn located(result: &GrepResult) -> Vec<String> {
+    result
+        .matches
+        .iter()
+        .map(|m| format!("{}:{}", m.path, m.line))
+        .collect()
+}
+
+#[test]
+fn literal_search_is_case_insensitive_by_default() {
+    let (_dir, root) = repo();
+    let result = search(&root, GrepArgs::new("foobar"));
+    assert_eq!(
+        located(&result),
+        [
+            "README.md:1",
+            "src/app.ts:2",
+            "src/app.ts:3",
+            "src/util.tsx:1"
+        ]
+    );
+    assert_eq!(result.files_with_matches, 3);
+    assert!(!result.truncated);
+    assert!(result.diagnostics.is_empty(), "{:?}", result.diagnostics);
+    assert_eq!(result.matches[1].text, "export function fooBar() {}");
+
+    let exact = search(
+        &root,
+        GrepArgs {
+            case_sensitive: true,
+            ..GrepArgs::new("FOOBAR")
+        },
+    );
+    assert_eq!(located(&exact), ["src/app.ts:3"]);
+}
+
+#[test]
+fn literal_and_regex_differ_on_metacharacters() {
+    let (_dir, root) = repo();
+    let literal = search(&root, GrepArgs::new("a.b"));
+    assert_eq!(located(&literal), ["src/dots.ts:1"]);
+    let regex = search(
+        &root,
+        GrepArgs {
+            regex: true,
+            ..GrepArgs::new("^a.b$")
+        },
+    );
+    assert_eq!(located(&regex), ["src/dots.ts:1", "src/dots.ts:2"]);
+    // Parentheses are plain text in literal mode.
+    let call = search(&root, GrepArgs::new("fooBar()"));
+    assert_eq!(located(&call), ["README.md:1", "src/app.ts:2"]);
+}
+
+#[test]
+fn invalid_regex_names_the_pattern() {
+    let (_dir, root) = repo();
+    let err = grep::run(
+        &root,
+        &GrepArgs {
+            regex: true,
+            ..GrepArgs::new("foo(")
+        },
+    )
+    .unwrap_err();
+    match &err {
+        ToolError::InvalidRegex { pattern, message } => {
+            assert_eq!(pattern, "foo(");
+            assert!(!message.is_empty());
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(err.to_string().contains("`foo(`"));
+}
+
+#[test]
+fn invalid_arguments_are_refused() {
+    let (_dir, root) = repo();
+    let empty = grep::run(&root, &GrepArgs::new("")).unwrap_err();
+    assert!(matches!(
+        empty,
+        ToolError::InvalidArgument {
+            name: "pattern",
+            ..
+        }
+    ));
+    let zero = grep::run(
+        &root,
+        &GrepArgs {
+            max_matches: 0,
+            ..GrepArgs::new("x")
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(
+        zero,
+        ToolError::InvalidArgument {
+            name: "max_matches",
+            ..
+        }
+    ));
+    let glob = grep::run(
+        &root,
+        &GrepArgs {
+            glob: Some("src/[".into()),
+            ..GrepArgs::new("x")
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(glob, ToolError::InvalidGlob { ref glob, .. } if glob == "src/["));
+}
+
+#[test]
+fn glob_filters_by_name_or_by_path() {
+    let (_dir, root) = repo();
+    let by_name = search(
+        &root,
+        GrepArgs {
+            glob: Some("*.tsx".into()),
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(located(&by_name), ["src/util.tsx:1"]);
+    let by_path = search(
+        &root,
+        GrepArgs {
+            glob: Some("src/**/*.ts".into()),
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(located(&by_path), ["src/app.ts:2", "src/app.ts:3"]);
+}
+
+#[test]
+fn ignored_dependency_vcs_binary_and_large_files_are_skipped() {
+    let (dir, root) = repo();
+    let mut big = "fooBar\n".to_string();
+    big.push_str(&"x".repeat(1 << 20));
+    write(dir.path(), "src/huge.ts", big);
+    let result = search(&root, GrepArgs::new("foobar"));
+    for m in &result.matches {
+        assert!(
+            !m.path.starts_with("dist/")
+                && !m.path.starts_with("node_modules/")
+                && !m.path.starts_with(".git/")
+                && m.path != "debug.log"
+                && m.path != "assets/blob.bin"
+                && m.path != "src/huge.ts",
+            "{}",
+            m.path
+        );
+    }
+    assert_eq!(result.skipped.node_modules, 1);
+    assert_eq!(result.skipped.vcs_dirs, 1);
+    assert_eq!(result.files_skipped_binary, 1);
+    assert_eq!(result.files_skipped_large, 1);
+}
+
+#[test]
+fn truncation_flag_is_set_only_when_matches_were_left_out() {
+    let (_dir, root) = repo();
+    let cut = search(
+        &root,
+        GrepArgs {
+            max_matches: 2,
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(located(&cut), ["README.md:1", "src/app.ts:2"]);
+    assert!(cut.truncated);
+    let exact = search(
+        &root,
+        GrepArgs {
+            max_matches: 4,
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(exact.matches.len(), 4);
+    assert!(!exact.truncated);
+    // Over-large limits are lowered to the cap instead of failing.
+    let capped = search(
+        &root,
+        GrepArgs {
+            max_matches: 1_000_000,
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(capped.matches.len(), 4);
+}
+
+#[test]
+fn context_lines_surround_matches() {
+    let (dir, root) = repo();
+    write(dir.path(), "ctx.ts", "one\nhit\ntwo\nhit\nthree\nfour\n");
+    let result = search(
+        &root,
+        GrepArgs {
+            path: Some("ctx.ts".into()),
+            context: 1,
+            ..GrepArgs::new("hit")
+        },
+    );
+    assert_eq!(located(&result), ["ctx.ts:2", "ctx.ts:4"]);
+    let first = &result.matches[0];
+    assert_eq!(first.context_before[0].line, 1);
+    assert_eq!(first.context_before[0].text, "one");
+    assert_eq!(first.context_after.len(), 1);
+    assert_eq!(first.context_after[0].text, "two");
+    // Line 3 sits between both matches and belongs to both contexts.
+    let second = &result.matches[1];
+    assert_eq!(second.context_before[0].line, 3);
+    assert_eq!(second.context_after[0].text, "three");
+
+    // Context is capped at 3 lines.
+    let wide = search(
+        &root,
+        GrepArgs {
+            path: Some("ctx.ts".into()),
+            context: 50,
+            ..GrepArgs::new("three")
+        },
+    );
+    assert_eq!(wide.matches[0].context_before.len(), 3);
+    assert_eq!(wide.matches[0].context_after.len(), 1);
+}
+
+#[test]
+fn truncated_result_keeps_after_context_of_last_match() {
+    let (dir, root) = repo();
+    write(dir.path(), "ctx.ts", "hit\nafter\nhit\nhit\n");
+    let result = search(
+        &root,
+        GrepArgs {
+            path: Some("ctx.ts".into()),
+            context: 2,
+            max_matches: 1,
+            ..GrepArgs::new("hit")
+        },
+    );
+    assert!(result.truncated);
+    assert_eq!(located(&result), ["ctx.ts:1"]);
+    let after: Vec<u32> = result.matches[0]
+        .context_after
+        .iter()
+        .map(|l| l.line)
+        .collect();
+    assert_eq!(after, [2, 3]);
+}
+
+#[test]
+fn invalid_utf8_is_reported_not_fatal() {
+    let (dir, root) = repo();
+    write(dir.path(), "src/latin1.ts", b"// caf\xe9 fooBar\nok\n");
+    let result = search(
+        &root,
+        GrepArgs {
+            path: Some("src".into()),
+            ..GrepArgs::new("foobar")
+        },
+    );
+    let m = result
+        .matches
+        .iter()
+        .find(|m| m.path == "src/latin1.ts")
+        .unwrap();
+    assert_eq!(m.text, "// caf\u{FFFD} fooBar");
+    assert!(
+        result
+            .diagnostics
+            .iter()
+            .any(|d| d.contains("src/latin1.ts") && d.contains("UTF-8")),
+        "{:?}",
+        result.diagnostics
+    );
+}
+
+#[test]
+fn long_lines_are_cut_and_flagged() {
+    let (dir, root) = repo();
+    let line = format!("needle {}", "é".repeat(500));
+    write(dir.path(), "long.ts", format!("{line}\r\n"));
+    let result = search(&root, GrepArgs::new("needle"));
+    let m = &result.matches[0];
+    assert!(m.truncated);
+    assert_eq!(m.text.chars().count(), grep::MAX_LINE_CHARS);
+}
+
+#[test]
+fn path_limits_the_search_and_escapes_are_refused() {
+    let (_dir, root) = repo();
+    let scoped = search(
+        &root,
+        GrepArgs {
+            path: Some("./src".into()),
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert!(scoped.matches.iter().all(|m| m.path.starts_with("src/")));
+    // An explicitly named ignored file is still searched.
+    let explicit = search(
+        &root,
+        GrepArgs {
+            path: Some("dist/bundle.ts".into()),
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(located(&explicit), ["dist/bundle.ts:1"]);
+
+    for bad in ["../", "/etc", "src/../..", "C:\\Windows", "src\0"] {
+        let err = grep::run(
+            &root,
+            &GrepArgs {
+                path: Some(bad.into()),
+                ..GrepArgs::new("x")
+            },
+        )
+        .unwrap_err();
+        assert!(matches!(err, ToolError::Path(_)), "{bad:?}: {err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_are_not_followed_out_of_the_root() {
+    let (dir, root) = repo();
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "leak.ts", "fooBar\n");
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("out")).unwrap();
+    let result = search(&root, GrepArgs::new("foobar"));
+    assert!(result.matches.iter().all(|m| !m.path.starts_with("out")));
+    let err = grep::run(
+        &root,
+        &GrepArgs {
+            path: Some("out".into()),
+            ..GrepArgs::new("foobar")
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(
+        err,
+        ToolError::Path(PathError::OutsideRoot { .. })
+    ));
+}
+
+#[test]
+fn args_have_serde_defaults_and_results_round_trip() {
+    let args: GrepArgs = serde_json::from_str(r#"{"pattern":"foobar"}"#).unwrap();
+    assert_eq!(args, GrepArgs::new("foobar"));
+    let (_dir, root) = repo();
+    let result = grep::run(&root, &args).unwrap();
+    let json = serde_json::to_string(&result).unwrap();
+    let back: GrepResult = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, result);
+    let text = result.render_text();
+    assert!(
+        text.contains("src/app.ts:2: export function fooBar() {}"),
+        "{text}"
+    );
+}
