@@ -170,11 +170,10 @@ fn raw(cur: &mut Cursor, hashes: usize) -> String {
 /// Consumes a char literal (`'a'`, `'\n'`, `'\u{1F600}'`) and returns true; leaves a
 /// lifetime or label (`'a`) alone and returns false.
 fn char_literal(cur: &mut Cursor) -> bool {
-    let is_char = match (cur.peek(1), cur.peek(2)) {
-        (Some('\\'), _) => true,
-        (Some(_), Some('\'')) => true,
-        _ => false,
-    };
+    let is_char = matches!(
+        (cur.peek(1), cur.peek(2)),
+        (Some('\\'), _) | (Some(_), Some('\''))
+    );
     if !is_char {
         return false;
     }

@@ -71,11 +71,11 @@ impl Matcher {
     fn scan_words(&self, line: &str, found: &mut Vec<LineMatch>) {
         for token_range in tokens(line) {
             let token = &line[token_range.clone()];
-            let parts: Vec<String> = words(token)
+            let spans = words(token);
+            let parts: Vec<String> = spans
                 .iter()
                 .map(|r| token[r.clone()].to_lowercase())
                 .collect();
-            let starts = words(token);
             for i in 0..parts.len() {
                 let mut key = String::new();
                 for part in &parts[i..] {
@@ -86,7 +86,7 @@ impl Matcher {
                     if let Some(&literal) = self.by_key.get(&key) {
                         found.push(LineMatch {
                             literal,
-                            column: column_of(line, token_range.start + starts[i].start),
+                            column: column_of(line, token_range.start + spans[i].start),
                             matched: token.to_string(),
                         });
                     }

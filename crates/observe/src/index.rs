@@ -90,9 +90,11 @@ impl RefreshReport {
     }
 }
 
-/// An indexed repository: the salsa database plus the bookkeeping to keep it fresh.
-pub struct Index {
-    db: ObserveDatabase,
+/// An indexed repository: the salsa database plus the bookkeeping to keep it fresh. Generic
+/// over the database so later stages can index into a database that also holds their
+/// queries.
+pub struct Index<D = ObserveDatabase> {
+    db: D,
     workspace: Workspace,
     root: PathBuf,
     files: HashMap<String, (SourceFile, Stamp)>,
@@ -104,17 +106,16 @@ fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
 
-impl Index {
+impl Index<ObserveDatabase> {
     pub fn open(root: &Path, options: &IndexOptions) -> Result<Index, IndexError> {
         Self::open_with_db(ObserveDatabase::default(), root, options)
     }
+}
 
-    /// Builds the index into a caller-supplied database (e.g. one with an event hook).
-    pub fn open_with_db(
-        db: ObserveDatabase,
-        root: &Path,
-        options: &IndexOptions,
-    ) -> Result<Index, IndexError> {
+impl<D: crate::Db> Index<D> {
+    /// Builds the index into a caller-supplied database (one with an event hook, or one
+    /// that also implements later stages' `Db` traits).
+    pub fn open_with_db(db: D, root: &Path, options: &IndexOptions) -> Result<Index<D>, IndexError> {
         let root = std::fs::canonicalize(root).map_err(|source| IndexError::Root {
             path: root.into(),
             source,
@@ -311,11 +312,11 @@ impl Index {
         cache.save(path)
     }
 
-    pub fn db(&self) -> &ObserveDatabase {
+    pub fn db(&self) -> &D {
         &self.db
     }
 
-    pub fn db_mut(&mut self) -> &mut ObserveDatabase {
+    pub fn db_mut(&mut self) -> &mut D {
         &mut self.db
     }
 

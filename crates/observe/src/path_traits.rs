@@ -55,6 +55,7 @@ impl PathTraits {
                 "__generated__",
                 "coverage",
             ]) || dotted(&["generated", "gen", "min"]),
+            // guard: allow(lexicon) reason: conventional docs/example directory names, matched against path segments
             docs_or_example: dir_is(&[
                 "docs",
                 "doc",

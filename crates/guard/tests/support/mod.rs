@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests.
 
+// Each test binary compiles this module and uses only some of it.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 
 use sightline_guard::{BanList, Finding, FindingKind, Report};

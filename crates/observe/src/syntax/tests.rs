@@ -1,35 +1,333 @@
+//! Facts extracted from small hand-written sources, one behaviour per test.
+
 use super::extract_facts;
 use crate::facts::*;
 
-#[test]
-fn syntax_dump_sample() {
-    let src = r#"import D, { b as c } from "y";
-@dec()
-export class C<T> extends Base<T> implements I, ns.J<T> {
-  @f()
-  m(a: number) { this.store.save(a); helper(); }
-  x = () => new Thing();
+fn ts(src: &str) -> FileFacts {
+    extract_facts(Lang::TypeScript, src)
 }
-export default { methods: { a() {} }, b: () => 1 } as const;
-const handlers = { onSave() {}, onLoad: () => {} };
-export { handlers };
-interface I2 extends J, K.L<T> { p: string; m(): void }
-"#;
-    let facts = extract_facts(Lang::Tsx, src);
-    for d in &facts.decls {
-        eprintln!("{d:?}");
+
+fn tsx(src: &str) -> FileFacts {
+    extract_facts(Lang::Tsx, src)
+}
+
+fn decl<'a>(facts: &'a FileFacts, qualified: &str) -> &'a Declaration {
+    facts
+        .decls
+        .iter()
+        .find(|d| d.qualified == qualified)
+        .unwrap_or_else(|| panic!("no decl {qualified} in {:#?}", names(facts)))
+}
+
+fn names(facts: &FileFacts) -> Vec<(String, DeclKind)> {
+    facts.decls.iter().map(|d| (d.qualified.clone(), d.kind)).collect()
+}
+
+fn has_decl(facts: &FileFacts, qualified: &str) -> bool {
+    facts.decls.iter().any(|d| d.qualified == qualified)
+}
+
+fn usages(facts: &FileFacts, kind: UsageKind) -> Vec<(String, String, u32)> {
+    facts
+        .usages
+        .iter()
+        .filter(|u| u.kind == kind)
+        .map(|u| (u.name.clone(), u.receiver.clone(), u.line))
+        .collect()
+}
+
+fn u(name: &str, receiver: &str, line: u32) -> (String, String, u32) {
+    (name.to_owned(), receiver.to_owned(), line)
+}
+
+#[test]
+fn syntax_declaration_kinds() {
+    let facts = ts(r#"class A { m() {} f = 1; g = () => 0; }
+abstract class B { abstract run(): void; over(x: number): void; over(x: any) {} }
+interface I { p: string; q(): void; }
+function f() {}
+function* gen() {}
+declare function ext(x: number): string;
+const arrow = () => 1;
+let fexpr = function () {};
+var top = compute();
+type T = { a: number; b(): void };
+enum E { X, Y }
+namespace N.M { export const inner = 1; }
+declare module "pkg" { export function g(): void; }
+const K = class {};
+"#);
+    let expected = [
+        ("A", DeclKind::Class),
+        ("A.m", DeclKind::Method),
+        ("A.f", DeclKind::Property),
+        ("A.g", DeclKind::Method),
+        ("B", DeclKind::Class),
+        ("B.run", DeclKind::Method),
+        ("B.over", DeclKind::Method),
+        ("I", DeclKind::Interface),
+        ("I.p", DeclKind::Property),
+        ("I.q", DeclKind::Method),
+        ("f", DeclKind::Function),
+        ("gen", DeclKind::Function),
+        ("ext", DeclKind::Function),
+        ("arrow", DeclKind::Function),
+        ("fexpr", DeclKind::Function),
+        ("top", DeclKind::Variable),
+        ("T", DeclKind::TypeAlias),
+        ("T.a", DeclKind::Property),
+        ("T.b", DeclKind::Method),
+        ("E", DeclKind::Enum),
+        ("N.M", DeclKind::Namespace),
+        ("N.M.inner", DeclKind::Variable),
+        ("pkg", DeclKind::Namespace),
+        ("pkg.g", DeclKind::Function),
+        ("K", DeclKind::Class),
+    ];
+    for (qualified, kind) in expected {
+        assert_eq!(decl(&facts, qualified).kind, kind, "{qualified}");
     }
-    for d in &facts.imports {
-        eprintln!("{d:?}");
-    }
-    for d in &facts.usages {
-        eprintln!("{d:?}");
-    }
-    for d in &facts.heritage {
-        eprintln!("{d:?}");
-    }
-    eprintln!(
-        "{} {:?} {}",
-        facts.parse_errors, facts.error_lines, facts.line_count
+    assert_eq!(facts.decls.iter().filter(|d| d.qualified == "B.over").count(), 2);
+    assert_eq!(facts.parse_errors, 0);
+}
+
+#[test]
+fn syntax_locals_are_not_variables_but_local_functions_are() {
+    let facts = ts("function outer() {\n  const n = 1;\n  const inner = () => n;\n}\nif (x) { const y = 2; }\n");
+    assert!(!has_decl(&facts, "outer.n"));
+    assert!(!has_decl(&facts, "y"));
+    let inner = decl(&facts, "outer.inner");
+    assert_eq!(inner.kind, DeclKind::Function);
+    assert_eq!(inner.parent, Some(0));
+    // Inline object types in signatures declare nothing.
+    let facts = ts("function g(opts: { a: string }) {}\n");
+    assert_eq!(names(&facts), vec![("g".to_owned(), DeclKind::Function)]);
+}
+
+#[test]
+fn syntax_object_literal_members_of_named_bindings() {
+    let facts = ts(r#"const handlers = { onSave() {}, onLoad: () => {}, label: "x", nested: { deep() {} } };
+export default { methods: { save() {} } };
+export const store = create({ actions: { load: function () {} } }) as Store;
+function f() { const local = { notADecl() {} }; }
+call({ alsoNot() {} });
+"#);
+    assert_eq!(decl(&facts, "handlers").kind, DeclKind::Variable);
+    assert_eq!(decl(&facts, "handlers.onSave").kind, DeclKind::Method);
+    assert_eq!(decl(&facts, "handlers.onLoad").kind, DeclKind::Method);
+    assert_eq!(decl(&facts, "handlers.nested.deep").kind, DeclKind::Method);
+    assert!(!has_decl(&facts, "handlers.label"));
+    let default = decl(&facts, "default");
+    assert!(default.exported && default.default_export);
+    assert_eq!(decl(&facts, "default.methods.save").parent, Some(4));
+    assert_eq!(decl(&facts, "store.actions.load").kind, DeclKind::Method);
+    assert!(!facts.decls.iter().any(|d| d.name == "notADecl" || d.name == "alsoNot"));
+}
+
+#[test]
+fn syntax_ranges_include_decorators_and_export() {
+    let src = "@Component({\n  selector: 'x',\n})\nexport class Widget {\n  @Input()\n  @Other()\n  value = 1;\n\n  @HostListener('click')\n  onClick() {\n    return 1;\n  }\n}\n";
+    let facts = ts(src);
+    let class = decl(&facts, "Widget");
+    assert_eq!(class.lines, LineRange::new(1, 13));
+    assert_eq!(class.signature_line, 4);
+    assert_eq!(class.signature, "export class Widget {");
+    assert!(class.exported);
+    let method = decl(&facts, "Widget.onClick");
+    assert_eq!(method.lines, LineRange::new(9, 12));
+    assert_eq!(method.signature_line, 10);
+    assert_eq!(method.signature, "onClick() {");
+    assert_eq!(method.bytes.start as usize, src.find("@HostListener").unwrap());
+    assert_eq!(method.bytes.end as usize, src.rfind("  }").unwrap() + 3);
+    let field = decl(&facts, "Widget.value");
+    assert_eq!((field.lines, field.signature_line), (LineRange::new(5, 7), 7));
+}
+
+#[test]
+fn syntax_const_binding_range_and_signature() {
+    let facts = ts("export const load =\n  async (id: string) => {\n    return id;\n  };\nconst a = 1, b = () => 2;\n");
+    let load = decl(&facts, "load");
+    assert_eq!(load.lines, LineRange::new(1, 4));
+    assert_eq!(load.signature, "export const load =");
+    let b = decl(&facts, "b");
+    assert_eq!(b.lines, LineRange::new(5, 5));
+    assert_eq!(b.bytes.end - b.bytes.start, "b = () => 2".len() as u32);
+    let long = format!("function f() {{ return \"{}\"; }}\n", "x".repeat(500));
+    let sig = &ts(&long).decls[0].signature;
+    assert_eq!(sig.chars().count(), 200);
+    assert!(sig.starts_with("function f() {"));
+}
+
+#[test]
+fn syntax_export_flags() {
+    let facts = ts(r#"export function a() {}
+function b() {}
+const c = 1;
+class D {}
+function e() {}
+export { b, c as renamed };
+export default D;
+export function* g() {}
+class Inner { export() {} }
+"#);
+    assert!(decl(&facts, "a").exported);
+    assert!(decl(&facts, "b").exported);
+    assert!(decl(&facts, "c").exported);
+    let d = decl(&facts, "D");
+    assert!(d.exported && d.default_export);
+    assert!(!decl(&facts, "e").exported);
+    assert!(!decl(&facts, "a").default_export);
+    assert!(decl(&facts, "g").exported);
+    assert!(!decl(&facts, "Inner.export").exported);
+
+    let facts = ts("export default function () {}\n");
+    let anon = decl(&facts, "default");
+    assert_eq!((anon.kind, anon.exported, anon.default_export), (DeclKind::Function, true, true));
+    let facts = ts("export default class extends Base {}\n");
+    let anon = decl(&facts, "default");
+    assert_eq!((anon.kind, anon.default_export), (DeclKind::Class, true));
+    assert_eq!(facts.heritage[0].name, "Base");
+    let facts = ts("export default class Named {}\nexport { x as default } from './x';\n");
+    assert!(decl(&facts, "Named").default_export);
+    let facts = ts("const h = 1;\nexport { h as default };\n");
+    assert!(decl(&facts, "h").default_export);
+}
+
+#[test]
+fn syntax_imports() {
+    let facts = ts(r#"import D, { b as c, e } from "./y";
+import * as ns from 'z';
+import type { T } from "./types";
+import "./side-effect";
+import fs = require("fs");
+export { a as bb, cc } from "./v";
+export * from "./all";
+export * as q from "./w";
+export type { U } from "./u";
+async function load() { await import("./lazy"); const m = require('cjs'); require(name); }
+"#);
+    let by_spec = |s: &str| facts.imports.iter().find(|i| i.specifier == s).unwrap();
+    let y = by_spec("./y");
+    let pairs: Vec<_> = y.names.iter().map(|n| (n.imported.as_str(), n.local.as_str())).collect();
+    assert_eq!(pairs, vec![("default", "D"), ("b", "c"), ("e", "e")]);
+    assert_eq!((y.line, y.reexport, y.dynamic, y.type_only), (1, false, false, false));
+    assert_eq!(by_spec("z").namespace.as_deref(), Some("ns"));
+    assert!(by_spec("./types").type_only);
+    assert!(by_spec("./side-effect").names.is_empty());
+    assert_eq!(by_spec("fs").namespace.as_deref(), Some("fs"));
+    let v = by_spec("./v");
+    assert!(v.reexport);
+    let pairs: Vec<_> = v.names.iter().map(|n| (n.imported.as_str(), n.local.as_str())).collect();
+    assert_eq!(pairs, vec![("a", "bb"), ("cc", "cc")]);
+    assert!(by_spec("./all").reexport && by_spec("./all").namespace.is_none());
+    assert_eq!(by_spec("./w").namespace.as_deref(), Some("q"));
+    assert!(by_spec("./u").type_only && by_spec("./u").reexport);
+    assert!(by_spec("./lazy").dynamic && by_spec("cjs").dynamic);
+    assert_eq!(by_spec("cjs").line, 10);
+    assert_eq!(facts.imports.len(), 11);
+    // Imported names are not references; `require(name)` stays a call.
+    assert!(!facts.usages.iter().any(|u| u.name == "D" || u.name == "ns"));
+    assert!(usages(&facts, UsageKind::Call).contains(&u("require", "", 10)));
+}
+
+#[test]
+fn syntax_calls_and_instantiations() {
+    let facts = ts("class S {\n  run() {\n    this.store.save(1);\n    helper();\n    const x = new Repo();\n    new api.Client();\n    a?.b();\n  }\n}\nlongReceiverNameNumberOne.longReceiverNameNumberTwo.longReceiverNameNumberThree.more.go();\nfoo\n  .bar()\n  .baz();\n");
+    let calls = usages(&facts, UsageKind::Call);
+    assert!(calls.contains(&u("save", "this.store", 3)));
+    assert!(calls.contains(&u("helper", "", 4)));
+    assert!(calls.contains(&u("b", "a", 7)));
+    assert!(calls.contains(&u("baz", "foo.bar()", 11)));
+    let long = calls.iter().find(|c| c.0 == "go").unwrap();
+    assert_eq!(long.1.chars().count(), 80);
+    let news = usages(&facts, UsageKind::Instantiate);
+    assert_eq!(news, vec![u("Repo", "", 5), u("Client", "api", 6)]);
+    let save = facts.usages.iter().find(|u| u.name == "save").unwrap();
+    assert_eq!(save.enclosing, Some(1));
+    let go = facts.usages.iter().find(|u| u.name == "go").unwrap();
+    assert_eq!(go.enclosing, None);
+}
+
+#[test]
+fn syntax_jsx_renders() {
+    let facts = tsx("export function App() {\n  return <Layout title=\"x\">\n    <div><Icons.Star /></div>\n    <Button onClick={() => go()} />\n  </Layout>;\n}\n");
+    let renders = usages(&facts, UsageKind::Render);
+    assert_eq!(renders, vec![u("Layout", "", 2), u("Star", "Icons", 3), u("Button", "", 4)]);
+    assert!(facts.usages.iter().all(|u| u.name != "div"));
+    assert!(facts.usages.iter().all(|u| u.enclosing == Some(0)));
+    // Closing tags are not a second use.
+    assert_eq!(facts.usages.iter().filter(|u| u.name == "Layout").count(), 1);
+}
+
+#[test]
+fn syntax_references_deduplicated_per_declaration() {
+    let facts = ts("const LIMIT = 3;\nfunction a(x: Config) { return LIMIT + LIMIT + x.size; }\nfunction b() { return LIMIT; }\nLIMIT;\n");
+    let refs: Vec<_> = facts
+        .usages
+        .iter()
+        .filter(|u| u.kind == UsageKind::Reference && u.name == "LIMIT")
+        .map(|u| (u.enclosing, u.line))
+        .collect();
+    assert_eq!(refs, vec![(Some(1), 2), (Some(2), 3), (None, 4)]);
+    let all: Vec<_> = usages(&facts, UsageKind::Reference).into_iter().map(|r| r.0).collect();
+    assert!(all.contains(&"Config".to_owned()));
+    // Declared names and parameters are bindings, not references.
+    assert!(!all.contains(&"a".to_owned()) && !all.contains(&"b".to_owned()));
+    assert_eq!(all.iter().filter(|n| *n == "x").count(), 1);
+}
+
+#[test]
+fn syntax_heritage() {
+    let facts = ts("class A extends ns.Base<T> implements C, D<U>, e.F {}\ninterface I extends J, K.L<T> {}\nconst M = class extends Mixin(Base) {};\n");
+    let h: Vec<_> = facts.heritage.iter().map(|h| (h.decl, h.kind, h.name.as_str(), h.line)).collect();
+    assert_eq!(
+        h,
+        vec![
+            (0, HeritageKind::Extends, "Base", 1),
+            (0, HeritageKind::Implements, "C", 1),
+            (0, HeritageKind::Implements, "D", 1),
+            (0, HeritageKind::Implements, "F", 1),
+            (1, HeritageKind::Extends, "J", 2),
+            (1, HeritageKind::Extends, "L", 2),
+        ]
     );
+}
+
+#[test]
+fn syntax_newer_syntax_counts_errors_and_keeps_going() {
+    let facts = ts("class A<in out T> {}\nfunction ok() {}\nexport class B { m() {} }\n");
+    assert!(facts.parse_errors > 0);
+    assert_eq!(facts.error_lines.first(), Some(&1));
+    assert!(has_decl(&facts, "ok") && has_decl(&facts, "B.m") && has_decl(&facts, "A"));
+}
+
+#[test]
+fn syntax_error_lines_are_capped() {
+    let src = "function (\n".repeat(30);
+    let facts = ts(&src);
+    assert!(facts.parse_errors > 0);
+    assert!(facts.error_lines.len() <= 8);
+}
+
+#[test]
+fn syntax_line_count_and_empty_input() {
+    assert_eq!(ts(""), FileFacts::default());
+    assert_eq!(ts("const a = 1;").line_count, 1);
+    assert_eq!(ts("const a = 1;\n").line_count, 1);
+    assert_eq!(ts("\n\nconst a = 1;\n\n").line_count, 4);
+}
+
+#[test]
+fn syntax_pathological_inputs_do_not_panic() {
+    let deep = format!("const x = {}1{};\n", "[".repeat(20_000), "]".repeat(20_000));
+    assert!(has_decl(&ts(&deep), "x"));
+    let deep_fns = format!("{}{}", "function f() {".repeat(2_000), "}".repeat(2_000));
+    let facts = ts(&deep_fns);
+    assert_eq!(facts.decls.len(), 2_000);
+    assert_eq!(facts.decls[1_999].qualified.matches('.').count(), 1_999);
+    let huge_line = format!("{}\n", "a.b(c);".repeat(100_000));
+    assert_eq!(tsx(&huge_line).line_count, 1);
+    let junk = "\u{0}\u{feff}<<<>>>}}}{{{'\"`${\r\r\n\u{2028}é";
+    let _ = ts(junk);
+    let _ = tsx(junk);
 }

@@ -158,8 +158,24 @@ pub struct ExploreResult {
     /// Declarations that scored at all.
     pub matched_symbols: u32,
     pub files: Vec<ExploredFile>,
+    /// The next best files past the cap, without source: where to look next.
+    pub more_files: Vec<FileMatch>,
     pub truncation: Truncation,
 }
+
+/// A file that scored but was not shown, with its best declaration's location.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct FileMatch {
+    pub path: String,
+    pub score: f64,
+    pub components: ScoreComponents,
+    pub best_symbol: Option<WindowSymbol>,
+    /// The best declaration's whole range.
+    pub best_range: Option<LineRange>,
+}
+
+/// How many files past the cap are listed in `more_files`.
+pub const MORE_FILES: usize = 32;
 
 pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResult, ToolError> {
     args.validate()?;
@@ -176,6 +192,7 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
         matched_files: found.files.len() as u32,
         matched_symbols: found.symbols.len() as u32,
         files: Vec::new(),
+        more_files: Vec::new(),
         truncation: Truncation {
             files: found.files.len() > args.max_files as usize,
             ..Truncation::default()
@@ -232,18 +249,47 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
         result.files.push(ExploredFile {
             path: hit.path.clone(),
             score: round3(hit.score),
-            components: ScoreComponents {
-                name: round3(hit.components.name),
-                lexical: round3(hit.components.lexical),
-                path: round3(hit.components.path),
-                graph: round3(hit.components.graph),
-                trait_factor: hit.components.trait_factor,
-            },
+            components: round_components(&hit.components),
             matched_terms: hit.matched_terms.clone(),
             windows,
         });
     }
+    let shown: std::collections::HashSet<&str> = result.files.iter().map(|f| f.path.as_str()).collect();
+    let more: Vec<FileMatch> = found
+        .files
+        .iter()
+        .filter(|h| !shown.contains(h.path.as_str()))
+        .take(MORE_FILES)
+        .map(|h| {
+            let best = found.symbols.iter().find(|s| graph.file_of(s.node) == h.file).and_then(|s| {
+                let facts = &file_index(db, files[h.file as usize]).facts;
+                let d = facts.decls.get(graph.decl_of(s.node)? as usize)?;
+                Some((
+                    WindowSymbol { name: d.name.clone(), qualified: d.qualified.clone(), kind: d.kind.as_str().to_owned(), line: d.signature_line },
+                    d.lines,
+                ))
+            });
+            FileMatch {
+                path: h.path.clone(),
+                score: round3(h.score),
+                components: round_components(&h.components),
+                best_range: best.as_ref().map(|b| b.1),
+                best_symbol: best.map(|b| b.0),
+            }
+        })
+        .collect();
+    result.more_files = more;
     Ok(result)
+}
+
+fn round_components(c: &ScoreComponents) -> ScoreComponents {
+    ScoreComponents {
+        name: round3(c.name),
+        lexical: round3(c.lexical),
+        path: round3(c.path),
+        graph: round3(c.graph),
+        trait_factor: c.trait_factor,
+    }
 }
 
 fn round3(x: f64) -> f64 {
@@ -526,6 +572,13 @@ impl ExploreResult {
                         f.path
                     );
                 }
+            }
+        }
+        if !self.more_files.is_empty() {
+            let _ = writeln!(out, "\nmore files:");
+            for m in self.more_files.iter().take(8) {
+                let tag = m.best_symbol.as_ref().map(|s| format!(" - {} ({}:{})", s.qualified, s.kind, s.line)).unwrap_or_default();
+                let _ = writeln!(out, "  {}{}", m.path, tag);
             }
         }
         let t = &self.truncation;

@@ -1,0 +1,37 @@
+//! Shared helpers for observe's integration tests.
+
+use std::path::{Path, PathBuf};
+
+/// The fixture TypeScript project.
+pub fn fixture_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/app")
+}
+
+/// A writable copy of the fixture in a temp dir.
+pub fn fixture_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(&fixture_root(), dir.path());
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read fixture dir") {
+        let entry = entry.expect("dir entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Rewrites a file so its stamp changes even on coarse-mtime filesystems.
+pub fn write_file(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::write(&path, text).expect("write");
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
+    let f = std::fs::File::options().write(true).open(&path).expect("open");
+    f.set_modified(later).expect("set mtime");
+}

@@ -1,0 +1,111 @@
+//! The deterministic selection used when no value model runs: the packet's best ranged
+//! candidates, flow links quoting their signature lines from observed text, and read
+//! targets for edit/debug. It judges nothing a structure cannot tell: roles are the
+//! declaration kinds, confidence is never high.
+
+use sightline_observe::query::QueryTerms;
+use sightline_registry::{Action, Candidate, Confidence, FlowLink, Intent, ReadTarget, Registry, Selection};
+
+use crate::packet::Packet;
+
+/// Most primary candidates the fallback picks.
+const FALLBACK_PRIMARY: usize = 3;
+/// The best candidate earns medium confidence when it outscores the next file's best by
+/// this factor.
+const CLEAR_LEAD: f64 = 1.5;
+
+pub fn fallback_selection(packet: &Packet, registry: &Registry, intent: Intent, terms: &QueryTerms) -> Selection {
+    let mut primary = Vec::new();
+    let mut files: Vec<&str> = Vec::new();
+    for e in &packet.entries {
+        let Some(c) = registry.get(e.id) else { continue };
+        if c.range.is_none() || files.contains(&c.path.as_str()) {
+            continue;
+        }
+        files.push(&c.path);
+        primary.push(c);
+        if primary.len() == FALLBACK_PRIMARY {
+            break;
+        }
+    }
+    let flow: Vec<FlowLink> = primary.iter().filter_map(|c| flow_link(c)).collect();
+    let read_targets: Vec<ReadTarget> = if intent.needs_ranges() {
+        primary
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ReadTarget {
+                candidate: c.id,
+                purpose: format!("{} before changing it", c.label()),
+                required: i == 0,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let best_file_scores: Vec<f64> = {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut out = Vec::new();
+        for e in &packet.entries {
+            if let Some(c) = registry.get(e.id) {
+                if !seen.contains(&c.path.as_str()) {
+                    seen.push(&c.path);
+                    out.push(e.score.total);
+                }
+            }
+        }
+        out
+    };
+    let clear_lead = match best_file_scores.as_slice() {
+        [first, second, ..] => *first >= CLEAR_LEAD * *second,
+        [_] => true,
+        [] => false,
+    };
+    let confidence = if clear_lead && !flow.is_empty() { Confidence::Medium } else { Confidence::Low };
+    let action = if primary.is_empty() {
+        Action::SkipExploreResult
+    } else if intent.needs_ranges() || confidence == Confidence::Low {
+        Action::ReadTargets
+    } else {
+        Action::AnswerFromReport
+    };
+    // Locate/explain with low confidence still need something to read.
+    let read_targets = if action == Action::ReadTargets && read_targets.is_empty() {
+        primary
+            .iter()
+            .map(|c| ReadTarget { candidate: c.id, purpose: format!("confirm {}", c.label()), required: false })
+            .collect()
+    } else {
+        read_targets
+    };
+    let missing = terms.unknown.iter().take(3).map(|w| format!("no code in the repository mentions `{w}`")).collect();
+    Selection {
+        primary: primary.iter().map(|c| c.id).collect(),
+        flow,
+        read_targets,
+        missing,
+        action,
+        search_targets: Vec::new(),
+        confidence,
+    }
+}
+
+/// A flow link quoting the candidate's first symbol's signature line, verbatim from what a
+/// tool showed.
+fn flow_link(c: &Candidate) -> Option<FlowLink> {
+    let sym = c.symbols.first()?;
+    let quote = c.observed.iter().find_map(|o| {
+        if !o.lines.contains_line(sym.line) {
+            return None;
+        }
+        let line = o.text.lines().nth((sym.line - o.lines.start) as usize)?;
+        let trimmed = line.trim();
+        (!trimmed.is_empty()).then(|| trimmed.to_owned())
+    })?;
+    let why = c.provenance.first().map(|p| p.reason.as_str()).unwrap_or("observed");
+    Some(FlowLink {
+        candidate: c.id,
+        role: sym.kind.clone(),
+        fact: format!("{} ({}): {}", sym.qualified, sym.kind, why),
+        quote,
+    })
+}

@@ -1,0 +1,130 @@
+//! The packet: a bounded, diverse, budgeted list of the best candidates, each with its score
+//! explanation. It is what a value model (or the deterministic fallback) chooses from.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use sightline_observe::query::QueryTerms;
+use sightline_registry::{CandidateId, Registry};
+
+use crate::score::{ScoreBreakdown, score};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PacketOptions {
+    /// Fewest entries when the registry has enough candidates.
+    pub min_entries: usize,
+    pub max_entries: usize,
+    /// Most entries from one file in the first pass.
+    pub per_file: usize,
+    /// Most entries from one directory in the first pass.
+    pub per_dir: usize,
+    /// Character budget of the rendered packet.
+    pub budget_chars: usize,
+}
+
+impl Default for PacketOptions {
+    fn default() -> Self {
+        PacketOptions { min_entries: 20, max_entries: 40, per_file: 3, per_dir: 8, budget_chars: 6000 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PacketEntry {
+    pub id: CandidateId,
+    pub score: ScoreBreakdown,
+    /// The rendered line for this entry.
+    pub line: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Packet {
+    /// Best first.
+    pub entries: Vec<PacketEntry>,
+    /// Candidates scored but left out (diversity or budget).
+    pub left_out: usize,
+}
+
+impl Packet {
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for e in &self.entries {
+            out.push_str(&e.line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Files in packet order, each once.
+    pub fn files<'a>(&self, registry: &'a Registry) -> Vec<&'a str> {
+        let mut files: Vec<&str> = Vec::new();
+        for e in &self.entries {
+            if let Some(c) = registry.get(e.id) {
+                if !files.contains(&c.path.as_str()) {
+                    files.push(&c.path);
+                }
+            }
+        }
+        files
+    }
+}
+
+/// Scores every candidate; best first, ties broken by ID (arrival order).
+pub fn rank_all(registry: &Registry, terms: &QueryTerms) -> Vec<(CandidateId, ScoreBreakdown)> {
+    let mut scored: Vec<(CandidateId, ScoreBreakdown)> = registry.iter().map(|c| (c.id, score(c, terms))).collect();
+    scored.sort_by(|a, b| b.1.total.total_cmp(&a.1.total).then(a.0.cmp(&b.0)));
+    scored
+}
+
+pub fn build_packet(registry: &Registry, terms: &QueryTerms, opts: &PacketOptions) -> Packet {
+    let ranked = rank_all(registry, terms);
+    let mut per_file: HashMap<&str, usize> = HashMap::new();
+    let mut per_dir: HashMap<&str, usize> = HashMap::new();
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut deferred: Vec<usize> = Vec::new();
+    for (i, (id, _)) in ranked.iter().enumerate() {
+        let Some(c) = registry.get(*id) else { continue };
+        let dir = c.path.rsplit_once('/').map_or("", |(d, _)| d);
+        let f = per_file.entry(&c.path).or_default();
+        let d = per_dir.entry(dir).or_default();
+        if *f < opts.per_file && *d < opts.per_dir {
+            *f += 1;
+            *d += 1;
+            chosen.push(i);
+        } else {
+            deferred.push(i);
+        }
+    }
+    // Diversity first; near-duplicates only fill a packet that would be too small.
+    if chosen.len() < opts.min_entries {
+        let need = opts.min_entries - chosen.len();
+        chosen.extend(deferred.iter().take(need));
+        chosen.sort_unstable();
+    }
+    let mut packet = Packet::default();
+    let mut used = 0;
+    for &i in &chosen {
+        if packet.entries.len() >= opts.max_entries {
+            break;
+        }
+        let (id, s) = ranked[i];
+        let Some(c) = registry.get(id) else { continue };
+        let mut line = format!("{id} {}", c.path);
+        if let Some(r) = c.range {
+            let _ = write!(line, ":{}-{}", r.start, r.end);
+        }
+        let _ = write!(line, " {}", c.label());
+        let _ = write!(
+            line,
+            " | score {:.2} (tool {:.2}, name {:.2}, lexical {:.2}, kind {:.2}, x{:.2} width, x{:.2} traits)",
+            s.total, s.tool, s.name, s.lexical, s.path_kind, s.tightness, s.trait_factor
+        );
+        if used + line.len() + 1 > opts.budget_chars {
+            break;
+        }
+        used += line.len() + 1;
+        packet.entries.push(PacketEntry { id, score: s, line });
+    }
+    packet.left_out = ranked.len() - packet.entries.len();
+    packet
+}

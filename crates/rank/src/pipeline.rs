@@ -1,0 +1,51 @@
+//! The deterministic explore: one `explore_code` call recorded in a session, the registry
+//! derived from it, the packet and the fallback selection.
+
+use std::sync::Arc;
+
+use sightline_observe::db::{Workspace, term_stats};
+use sightline_observe::query::QueryTerms;
+use sightline_observe::tools::ToolError;
+use sightline_observe::tools::explore_code::{self, ExploreArgs};
+use sightline_registry::{Intent, Observation, RecordedCall, Registry, Selection, Session, ToolCall, session_registry};
+
+use crate::fallback::fallback_selection;
+use crate::packet::{Packet, PacketOptions, build_packet};
+
+pub struct ExploreRun {
+    pub session: Session,
+    pub registry: Arc<Registry>,
+    pub terms: QueryTerms,
+    pub packet: Packet,
+    pub selection: Selection,
+}
+
+/// The arguments the deterministic explore uses: the most files the tool allows.
+pub fn default_explore_args(query: &str) -> ExploreArgs {
+    let mut args = ExploreArgs::new(query);
+    args.max_files = explore_code::MAX_FILES_CAP;
+    args
+}
+
+pub fn explore_deterministic(
+    db: &dyn sightline_registry::Db,
+    ws: Workspace,
+    query: &str,
+    intent: Intent,
+) -> Result<ExploreRun, ToolError> {
+    let args = default_explore_args(query);
+    let result = explore_code::run(db, ws, &args)?;
+    let calls = vec![RecordedCall { call: ToolCall::ExploreCode(args), observation: Observation::ExploreCode(result) }];
+    let session = Session::new(db, ws, query.to_owned(), intent, calls);
+    Ok(finish(db, session))
+}
+
+/// Ranks a session's registry and derives the deterministic selection.
+pub fn finish(db: &dyn sightline_registry::Db, session: Session) -> ExploreRun {
+    let registry = session_registry(db, session);
+    let stats = term_stats(db, session.workspace(db));
+    let terms = QueryTerms::parse(session.query(db), &stats);
+    let packet = build_packet(&registry, &terms, &PacketOptions::default());
+    let selection = fallback_selection(&packet, &registry, session.intent(db), &terms);
+    ExploreRun { session, registry, terms, packet, selection }
+}

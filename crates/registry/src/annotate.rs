@@ -1,0 +1,67 @@
+//! Tool results as text for a model, with candidate IDs inline (`#### src/a.ts:3-9 [c7] -
+//! name (kind:line)`), so it can select IDs it has seen. The one place observations are
+//! rendered with IDs.
+
+use std::fmt::Write as _;
+
+use crate::observation::Observation;
+use crate::registry::Registry;
+
+/// Renders `observation` with the IDs the registry assigned to its locations.
+pub fn render_observation(observation: &Observation, registry: &Registry) -> String {
+    let id_for = |path: &str, line: u32| -> Option<String> {
+        registry
+            .in_file(path)
+            .filter(|c| c.range.is_some_and(|r| r.contains_line(line)))
+            .min_by_key(|c| c.range.map_or(u32::MAX, |r| r.len()))
+            .map(|c| format!("[{}]", c.id))
+    };
+    match observation {
+        Observation::ExploreCode(r) => {
+            let mut out = r.render_text(&|path, w| id_for(path, w.lines.start));
+            if !r.more_files.is_empty() {
+                let ids: Vec<String> = r
+                    .more_files
+                    .iter()
+                    .filter_map(|m| {
+                        let c = registry.in_file(&m.path).find(|c| c.range == m.best_range)?;
+                        Some(format!("{} [{}]", m.path, c.id))
+                    })
+                    .take(16)
+                    .collect();
+                let _ = writeln!(out, "unread candidates: {}", ids.join(", "));
+            }
+            out
+        }
+        Observation::Grep(r) => {
+            let mut out = String::new();
+            for m in &r.matches {
+                let tag = id_for(&m.path, m.line).unwrap_or_default();
+                let _ = writeln!(out, "{}:{} {} {}", m.path, m.line, tag, m.text);
+            }
+            if r.truncated {
+                let _ = writeln!(out, "(more matches; narrow the pattern or path)");
+            }
+            for d in &r.diagnostics {
+                let _ = writeln!(out, "note: {d}");
+            }
+            if r.matches.is_empty() {
+                out.push_str("no matches\n");
+            }
+            out
+        }
+        Observation::ReadFile(r) => {
+            let tag = id_for(&r.path, r.start_line).unwrap_or_default();
+            let mut out = format!("#### {}:{}-{} {} ({} lines total)\n", r.path, r.start_line, r.end_line, tag, r.total_lines);
+            for (i, line) in r.text.lines().enumerate() {
+                let _ = writeln!(out, "{:>4} {}", r.start_line + i as u32, line);
+            }
+            if r.truncated {
+                let _ = writeln!(out, "(truncated at the line limit)");
+            }
+            out
+        }
+        Observation::ListFiles(r) => r.render_text(),
+        Observation::Error(e) => format!("error: {e}\n"),
+    }
+}

@@ -1,0 +1,79 @@
+//! A candidate: one observed location, with everything later stages need to rank it,
+//! verify quotes against it and cite it.
+
+use serde::{Deserialize, Serialize};
+use sightline_observe::LineRange;
+use sightline_observe::path_traits::PathTraits;
+
+use crate::id::CandidateId;
+use crate::observation::ToolName;
+use crate::path_kind::PathKind;
+
+/// Estimated tokens per source line when no text was observed (measured on TypeScript:
+/// about 4, not the 8 the predecessor assumed).
+pub const TOKENS_PER_LINE: u32 = 4;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateSymbol {
+    pub name: String,
+    pub qualified: String,
+    pub kind: String,
+    pub line: u32,
+}
+
+/// Which tool saw the candidate and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// Index of the tool call in the session.
+    pub call: u32,
+    pub tool: ToolName,
+    pub reason: String,
+    /// The tool's own score for it, when the tool ranks.
+    pub score: Option<f64>,
+}
+
+/// Source text a tool showed for part of the candidate, kept untruncated for quote checks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObservedText {
+    pub lines: LineRange,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    pub id: CandidateId,
+    /// Repo-relative, forward slashes.
+    pub path: String,
+    /// `None` for observations without a location inside the file (listings).
+    pub range: Option<LineRange>,
+    pub symbols: Vec<CandidateSymbol>,
+    pub provenance: Vec<Provenance>,
+    pub traits: PathTraits,
+    pub path_kinds: Vec<PathKind>,
+    /// Query terms the tools matched here.
+    pub matched_terms: Vec<String>,
+    pub observed: Vec<ObservedText>,
+    pub est_tokens: u32,
+}
+
+impl Candidate {
+    /// Whether any tool showed source text for this candidate.
+    pub fn has_text(&self) -> bool {
+        !self.observed.is_empty()
+    }
+
+    /// A short label: the first symbol's qualified name, else the file name.
+    pub fn label(&self) -> &str {
+        self.symbols
+            .first()
+            .map(|s| s.qualified.as_str())
+            .unwrap_or_else(|| self.path.rsplit('/').next().unwrap_or(&self.path))
+    }
+
+    pub(crate) fn refresh_tokens(&mut self) {
+        let observed_chars: usize = self.observed.iter().map(|o| o.text.len()).sum();
+        let by_lines = self.range.map_or(0, |r| r.len() * TOKENS_PER_LINE);
+        let by_text = (observed_chars / 4) as u32;
+        self.est_tokens = by_lines.max(by_text);
+    }
+}

@@ -1,0 +1,288 @@
+//! The candidate registry: every observation becomes candidates with stable IDs. The same
+//! location seen twice is one candidate with two provenance entries; a grep hit inside a
+//! declaration snaps to that declaration; overlapping windows of a file merge.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use sightline_observe::LineRange;
+use sightline_observe::path_traits::PathTraits;
+
+use crate::candidate::{Candidate, CandidateSymbol, ObservedText, Provenance};
+use crate::id::CandidateId;
+use crate::observation::{Observation, ToolName};
+use crate::path_kind::PathKind;
+
+/// Declaration boundaries of indexed files, so grep hits and reads can snap to them.
+pub trait Outline {
+    /// The innermost declaration containing `line` of `path`: its whole range and symbol.
+    fn declaration_at(&self, path: &str, line: u32) -> Option<(LineRange, CandidateSymbol)>;
+    /// Declarations whose signature line falls inside `range` (for labelling read windows).
+    fn declarations_in(&self, path: &str, range: LineRange) -> Vec<CandidateSymbol>;
+}
+
+/// An outline that knows no declarations: every observation keeps its own range.
+pub struct NoOutline;
+
+impl Outline for NoOutline {
+    fn declaration_at(&self, _: &str, _: u32) -> Option<(LineRange, CandidateSymbol)> {
+        None
+    }
+    fn declarations_in(&self, _: &str, _: LineRange) -> Vec<CandidateSymbol> {
+        Vec::new()
+    }
+}
+
+/// Two ranges of one file merge when one holds the other and is at most this many times
+/// wider; a far wider container (a class around one method) stays a separate candidate.
+const MERGE_WIDTH_RATIO: u32 = 2;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Registry {
+    candidates: Vec<Candidate>,
+    #[serde(skip)]
+    by_path: HashMap<String, Vec<usize>>,
+}
+
+/// One location an observation reports, before it is merged into the registry.
+struct Sighting {
+    path: String,
+    range: Option<LineRange>,
+    symbols: Vec<CandidateSymbol>,
+    reason: String,
+    score: Option<f64>,
+    matched_terms: Vec<String>,
+    text: Option<ObservedText>,
+}
+
+impl Registry {
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.candidates.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.candidates.is_empty()
+    }
+
+    pub fn get(&self, id: CandidateId) -> Option<&Candidate> {
+        // IDs start at 1 and are dense.
+        let i = (id.0 as usize).checked_sub(1)?;
+        self.candidates.get(i)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Candidate> {
+        self.candidates.iter()
+    }
+
+    /// Candidates of one file, in ID order.
+    pub fn in_file<'a>(&'a self, path: &str) -> impl Iterator<Item = &'a Candidate> + 'a {
+        self.by_path.get(path).into_iter().flatten().map(|&i| &self.candidates[i])
+    }
+
+    /// Records one observation of tool call number `call`; returns the IDs it touched in
+    /// the order the observation lists them (new or existing, without repeats).
+    pub fn record(&mut self, call: u32, observation: &Observation, outline: &dyn Outline) -> Vec<CandidateId> {
+        let (tool, sightings) = sightings(observation, outline);
+        let mut touched = Vec::new();
+        for s in sightings {
+            let id = self.merge(call, tool, s);
+            if !touched.contains(&id) {
+                touched.push(id);
+            }
+        }
+        touched
+    }
+
+    fn merge(&mut self, call: u32, tool: ToolName, s: Sighting) -> CandidateId {
+        let provenance = Provenance { call, tool, reason: s.reason, score: s.score };
+        let slot = self.find_slot(&s.path, s.range);
+        let i = match slot {
+            Some(i) => i,
+            None => {
+                let traits = PathTraits::of(&s.path);
+                let id = CandidateId(self.candidates.len() as u32 + 1);
+                self.candidates.push(Candidate {
+                    id,
+                    path_kinds: PathKind::of(&s.path, &traits),
+                    path: s.path.clone(),
+                    range: s.range,
+                    symbols: Vec::new(),
+                    provenance: Vec::new(),
+                    traits,
+                    matched_terms: Vec::new(),
+                    observed: Vec::new(),
+                    est_tokens: 0,
+                });
+                let i = self.candidates.len() - 1;
+                self.by_path.entry(s.path).or_default().push(i);
+                i
+            }
+        };
+        let c = &mut self.candidates[i];
+        if let (Some(have), Some(new)) = (c.range, s.range) {
+            c.range = Some(LineRange::new(have.start.min(new.start), have.end.max(new.end)));
+        }
+        if !c.provenance.contains(&provenance) {
+            c.provenance.push(provenance);
+        }
+        for sym in s.symbols {
+            if !c.symbols.iter().any(|x| x.qualified == sym.qualified && x.line == sym.line) {
+                c.symbols.push(sym);
+            }
+        }
+        for t in s.matched_terms {
+            if !c.matched_terms.contains(&t) {
+                c.matched_terms.push(t);
+            }
+        }
+        if let Some(text) = s.text {
+            if !c.observed.contains(&text) {
+                c.observed.push(text);
+            }
+        }
+        c.refresh_tokens();
+        c.id
+    }
+
+    /// The existing candidate a sighting belongs to, if any.
+    fn find_slot(&self, path: &str, range: Option<LineRange>) -> Option<usize> {
+        let same_file = self.by_path.get(path)?;
+        match range {
+            None => same_file.iter().copied().find(|&i| self.candidates[i].range.is_none()),
+            Some(r) => same_file.iter().copied().find(|&i| {
+                self.candidates[i].range.is_some_and(|have| {
+                    have == r
+                        || (have.contains(&r) && have.len() <= r.len() * MERGE_WIDTH_RATIO)
+                        || (r.contains(&have) && r.len() <= have.len() * MERGE_WIDTH_RATIO)
+                        || (have.overlaps(&r) && !have.contains(&r) && !r.contains(&have))
+                })
+            }),
+        }
+    }
+}
+
+impl Registry {
+    /// Rebuilds the path index after deserialization.
+    pub fn reindex(&mut self) {
+        self.by_path.clear();
+        for (i, c) in self.candidates.iter().enumerate() {
+            self.by_path.entry(c.path.clone()).or_default().push(i);
+        }
+    }
+}
+
+fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec<Sighting>) {
+    match observation {
+        Observation::ExploreCode(r) => {
+            let mut out = Vec::new();
+            for f in &r.files {
+                for w in &f.windows {
+                    out.push(Sighting {
+                        path: f.path.clone(),
+                        range: Some(w.lines),
+                        symbols: w
+                            .symbols
+                            .iter()
+                            .map(|s| CandidateSymbol { name: s.name.clone(), qualified: s.qualified.clone(), kind: s.kind.clone(), line: s.line })
+                            .collect(),
+                        reason: w.reason.clone(),
+                        score: Some(w.score.max(f.score)),
+                        matched_terms: f.matched_terms.clone(),
+                        text: Some(ObservedText { lines: w.lines, text: w.text.clone() }),
+                    });
+                }
+            }
+            for m in &r.more_files {
+                out.push(Sighting {
+                    path: m.path.clone(),
+                    range: m.best_range,
+                    symbols: m
+                        .best_symbol
+                        .iter()
+                        .map(|s| CandidateSymbol { name: s.name.clone(), qualified: s.qualified.clone(), kind: s.kind.clone(), line: s.line })
+                        .collect(),
+                    reason: "ranked past the file cap".to_owned(),
+                    score: Some(m.score),
+                    matched_terms: Vec::new(),
+                    text: None,
+                });
+            }
+            (ToolName::ExploreCode, out)
+        }
+        Observation::Grep(r) => {
+            let out = r
+                .matches
+                .iter()
+                .map(|m| {
+                    let (range, symbols) = match outline.declaration_at(&m.path, m.line) {
+                        Some((range, sym)) => (range, vec![sym]),
+                        None => (LineRange::new(m.line, m.line), Vec::new()),
+                    };
+                    let mut text = String::new();
+                    let first = m.context_before.first().map_or(m.line, |l| l.line);
+                    for l in &m.context_before {
+                        text.push_str(&l.text);
+                        text.push('\n');
+                    }
+                    text.push_str(&m.text);
+                    text.push('\n');
+                    let mut last = m.line;
+                    for l in &m.context_after {
+                        text.push_str(&l.text);
+                        text.push('\n');
+                        last = l.line;
+                    }
+                    Sighting {
+                        path: m.path.clone(),
+                        range: Some(range),
+                        symbols,
+                        reason: format!("grep match at line {}", m.line),
+                        score: None,
+                        matched_terms: Vec::new(),
+                        // A cut line is not verbatim evidence.
+                        text: (!m.truncated).then(|| ObservedText { lines: LineRange::new(first, last), text }),
+                    }
+                })
+                .collect();
+            (ToolName::Grep, out)
+        }
+        Observation::ReadFile(r) => {
+            let mut out = Vec::new();
+            if r.end_line >= r.start_line {
+                let range = LineRange::new(r.start_line, r.end_line);
+                out.push(Sighting {
+                    path: r.path.clone(),
+                    range: Some(range),
+                    symbols: outline.declarations_in(&r.path, range),
+                    reason: format!("read lines {}-{}", r.start_line, r.end_line),
+                    score: None,
+                    matched_terms: Vec::new(),
+                    text: Some(ObservedText { lines: range, text: r.text.clone() }),
+                });
+            }
+            (ToolName::ReadFile, out)
+        }
+        Observation::ListFiles(r) => {
+            let out = r
+                .entries
+                .iter()
+                .filter(|e| matches!(e.kind, sightline_observe::tools::list_files::EntryKind::File))
+                .map(|e| Sighting {
+                    path: e.path.clone(),
+                    range: None,
+                    symbols: Vec::new(),
+                    reason: "listed".to_owned(),
+                    score: None,
+                    matched_terms: Vec::new(),
+                    text: None,
+                })
+                .collect();
+            (ToolName::ListFiles, out)
+        }
+        Observation::Error(_) => (ToolName::ExploreCode, Vec::new()),
+    }
+}

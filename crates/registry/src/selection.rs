@@ -1,0 +1,139 @@
+//! The selection a value model submits (`submit_report`), made only of candidate IDs and
+//! judgments. Its JSON Schema is generated from these types.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::id::CandidateId;
+
+/// What the caller will do with the result; an argument, never inferred from wording.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Intent {
+    /// Answer a question about the code.
+    Explain,
+    /// Point at where something is.
+    Locate,
+    /// Change code: exact ranges will be read first.
+    Edit,
+    /// Find a fault: exact ranges will be read first.
+    Debug,
+}
+
+impl Intent {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Intent::Explain => "explain",
+            Intent::Locate => "locate",
+            Intent::Edit => "edit",
+            Intent::Debug => "debug",
+        }
+    }
+    /// Edit and debug need exact ranges to read; a report alone cannot serve them.
+    pub fn needs_ranges(self) -> bool {
+        matches!(self, Intent::Edit | Intent::Debug)
+    }
+}
+
+impl std::str::FromStr for Intent {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "explain" => Ok(Intent::Explain),
+            "locate" => Ok(Intent::Locate),
+            "edit" => Ok(Intent::Edit),
+            "debug" => Ok(Intent::Debug),
+            other => Err(format!("unknown intent `{other}` (expected explain, locate, edit or debug)")),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// The report answers the question (explain/locate only).
+    AnswerFromReport,
+    /// Read the listed targets next.
+    ReadTargets,
+    /// Run the listed bounded searches next.
+    TargetedGapSearch,
+    /// Nothing relevant was found; proceed without this result.
+    SkipExploreResult,
+}
+
+impl Action {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::AnswerFromReport => "answer_from_report",
+            Action::ReadTargets => "read_targets",
+            Action::TargetedGapSearch => "targeted_gap_search",
+            Action::SkipExploreResult => "skip_explore_result",
+        }
+    }
+}
+
+/// One step of the explained flow, backed by a verbatim quote from the candidate.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub struct FlowLink {
+    pub candidate: CandidateId,
+    /// Open vocabulary: what this place does in the flow (entry, handler, state, …).
+    pub role: String,
+    /// One sentence about this place.
+    pub fact: String,
+    /// At most 2 lines copied verbatim from what a tool showed for this candidate.
+    pub quote: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub struct ReadTarget {
+    pub candidate: CandidateId,
+    /// Why to read it, tied to the caller's intent.
+    pub purpose: String,
+    pub required: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub struct SearchTarget {
+    /// A literal term to search for.
+    pub term: String,
+    /// A repo-relative directory or glob to search in.
+    #[serde(default)]
+    pub scope: Option<String>,
+}
+
+/// The `submit_report` argument.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Selection {
+    /// 1-5 candidate IDs that matter most.
+    pub primary: Vec<CandidateId>,
+    /// The ordered flow, one link per place.
+    #[serde(default)]
+    pub flow: Vec<FlowLink>,
+    #[serde(default)]
+    pub read_targets: Vec<ReadTarget>,
+    /// At most 3 specific things not found.
+    #[serde(default)]
+    pub missing: Vec<String>,
+    pub action: Action,
+    /// Only with `targeted_gap_search`.
+    #[serde(default)]
+    pub search_targets: Vec<SearchTarget>,
+    pub confidence: Confidence,
+}
+
+/// Limits the validator enforces on a selection.
+pub const MAX_PRIMARY: usize = 5;
+pub const MAX_MISSING: usize = 3;
+pub const MAX_QUOTE_LINES: usize = 2;
+pub const MAX_SEARCH_TARGETS: usize = 4;
+pub const MAX_READ_TARGETS: usize = 6;
+pub const MAX_FLOW: usize = 8;

@@ -1,0 +1,87 @@
+//! What each measured phase reports. The child process prints these as one JSON line and
+//! the parent parses them back, so both sides share these types.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Marks the result line in a child's stdout, so stray output cannot be mistaken for it.
+pub const RESULT_MARKER: &str = "sightline-bench-result ";
+
+/// A cold build: empty cache directory, every file parsed.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ColdRun {
+    pub wall_ms: f64,
+    /// The index report's per-phase timings (walk, cache_load, parse, cache_save, graph).
+    pub timings_ms: BTreeMap<String, f64>,
+    pub peak_rss_bytes: Option<u64>,
+    pub source_files: u32,
+    pub manifest_files: u32,
+    pub source_bytes: u64,
+    pub declarations: u32,
+    pub edges: u32,
+    pub parsed: u32,
+    pub cache_note: Option<String>,
+}
+
+/// A warm start: a new process over the cache a cold build wrote, up to a ready graph.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct WarmRun {
+    pub wall_ms: f64,
+    pub timings_ms: BTreeMap<String, f64>,
+    pub peak_rss_bytes: Option<u64>,
+    pub cache_hits: u32,
+    pub parsed: u32,
+}
+
+/// A warm process that then edits files, re-indexes, and answers explore queries.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Session {
+    pub ready_ms: f64,
+    pub edited_files: Vec<String>,
+    /// Appending a comment: text and term counts change, the file's shape does not.
+    pub body_edit_ms: Vec<f64>,
+    /// Appending an exported function: the shape changes, so the graph is rebuilt.
+    pub shape_edit_ms: Vec<f64>,
+    /// A refresh walk that finds nothing changed: the floor under every re-index.
+    pub unchanged_walk_ms: f64,
+    pub explore: Vec<QueryTiming>,
+    pub peak_rss_bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct QueryTiming {
+    pub query: String,
+    pub ms: f64,
+    pub files: u32,
+    pub error: Option<String>,
+}
+
+/// The headline numbers of one repository (medians over runs).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Summary {
+    pub source_files: u32,
+    pub source_mb: f64,
+    pub cold_s: Option<f64>,
+    pub cold_rss_mb: Option<f64>,
+    pub warm_s: Option<f64>,
+    pub warm_rss_mb: Option<f64>,
+    pub body_edit_ms: Option<f64>,
+    pub shape_edit_ms: Option<f64>,
+    pub explore_p50_ms: Option<f64>,
+    pub explore_p95_ms: Option<f64>,
+    pub explore_max_ms: Option<f64>,
+    pub session_rss_mb: Option<f64>,
+    /// Median cold timings per index phase.
+    pub cold_timings_ms: BTreeMap<String, f64>,
+    pub warm_timings_ms: BTreeMap<String, f64>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct RepoResult {
+    pub repo: String,
+    pub summary: Summary,
+    pub cold: Vec<ColdRun>,
+    pub warm: Vec<WarmRun>,
+    pub session: Session,
+}

@@ -1,0 +1,185 @@
+//! The measured phases, each run in a fresh child process (`bench --phase …`) so its peak
+//! RSS is its own and no earlier phase has warmed allocator or salsa state.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+use sightline_observe::db::{term_stats, workspace_graph};
+use sightline_observe::path_traits::PathTraits;
+use sightline_observe::tools::explore_code::{self, ExploreArgs};
+use sightline_observe::walk::{FileRole, walk_changed};
+use sightline_observe::{CacheMode, Index, IndexOptions};
+
+use super::model::{ColdRun, QueryTiming, RESULT_MARKER, Session, WarmRun};
+use super::queries;
+use super::rss::peak_rss_bytes;
+use super::touch::Touch;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Phase {
+    Cold,
+    Warm,
+    Session,
+}
+
+/// How many files the re-index phase edits; the report gives the median.
+const EDITED_FILES: usize = 5;
+const BODY_EDIT: &str = "\n// sightline bench: touched\n";
+const SHAPE_EDIT: &str = "\nexport function sightlineBenchProbe(): number {\n  return 0;\n}\n";
+
+pub fn run(phase: Phase, repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<()> {
+    let line = match phase {
+        Phase::Cold => to_line(&cold(repo, cache_dir)?),
+        Phase::Warm => to_line(&warm(repo, cache_dir)?),
+        Phase::Session => to_line(&session(repo, cache_dir, backup_dir)?),
+    }?;
+    println!("{RESULT_MARKER}{line}");
+    Ok(())
+}
+
+fn to_line(value: &impl Serialize) -> anyhow::Result<String> {
+    Ok(serde_json::to_string(value)?)
+}
+
+fn open(repo: &Path, cache_dir: &Path) -> anyhow::Result<(Index, f64)> {
+    let options = IndexOptions {
+        cache: CacheMode::Dir(cache_dir.to_owned()),
+        ..IndexOptions::default()
+    };
+    let t = Instant::now();
+    let index = Index::open(repo, &options).with_context(|| format!("indexing {}", repo.display()))?;
+    Ok((index, ms(t)))
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
+fn cold(repo: &Path, cache_dir: &Path) -> anyhow::Result<ColdRun> {
+    let (index, wall_ms) = open(repo, cache_dir)?;
+    let peak_rss_bytes = peak_rss_bytes();
+    let db = index.db();
+    let source_bytes = index
+        .workspace()
+        .files(db)
+        .iter()
+        .filter(|f| matches!(f.role(db), FileRole::Source(_)))
+        .map(|f| f.text(db).len() as u64)
+        .sum();
+    let r = index.report();
+    Ok(ColdRun {
+        wall_ms,
+        timings_ms: r.timings_ms.clone(),
+        peak_rss_bytes,
+        source_files: r.source_files,
+        manifest_files: r.manifest_files,
+        source_bytes,
+        declarations: r.declarations,
+        edges: r.edges,
+        parsed: r.parsed,
+        cache_note: r.cache_note.clone(),
+    })
+}
+
+fn warm(repo: &Path, cache_dir: &Path) -> anyhow::Result<WarmRun> {
+    let (index, wall_ms) = open(repo, cache_dir)?;
+    let r = index.report();
+    Ok(WarmRun {
+        wall_ms,
+        timings_ms: r.timings_ms.clone(),
+        peak_rss_bytes: peak_rss_bytes(),
+        cache_hits: r.cache_hits,
+        parsed: r.parsed,
+    })
+}
+
+fn session(repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<Session> {
+    let (mut index, ready_ms) = open(repo, cache_dir)?;
+    let mut out = Session {
+        ready_ms,
+        edited_files: edit_targets(&index, EDITED_FILES),
+        ..Session::default()
+    };
+    let t = Instant::now();
+    let _ = walk_changed(index.root(), &|_, _| true);
+    out.unchanged_walk_ms = ms(t);
+    for path in out.edited_files.clone() {
+        out.body_edit_ms.push(timed_edit(&mut index, &path, BODY_EDIT, backup_dir)?);
+        out.shape_edit_ms.push(timed_edit(&mut index, &path, SHAPE_EDIT, backup_dir)?);
+    }
+    for query in queries::sample(&index) {
+        out.explore.push(explore(&index, query));
+    }
+    out.peak_rss_bytes = peak_rss_bytes();
+    Ok(out)
+}
+
+/// Mid-sized primary source files: the ones at 40%, 45%, … of the size order, so the
+/// edit cost is neither a tiny file's nor the largest file's.
+fn edit_targets(index: &Index, count: usize) -> Vec<String> {
+    let db = index.db();
+    let mut files: Vec<(usize, &str)> = index
+        .workspace()
+        .files(db)
+        .iter()
+        .filter(|f| matches!(f.role(db), FileRole::Source(_)))
+        .filter(|f| {
+            let traits = PathTraits::of(f.path(db));
+            !traits.is_secondary() && !traits.declaration_only
+        })
+        .map(|f| (f.text(db).len(), f.path(db).as_str()))
+        .collect();
+    files.sort_unstable();
+    let mut picked: Vec<String> = (0..count)
+        .filter_map(|i| files.get(files.len() * (40 + 5 * i) / 100))
+        .map(|(_, p)| (*p).to_owned())
+        .collect();
+    picked.dedup();
+    picked
+}
+
+/// Appends `extra` to `path`, then times the refresh plus the workspace-wide queries a
+/// tool call would need next. The file is restored and re-indexed (untimed) before
+/// returning, so every sample starts from the pristine tree.
+fn timed_edit(index: &mut Index, path: &str, extra: &str, backup_dir: &Path) -> anyhow::Result<f64> {
+    let touch = Touch::append(&index.root().join(path), extra, backup_dir)
+        .with_context(|| format!("editing {path}"))?;
+    let t = Instant::now();
+    let report = index.refresh();
+    force_workspace_queries(index);
+    let elapsed = ms(t);
+    drop(touch);
+    let restored = index.refresh();
+    force_workspace_queries(index);
+    if report.changed != [path] || restored.changed != [path] {
+        bail!("editing {path}: refresh saw {report:?}, then {restored:?}");
+    }
+    Ok(elapsed)
+}
+
+fn force_workspace_queries(index: &Index) {
+    let _ = workspace_graph(index.db(), index.workspace());
+    let _ = term_stats(index.db(), index.workspace());
+}
+
+fn explore(index: &Index, query: String) -> QueryTiming {
+    let t = Instant::now();
+    let result = explore_code::run(index.db(), index.workspace(), &ExploreArgs::new(&query));
+    let ms = ms(t);
+    match result {
+        Ok(r) => QueryTiming {
+            query,
+            ms,
+            files: r.files.len() as u32,
+            error: None,
+        },
+        Err(e) => QueryTiming {
+            query,
+            ms,
+            files: 0,
+            error: Some(e.to_string()),
+        },
+    }
+}

@@ -1,0 +1,127 @@
+//! The explore queries, derived from the measured repository itself so that no query is
+//! written for one repository: names of exported functions and classes sampled evenly
+//! through the tree, plus two-word phrases built from the words of such names (the shape
+//! of a natural-language question in the code's own vocabulary).
+
+use sightline_observe::path_traits::PathTraits;
+use sightline_observe::terms::split_identifier;
+use sightline_observe::{DeclKind, Index};
+
+pub const NAME_QUERIES: usize = 30;
+pub const PHRASE_QUERIES: usize = 10;
+
+/// The query set for an index: deterministic for the same indexed tree.
+pub fn sample(index: &Index) -> Vec<String> {
+    let names = candidate_names(index);
+    let mut queries = every_kth(&names, NAME_QUERIES);
+    queries.extend(every_kth(&phrases(&names), PHRASE_QUERIES));
+    queries
+}
+
+/// Exported function and class names of primary files (not tests, examples, vendored or
+/// generated code), in path order, each name once.
+fn candidate_names(index: &Index) -> Vec<String> {
+    let db = index.db();
+    let mut seen = std::collections::HashSet::new();
+    let mut names = Vec::new();
+    for &file in index.workspace().files(db) {
+        let traits = PathTraits::of(file.path(db));
+        if traits.is_secondary() || traits.declaration_only {
+            continue;
+        }
+        let facts = &sightline_observe::db::file_index(db, file).facts;
+        for decl in &facts.decls {
+            let wanted = matches!(decl.kind, DeclKind::Function | DeclKind::Class);
+            if wanted && decl.exported && decl.name != "default" && seen.insert(&decl.name) {
+                names.push(decl.name.clone());
+            }
+        }
+    }
+    names
+}
+
+/// "first last" from each name of two or more words, skipping words under three letters
+/// (prefixes like `is`/`to` make weak queries), each phrase once.
+fn phrases(names: &[String]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for name in names {
+        let words: Vec<String> = split_identifier(name)
+            .into_iter()
+            .filter(|w| w.len() >= 3)
+            .collect();
+        if let [first, .., last] = words.as_slice() {
+            let phrase = format!("{first} {last}");
+            if first != last && seen.insert(phrase.clone()) {
+                out.push(phrase);
+            }
+        }
+    }
+    out
+}
+
+/// At most `n` items spread evenly: every k-th, starting with the first.
+fn every_kth(items: &[String], n: usize) -> Vec<String> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let k = items.len().div_ceil(n).max(1);
+    items.iter().step_by(k).take(n).cloned().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sightline_observe::{CacheMode, IndexOptions};
+
+    fn strings(xs: &[&str]) -> Vec<String> {
+        xs.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn every_kth_spreads_and_caps() {
+        let items: Vec<String> = (0..10).map(|i| i.to_string()).collect();
+        assert_eq!(every_kth(&items, 3), strings(&["0", "4", "8"]));
+        assert_eq!(every_kth(&items, 20).len(), 10);
+        assert!(every_kth(&items, 0).is_empty());
+        assert!(every_kth(&[], 5).is_empty());
+    }
+
+    #[test]
+    fn phrases_use_first_and_last_long_words() {
+        let names = strings(&["parseConfigFile", "isReady", "loadUserProfile", "ab"]);
+        assert_eq!(
+            phrases(&names),
+            strings(&["parse file", "load profile"])
+        );
+    }
+
+    #[test]
+    fn sampling_is_deterministic_and_skips_tests() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("src");
+        std::fs::create_dir_all(&src).unwrap();
+        for i in 0..40 {
+            let text = format!(
+                "export function buildWidgetPart{i}() {{ return {i}; }}\n\
+                 export class RenderQueue{i} {{}}\n\
+                 function hiddenHelper{i}() {{}}\n"
+            );
+            std::fs::write(src.join(format!("part{i:02}.ts")), text).unwrap();
+        }
+        std::fs::write(src.join("part.test.ts"), "export function testOnly() {}\n").unwrap();
+        let open = || {
+            let opts = IndexOptions {
+                cache: CacheMode::Disabled,
+                ..IndexOptions::default()
+            };
+            Index::open(dir.path(), &opts).unwrap()
+        };
+        let first = sample(&open());
+        assert_eq!(first, sample(&open()));
+        assert_eq!(first.len(), NAME_QUERIES + 2);
+        assert!(first.iter().all(|q| !q.contains("hidden") && q != "testOnly"));
+        assert!(first.contains(&"build part".to_owned()));
+        assert!(first.contains(&"render queue".to_owned()));
+    }
+}

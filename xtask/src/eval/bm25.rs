@@ -1,0 +1,140 @@
+//! The baseline arm: plain BM25 over source files tokenized into split identifiers, with no
+//! path, structure or graph signal — the reference ranking of `shared/eval/README.md`.
+//!
+//! Term counts are recomputed from text rather than taken from the index's `file_terms`,
+//! which also count a compound key per multi-word identifier; the reference uses subwords
+//! only. Counts are cached per file and reused while the file's text is unchanged.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use sightline_observe::Index;
+use sightline_observe::idf::TermStats;
+use sightline_observe::terms::{TermCounts, identifier_tokens, is_term, split_identifier};
+use sightline_observe::walk::FileRole;
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// Subword counts of one file text: identifier-like tokens split into lowercase subwords.
+pub fn subword_counts(text: &str) -> TermCounts {
+    let mut map: HashMap<String, u32> = HashMap::new();
+    let mut total: u32 = 0;
+    for tok in identifier_tokens(text) {
+        for w in split_identifier(tok) {
+            if is_term(&w) {
+                *map.entry(w).or_default() += 1;
+                total = total.saturating_add(1);
+            }
+        }
+    }
+    let mut terms: Vec<(String, u32)> = map.into_iter().collect();
+    terms.sort_unstable();
+    TermCounts { terms, total }
+}
+
+/// Query terms: the same tokenization, each distinct subword once.
+pub fn query_terms(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for tok in identifier_tokens(query) {
+        for w in split_identifier(tok) {
+            if is_term(&w) && !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// The corpus of one checked-out tree, built from the index's source files.
+pub struct Corpus {
+    docs: Vec<(String, Arc<TermCounts>)>,
+    stats: TermStats,
+}
+
+/// Per-file counts kept across tasks: keyed by path, valid while the text `Arc` is the
+/// same one the index holds (a refresh replaces the `Arc` of every changed file).
+#[derive(Default)]
+pub struct CountCache {
+    by_path: HashMap<String, (Arc<str>, Arc<TermCounts>)>,
+}
+
+impl Corpus {
+    pub fn build(index: &Index, cache: &mut CountCache) -> Corpus {
+        let db = index.db();
+        let mut docs = Vec::new();
+        let mut stats = TermStats::default();
+        let mut live = HashMap::new();
+        for f in index.workspace().files(db) {
+            if !matches!(f.role(db), FileRole::Source(_)) {
+                continue;
+            }
+            let path = f.path(db).clone();
+            let text = f.text(db).clone();
+            let counts = match cache.by_path.remove(&path) {
+                Some((old, counts)) if Arc::ptr_eq(&old, &text) => counts,
+                _ => Arc::new(subword_counts(&text)),
+            };
+            stats.add_document(&counts);
+            live.insert(path.clone(), (text, counts.clone()));
+            docs.push((path, counts));
+        }
+        cache.by_path = live;
+        Corpus { docs, stats }
+    }
+
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Files with a positive score, best first; ties by path so runs are reproducible.
+    pub fn rank(&self, query: &str) -> Vec<String> {
+        let terms: Vec<(String, f64)> = query_terms(query)
+            .into_iter()
+            .filter(|t| self.stats.df(t) > 0)
+            .map(|t| {
+                let idf = self.stats.idf(&t);
+                (t, idf)
+            })
+            .collect();
+        let avg = self.stats.average_length().max(1.0);
+        let mut scored: Vec<(f64, &str)> = Vec::new();
+        for (path, counts) in &self.docs {
+            let norm = 1.0 - B + B * f64::from(counts.total) / avg;
+            let mut score = 0.0;
+            for (t, idf) in &terms {
+                let tf = f64::from(counts.get(t));
+                if tf > 0.0 {
+                    score += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+                }
+            }
+            if score > 0.0 {
+                scored.push((score, path));
+            }
+        }
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        scored.into_iter().map(|(_, p)| p.to_owned()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_subwords_without_compound_keys() {
+        let c = subword_counts("const recordStore = new RecordStore(); // record it");
+        assert_eq!(c.get("record"), 3);
+        assert_eq!(c.get("store"), 2);
+        assert_eq!(c.get("recordstore"), 0);
+        assert_eq!(c.total, 8);
+    }
+
+    #[test]
+    fn query_terms_are_split_and_distinct() {
+        assert_eq!(
+            query_terms("fix parseHeader: header parse"),
+            ["fix", "parse", "header"]
+        );
+    }
+}

@@ -1,0 +1,311 @@
+//! `cargo xtask eval`: retrieval quality on mined localization tasks (DESIGN.md section 7),
+//! the engine arm against a BM25 arm in the same process, per repository and overall.
+//!
+//! Heavy work is the observe crate's parsing; run it optimized:
+//! `cargo run --release -p xtask -- eval`.
+
+mod bm25;
+mod checkout;
+mod engine;
+mod metrics;
+mod report;
+mod tasks;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use serde::Serialize;
+use sightline_observe::{CacheMode, Index, IndexOptions};
+
+use checkout::WorkingCopy;
+use metrics::TaskScores;
+use tasks::LocatedTask;
+
+/// How many of BM25's best files stand in for its "packet" (the README's recall@40).
+const BM25_PACKET: usize = 40;
+/// How many ranked files each arm keeps in the JSON output, for reading misses.
+const KEEP_TOP: usize = 10;
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// Task directory (every *.jsonl in it) or a single .jsonl file.
+    /// [default: ../shared/eval/tasks, from the workspace root]
+    #[arg(long)]
+    tasks: Option<PathBuf>,
+    /// Directory holding `<repo>.bundle` snapshots.
+    /// [default: ../shared/eval/snapshots, from the workspace root]
+    #[arg(long)]
+    snapshots: Option<PathBuf>,
+    /// Only these repositories (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    repos: Vec<String>,
+    /// At most this many tasks per repository (in file order).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Write every per-task result and the aggregates as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Where bundles are cloned (one working copy per repository).
+    /// [default: target/eval, from the workspace root]
+    #[arg(long)]
+    workdir: Option<PathBuf>,
+}
+
+/// One arm's answer to one task.
+#[derive(Clone, Debug, Serialize)]
+pub struct ArmResult {
+    #[serde(flatten)]
+    pub scores: TaskScores,
+    pub query_ms: f64,
+    pub ranked_files: usize,
+    pub report_chars: Option<usize>,
+    pub top: Vec<String>,
+}
+
+/// Everything measured for one task; `skipped` is set instead of the arms when the base
+/// tree could not be checked out.
+#[derive(Clone, Debug, Serialize)]
+pub struct TaskResult {
+    pub repo: String,
+    pub source: String,
+    pub commit: String,
+    pub kind: String,
+    pub query: String,
+    pub gold_files: Vec<String>,
+    pub skipped: Option<String>,
+    /// Gold files the index does not hold at all (no ranking can find them).
+    pub gold_not_indexed: Vec<String>,
+    pub source_files: usize,
+    /// Time to bring the index to this base: a cold open for the first task of a
+    /// repository, an incremental refresh afterwards.
+    pub index_ms: f64,
+    pub cold: bool,
+    pub changed_files: usize,
+    pub engine: Option<ArmResult>,
+    pub bm25: Option<ArmResult>,
+}
+
+pub fn run(args: EvalArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let root = workspace_root();
+    let tasks_path = or_default(&root, args.tasks, "../shared/eval/tasks");
+    let snapshots = or_default(&root, args.snapshots, "../shared/eval/snapshots");
+    let workdir = or_default(&root, args.workdir, "target/eval");
+
+    let by_repo = select_tasks(&tasks_path, &args.repos, args.limit)?;
+    // Fail before any work when a bundle is missing, naming the file.
+    for (repo, tasks) in &by_repo {
+        let bundle = bundle_path(&snapshots, repo);
+        if !bundle.is_file() {
+            let t = &tasks[0];
+            bail!(
+                "snapshot bundle {} for repository {repo:?} does not exist (first needed by {}:{})",
+                bundle.display(),
+                t.file.display(),
+                t.line
+            );
+        }
+    }
+
+    let mut results = Vec::new();
+    for (repo, tasks) in &by_repo {
+        let wc = WorkingCopy::prepare(&bundle_path(&snapshots, repo), &workdir.join(repo))?;
+        results.extend(run_repo(repo, tasks, &wc)?);
+    }
+    let wall = started.elapsed().as_secs_f64();
+
+    let summary = report::Summary::of(&results);
+    print!("{}", report::markdown(&summary));
+    println!("\nwall time: {wall:.1} s");
+    if let Some(path) = args.json {
+        let doc = serde_json::json!({
+            "wall_seconds": wall,
+            "summary": summary,
+            "tasks": results,
+        });
+        let text = serde_json::to_string_pretty(&doc)?;
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        eprintln!("eval: wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Loads and filters the tasks, grouped by repository (sorted by name, file order within).
+fn select_tasks(
+    path: &Path,
+    repos: &[String],
+    limit: Option<usize>,
+) -> anyhow::Result<BTreeMap<String, Vec<LocatedTask>>> {
+    let mut by_repo: BTreeMap<String, Vec<LocatedTask>> = BTreeMap::new();
+    for file in tasks::task_files(path)? {
+        for t in tasks::load_file(&file)? {
+            by_repo.entry(t.task.repo.clone()).or_default().push(t);
+        }
+    }
+    if !repos.is_empty() {
+        if let Some(missing) = repos.iter().find(|r| !by_repo.contains_key(*r)) {
+            let known: Vec<&str> = by_repo.keys().map(String::as_str).collect();
+            bail!(
+                "no tasks for repository {missing:?} in {} (have: {})",
+                path.display(),
+                known.join(", ")
+            );
+        }
+        by_repo.retain(|r, _| repos.contains(r));
+    }
+    if let Some(n) = limit {
+        for tasks in by_repo.values_mut() {
+            tasks.truncate(n);
+        }
+    }
+    by_repo.retain(|_, t| !t.is_empty());
+    if by_repo.is_empty() {
+        bail!("no tasks selected from {}", path.display());
+    }
+    Ok(by_repo)
+}
+
+/// Runs every task of one repository against one long-lived index.
+fn run_repo(
+    repo: &str,
+    tasks: &[LocatedTask],
+    wc: &WorkingCopy,
+) -> anyhow::Result<Vec<TaskResult>> {
+    let mut index: Option<Index> = None;
+    let mut counts = bm25::CountCache::default();
+    let mut out = Vec::with_capacity(tasks.len());
+    for (i, lt) in tasks.iter().enumerate() {
+        let t = &lt.task;
+        let source = format!("{}:{}", lt.file.display(), lt.line);
+        let mut result = TaskResult {
+            repo: repo.to_owned(),
+            source: source.clone(),
+            commit: t.commit.clone(),
+            kind: t.kind.clone(),
+            query: t.query.clone(),
+            gold_files: t.gold_files.clone(),
+            skipped: None,
+            gold_not_indexed: Vec::new(),
+            source_files: 0,
+            index_ms: 0.0,
+            cold: false,
+            changed_files: 0,
+            engine: None,
+            bm25: None,
+        };
+        let progress = format!("[{repo} {}/{}]", i + 1, tasks.len());
+        if let Err(e) = wc.checkout(&t.commit) {
+            eprintln!("{progress} skipped {source}: {e:#}");
+            result.skipped = Some(format!("{e:#}"));
+            out.push(result);
+            continue;
+        }
+
+        let t0 = Instant::now();
+        match index.as_mut() {
+            Some(idx) => {
+                let r = idx.refresh();
+                result.changed_files = r.changed.len() + r.added.len() + r.removed.len();
+            }
+            None => {
+                let opts = IndexOptions {
+                    cache: CacheMode::Disabled,
+                    progress: None,
+                };
+                let idx = Index::open(&wc.dir, &opts)
+                    .with_context(|| format!("indexing {}", wc.dir.display()))?;
+                result.cold = true;
+                index = Some(idx);
+            }
+        }
+        result.index_ms = ms(t0);
+        let idx = index.as_ref().expect("opened above");
+        result.gold_not_indexed = t
+            .gold_files
+            .iter()
+            .filter(|g| idx.file(g).is_none())
+            .cloned()
+            .collect();
+
+        let t0 = Instant::now();
+        let run = engine::rank_files(idx, &t.query);
+        let engine_ms = ms(t0);
+        result.engine = Some(arm(
+            TaskScores::of(&run.files, &run.packet_files, &t.gold_files),
+            engine_ms,
+            &run.files,
+            run.report_chars,
+        ));
+
+        let corpus = bm25::Corpus::build(idx, &mut counts);
+        result.source_files = corpus.len();
+        let t0 = Instant::now();
+        let ranked = bm25::Corpus::rank(&corpus, &t.query);
+        let bm25_ms = ms(t0);
+        let packet: Vec<String> = ranked.iter().take(BM25_PACKET).cloned().collect();
+        result.bm25 = Some(arm(
+            TaskScores::of(&ranked, &packet, &t.gold_files),
+            bm25_ms,
+            &ranked,
+            None,
+        ));
+
+        eprintln!(
+            "{progress} {} {:.0} ms ({} changed) | engine {:.1} ms, gold at {} | bm25 gold at {}",
+            if result.cold { "open" } else { "refresh" },
+            result.index_ms,
+            result.changed_files,
+            engine_ms,
+            ranks_text(result.engine.as_ref()),
+            ranks_text(result.bm25.as_ref()),
+        );
+        out.push(result);
+    }
+    Ok(out)
+}
+
+fn arm(scores: TaskScores, query_ms: f64, ranked: &[String], chars: Option<usize>) -> ArmResult {
+    ArmResult {
+        scores,
+        query_ms,
+        ranked_files: ranked.len(),
+        report_chars: chars,
+        top: ranked.iter().take(KEEP_TOP).cloned().collect(),
+    }
+}
+
+fn ranks_text(arm: Option<&ArmResult>) -> String {
+    let Some(arm) = arm else {
+        return "-".into();
+    };
+    let parts: Vec<String> = arm
+        .scores
+        .gold_ranks
+        .iter()
+        .map(|r| r.map_or_else(|| "-".to_owned(), |r| r.to_string()))
+        .collect();
+    parts.join(",")
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
+fn bundle_path(snapshots: &Path, repo: &str) -> PathBuf {
+    snapshots.join(format!("{repo}.bundle"))
+}
+
+/// The workspace this xtask belongs to (xtask lives one level below it).
+fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_path_buf()
+}
+
+/// Defaults live next to the workspace, so the plain command means the same thing from any
+/// directory; paths the user gives are taken as written (relative to the current directory).
+fn or_default(root: &Path, given: Option<PathBuf>, default: &str) -> PathBuf {
+    given.unwrap_or_else(|| root.join(default))
+}
