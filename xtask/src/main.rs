@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod eval;
 mod guard;
 
 #[derive(Parser)]
@@ -15,10 +16,13 @@ struct Cli {
 enum Command {
     /// Scan production sources for banned domain literals and forbidden structures.
     Guard(guard::GuardArgs),
+    /// Retrieval quality on mined localization tasks: engine vs. BM25 (run with --release).
+    Eval(eval::EvalArgs),
 }
 
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Guard(args) => guard::run(args),
+        Command::Eval(args) => eval::run(args),
     }
 }

@@ -80,21 +80,30 @@ impl<'t> Extractor<'t> {
 
     fn walk(&mut self, root: Node<'t>) {
         let mut cursor = root.walk();
-        loop {
+        'nodes: loop {
             let node = cursor.node();
-            let field = cursor.field_id().map_or(0, |f| f.get());
-            self.enter(node, field);
-            if cursor.goto_first_child() {
-                continue;
+            // Anonymous leaves (punctuation, keywords) are about half of all nodes and carry
+            // no facts of their own (tokens like `default` are read by their parent), so they
+            // get no frame; only a missing one counts as an error.
+            if node.is_named() || node.child_count() > 0 {
+                let field = cursor.field_id().map_or(0, |f| f.get());
+                self.enter(node, field);
+                if cursor.goto_first_child() {
+                    continue;
+                }
+                self.leave();
+            } else if self.check_errors && node.is_missing() {
+                self.record_error(node);
             }
             loop {
-                self.leave();
                 if cursor.goto_next_sibling() {
-                    break;
+                    continue 'nodes;
                 }
                 if !cursor.goto_parent() {
                     return;
                 }
+                // Only entered nodes have children, so the parent has a frame.
+                self.leave();
             }
         }
     }

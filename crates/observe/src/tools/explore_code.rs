@@ -18,6 +18,9 @@ use crate::terms::{identifier_tokens, split_identifier};
 pub const DEFAULT_MAX_FILES: u32 = 5;
 pub const MAX_FILES_CAP: u32 = 8;
 pub const MAX_DEPTH_CAP: u32 = 3;
+/// A declaration gets its own window only when it scores at least this share of the file's
+/// best declaration.
+const WEAK_WINDOW_SHARE: f64 = 0.3;
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct ExploreArgs {
@@ -348,7 +351,9 @@ fn plan_windows(
         .iter()
         .filter_map(|s| graph.decl_of(s.node))
         .collect();
-    for s in symbols {
+    // Weak neighbours (a type two hops away) do not take window slots from real hits.
+    let best = symbols.iter().map(|s| s.score()).fold(0.0, f64::max);
+    for s in symbols.iter().filter(|s| s.score() >= WEAK_WINDOW_SHARE * best) {
         let Some(di) = graph.decl_of(s.node) else {
             continue;
         };

@@ -1,0 +1,193 @@
+//! Aggregating task results per repository and overall, and rendering the markdown tables.
+
+use serde::Serialize;
+
+use super::TaskResult;
+use super::metrics::{MeanScores, percentile};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ArmSummary {
+    #[serde(flatten)]
+    pub scores: MeanScores,
+    pub query_p50_ms: Option<f64>,
+    pub query_p95_ms: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GroupSummary {
+    pub name: String,
+    /// Tasks measured (skipped ones excluded).
+    pub tasks: usize,
+    pub skipped: usize,
+    /// Median number of source files in the index across the group's bases.
+    pub source_files: Option<f64>,
+    /// Tasks with a gold file that is not in the index at all.
+    pub tasks_gold_not_indexed: usize,
+    /// Cold opens (one per repository).
+    pub cold_open_ms: Vec<f64>,
+    /// Incremental refreshes (every task after a repository's first).
+    pub reindex_p50_ms: Option<f64>,
+    pub reindex_p95_ms: Option<f64>,
+    pub engine: ArmSummary,
+    pub bm25: ArmSummary,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub repos: Vec<GroupSummary>,
+    pub overall: GroupSummary,
+}
+
+impl Summary {
+    pub fn of(results: &[TaskResult]) -> Summary {
+        let mut names: Vec<&str> = results.iter().map(|r| r.repo.as_str()).collect();
+        names.dedup();
+        let repos = names
+            .iter()
+            .map(|n| {
+                let rs: Vec<&TaskResult> = results.iter().filter(|r| r.repo == *n).collect();
+                GroupSummary::of(n, &rs)
+            })
+            .collect();
+        let all: Vec<&TaskResult> = results.iter().collect();
+        Summary {
+            repos,
+            overall: GroupSummary::of("overall", &all),
+        }
+    }
+}
+
+impl GroupSummary {
+    fn of(name: &str, results: &[&TaskResult]) -> GroupSummary {
+        let done: Vec<&TaskResult> = results
+            .iter()
+            .copied()
+            .filter(|r| r.skipped.is_none())
+            .collect();
+        let arm = |pick: fn(&TaskResult) -> Option<&super::ArmResult>| {
+            let arms: Vec<&super::ArmResult> = done.iter().filter_map(|r| pick(r)).collect();
+            let lat: Vec<f64> = arms.iter().map(|a| a.query_ms).collect();
+            ArmSummary {
+                scores: MeanScores::of(arms.iter().map(|a| &a.scores)),
+                query_p50_ms: percentile(&lat, 50.0),
+                query_p95_ms: percentile(&lat, 95.0),
+            }
+        };
+        let refresh: Vec<f64> = done.iter().filter(|r| !r.cold).map(|r| r.index_ms).collect();
+        let files: Vec<f64> = done.iter().map(|r| r.source_files as f64).collect();
+        GroupSummary {
+            name: name.to_owned(),
+            tasks: done.len(),
+            skipped: results.len() - done.len(),
+            source_files: percentile(&files, 50.0),
+            tasks_gold_not_indexed: done
+                .iter()
+                .filter(|r| !r.gold_not_indexed.is_empty())
+                .count(),
+            cold_open_ms: done.iter().filter(|r| r.cold).map(|r| r.index_ms).collect(),
+            reindex_p50_ms: percentile(&refresh, 50.0),
+            reindex_p95_ms: percentile(&refresh, 95.0),
+            engine: arm(|r| r.engine.as_ref()),
+            bm25: arm(|r| r.bm25.as_ref()),
+        }
+    }
+}
+
+pub fn markdown(s: &Summary) -> String {
+    let mut out = String::new();
+    out.push_str(
+        "| repo | arm | tasks | hit@1 | hit@5 | all@5 | recall@5 | recall@packet | MRR \
+         | query p50 ms | query p95 ms |\n",
+    );
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for g in s.repos.iter().chain(std::iter::once(&s.overall)) {
+        quality_rows(&mut out, g);
+    }
+    out.push_str(
+        "\n| repo | tasks | skipped | source files | gold not indexed | cold open ms \
+         | re-index p50 ms | re-index p95 ms |\n",
+    );
+    out.push_str("|---|---|---|---|---|---|---|---|\n");
+    for g in s.repos.iter().chain(std::iter::once(&s.overall)) {
+        let cold = if g.cold_open_ms.len() == 1 {
+            fmt_ms(Some(g.cold_open_ms[0]))
+        } else {
+            // Overall: the repositories differ in size, so a sum is meaningless; show a range.
+            let lo = g.cold_open_ms.iter().copied().reduce(f64::min);
+            let hi = g.cold_open_ms.iter().copied().reduce(f64::max);
+            format!("{}–{}", fmt_ms(lo), fmt_ms(hi))
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            g.name,
+            g.tasks,
+            g.skipped,
+            g.source_files.map_or("-".into(), |f| format!("{f:.0}")),
+            g.tasks_gold_not_indexed,
+            cold,
+            fmt_ms(g.reindex_p50_ms),
+            fmt_ms(g.reindex_p95_ms),
+        ));
+    }
+    out
+}
+
+fn quality_rows(out: &mut String, g: &GroupSummary) {
+    for (arm, a) in [("engine", &g.engine), ("bm25", &g.bm25)] {
+        let m = &a.scores;
+        out.push_str(&format!(
+            "| {} | {arm} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {} |\n",
+            g.name,
+            m.tasks,
+            m.hit1,
+            m.hit5,
+            m.all5,
+            m.recall5,
+            m.recall_packet,
+            m.mrr,
+            fmt_ms(a.query_p50_ms),
+            fmt_ms(a.query_p95_ms),
+        ));
+    }
+    let (e, b) = (&g.engine.scores, &g.bm25.scores);
+    let r = |x: f64, y: f64| ratio(Some(x), Some(y));
+    out.push_str(&format!(
+        "| {} | engine/bm25 | | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        g.name,
+        r(e.hit1, b.hit1),
+        r(e.hit5, b.hit5),
+        r(e.all5, b.all5),
+        r(e.recall5, b.recall5),
+        r(e.recall_packet, b.recall_packet),
+        r(e.mrr, b.mrr),
+        ratio(g.engine.query_p50_ms, g.bm25.query_p50_ms),
+        ratio(g.engine.query_p95_ms, g.bm25.query_p95_ms),
+    ));
+}
+
+fn ratio(x: Option<f64>, y: Option<f64>) -> String {
+    match (x, y) {
+        (Some(x), Some(y)) if y > 0.0 => format!("{:.2}x", x / y),
+        _ => "-".into(),
+    }
+}
+
+fn fmt_ms(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v >= 100.0 => format!("{v:.0}"),
+        Some(v) => format!("{v:.1}"),
+        None => "-".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_guard_against_zero() {
+        assert_eq!(ratio(Some(1.0), Some(0.5)), "2.00x");
+        assert_eq!(ratio(Some(1.0), Some(0.0)), "-");
+        assert_eq!(ratio(None, Some(1.0)), "-");
+    }
+}
