@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod eval;
 mod guard;
 
@@ -16,6 +17,8 @@ struct Cli {
 enum Command {
     /// Scan production sources for banned domain literals and forbidden structures.
     Guard(guard::GuardArgs),
+    /// Speed and memory: cold index, warm start, one-file re-index, explore latency, peak RSS.
+    Bench(bench::BenchArgs),
     /// Retrieval quality on mined localization tasks: engine vs. BM25 (run with --release).
     Eval(eval::EvalArgs),
 }
@@ -23,6 +26,7 @@ enum Command {
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Guard(args) => guard::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Eval(args) => eval::run(args),
     }
 }

@@ -363,14 +363,13 @@ impl ResolveCtx<'_> {
         if receiver == "this" {
             // A method of the enclosing class.
             let class = enclosing_class(shape, u.enclosing);
-            if let Some(class) = class {
-                if let Some(i) = shape
+            if let Some(class) = class
+                && let Some(i) = shape
                     .decls
                     .iter()
                     .position(|d| d.parent == Some(class) && d.name == u.name)
-                {
-                    return vec![(self.graph.decl_node(file, i as u32), true)];
-                }
+            {
+                return vec![(self.graph.decl_node(file, i as u32), true)];
             }
         } else if let Some(Binding::Namespace { file: target }) = bindings.get(receiver) {
             return self

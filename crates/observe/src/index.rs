@@ -185,10 +185,10 @@ impl<D: crate::Db> Index<D> {
         };
         if index.report.parsed > 0 || index.report.cache_note.is_some() {
             let t = Instant::now();
-            if let Some(path) = &index.cache_path {
-                if let Err(e) = fresh.save(path) {
-                    index.report.cache_note = Some(format!("could not write cache: {e}"));
-                }
+            if let Some(path) = &index.cache_path
+                && let Err(e) = fresh.save(path)
+            {
+                index.report.cache_note = Some(format!("could not write cache: {e}"));
             }
             index.report.timings_ms.insert("cache_save".into(), ms(t));
         }
@@ -370,10 +370,10 @@ fn index_files(
                 None => Arc::new(FileIndex::build(f.role, &f.text)),
             };
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if let Some(p) = progress {
-                if n % 64 == 0 || n == total {
-                    p(Progress::Parsed { done: n, total });
-                }
+            if let Some(p) = progress
+                && (n.is_multiple_of(64) || n == total)
+            {
+                p(Progress::Parsed { done: n, total });
             }
             (hash, idx)
         })

@@ -41,7 +41,10 @@ fn syntax_bench_tree() {
         .collect();
     let bytes: usize = sources.iter().map(|(s, _)| s.len()).sum();
     let start = Instant::now();
-    let facts: Vec<_> = sources.par_iter().map(|(s, l)| extract_facts(*l, s)).collect();
+    let facts: Vec<_> = sources
+        .par_iter()
+        .map(|(s, l)| extract_facts(*l, s))
+        .collect();
     let elapsed = start.elapsed();
     let decls: usize = facts.iter().map(|f| f.decls.len()).sum();
     let usages: usize = facts.iter().map(|f| f.usages.len()).sum();

@@ -42,19 +42,7 @@ pub fn fallback_selection(packet: &Packet, registry: &Registry, intent: Intent, 
     } else {
         Vec::new()
     };
-    let best_file_scores: Vec<f64> = {
-        let mut seen: Vec<&str> = Vec::new();
-        let mut out = Vec::new();
-        for e in &packet.entries {
-            if let Some(c) = registry.get(e.id) {
-                if !seen.contains(&c.path.as_str()) {
-                    seen.push(&c.path);
-                    out.push(e.score.total);
-                }
-            }
-        }
-        out
-    };
+    let best_file_scores: Vec<f64> = packet.file_scores(registry).into_iter().map(|(_, s)| s).collect();
     let clear_lead = match best_file_scores.as_slice() {
         [first, second, ..] => *first >= CLEAR_LEAD * *second,
         [_] => true,

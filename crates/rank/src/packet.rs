@@ -57,12 +57,16 @@ impl Packet {
 
     /// Files in packet order, each once.
     pub fn files<'a>(&self, registry: &'a Registry) -> Vec<&'a str> {
-        let mut files: Vec<&str> = Vec::new();
+        self.file_scores(registry).into_iter().map(|(f, _)| f).collect()
+    }
+
+    /// Files in packet order, each once, with the score of their best entry.
+    pub fn file_scores<'a>(&self, registry: &'a Registry) -> Vec<(&'a str, f64)> {
+        let mut files: Vec<(&str, f64)> = Vec::new();
         for e in &self.entries {
-            if let Some(c) = registry.get(e.id) {
-                if !files.contains(&c.path.as_str()) {
-                    files.push(&c.path);
-                }
+            let Some(c) = registry.get(e.id) else { continue };
+            if !files.iter().any(|(f, _)| *f == c.path) {
+                files.push((&c.path, e.score.total));
             }
         }
         files

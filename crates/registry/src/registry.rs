@@ -40,6 +40,9 @@ const MERGE_WIDTH_RATIO: u32 = 2;
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Registry {
     candidates: Vec<Candidate>,
+    /// Every location ever sighted, per path, with the candidate it went to: the same
+    /// sighting always lands on the same ID, whatever merges happened since.
+    sighted: std::collections::BTreeMap<String, Vec<(Option<LineRange>, CandidateId)>>,
     #[serde(skip)]
     by_path: HashMap<String, Vec<usize>>,
 }
@@ -99,7 +102,12 @@ impl Registry {
 
     fn merge(&mut self, call: u32, tool: ToolName, s: Sighting) -> CandidateId {
         let provenance = Provenance { call, tool, reason: s.reason, score: s.score };
-        let slot = self.find_slot(&s.path, s.range);
+        let seen_before = self
+            .sighted
+            .get(&s.path)
+            .and_then(|v| v.iter().find(|(r, _)| *r == s.range))
+            .map(|(_, id)| id.0 as usize - 1);
+        let slot = seen_before.or_else(|| self.find_slot(&s.path, s.range));
         let i = match slot {
             Some(i) => i,
             None => {
@@ -118,11 +126,14 @@ impl Registry {
                     est_tokens: 0,
                 });
                 let i = self.candidates.len() - 1;
-                self.by_path.entry(s.path).or_default().push(i);
+                self.by_path.entry(s.path.clone()).or_default().push(i);
                 i
             }
         };
         let c = &mut self.candidates[i];
+        if seen_before.is_none() {
+            self.sighted.entry(s.path.clone()).or_default().push((s.range, c.id));
+        }
         if let (Some(have), Some(new)) = (c.range, s.range) {
             c.range = Some(LineRange::new(have.start.min(new.start), have.end.max(new.end)));
         }
@@ -139,10 +150,10 @@ impl Registry {
                 c.matched_terms.push(t);
             }
         }
-        if let Some(text) = s.text {
-            if !c.observed.contains(&text) {
-                c.observed.push(text);
-            }
+        if let Some(text) = s.text
+            && !c.observed.contains(&text)
+        {
+            c.observed.push(text);
         }
         c.refresh_tokens();
         c.id

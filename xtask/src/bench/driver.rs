@@ -14,7 +14,9 @@ use super::touch::restore_leftovers;
 
 pub fn measure(repo: &Path, runs: usize) -> anyhow::Result<RepoResult> {
     let repo = std::fs::canonicalize(repo).with_context(|| format!("repo {}", repo.display()))?;
-    let scratch = tempfile::Builder::new().prefix("sightline-bench-").tempdir()?;
+    let scratch = tempfile::Builder::new()
+        .prefix("sightline-bench-")
+        .tempdir()?;
     let backups = scratch.path().join("backups");
     let runner = Runner {
         repo: &repo,
@@ -23,7 +25,10 @@ pub fn measure(repo: &Path, runs: usize) -> anyhow::Result<RepoResult> {
     let result = runner.all_phases(scratch.path(), runs);
     // Restore before reporting anything, whether or not the phases succeeded.
     for file in restore_leftovers(&backups)? {
-        eprintln!("bench: restored {} left edited by a failed phase", file.display());
+        eprintln!(
+            "bench: restored {} left edited by a failed phase",
+            file.display()
+        );
     }
     result
 }
@@ -73,7 +78,11 @@ impl Runner<'_> {
             .stderr(Stdio::inherit())
             .output()?;
         if !output.status.success() {
-            bail!("{name} phase on {} failed: {}", self.repo.display(), output.status);
+            bail!(
+                "{name} phase on {} failed: {}",
+                self.repo.display(),
+                output.status
+            );
         }
         let stdout = String::from_utf8_lossy(&output.stdout);
         let line = stdout

@@ -49,7 +49,8 @@ fn open(repo: &Path, cache_dir: &Path) -> anyhow::Result<(Index, f64)> {
         ..IndexOptions::default()
     };
     let t = Instant::now();
-    let index = Index::open(repo, &options).with_context(|| format!("indexing {}", repo.display()))?;
+    let index =
+        Index::open(repo, &options).with_context(|| format!("indexing {}", repo.display()))?;
     Ok((index, ms(t)))
 }
 
@@ -106,8 +107,10 @@ fn session(repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<S
     let _ = walk_changed(index.root(), &|_, _| true);
     out.unchanged_walk_ms = ms(t);
     for path in out.edited_files.clone() {
-        out.body_edit_ms.push(timed_edit(&mut index, &path, BODY_EDIT, backup_dir)?);
-        out.shape_edit_ms.push(timed_edit(&mut index, &path, SHAPE_EDIT, backup_dir)?);
+        out.body_edit_ms
+            .push(timed_edit(&mut index, &path, BODY_EDIT, backup_dir)?);
+        out.shape_edit_ms
+            .push(timed_edit(&mut index, &path, SHAPE_EDIT, backup_dir)?);
     }
     for query in queries::sample(&index) {
         out.explore.push(explore(&index, query));
@@ -143,7 +146,12 @@ fn edit_targets(index: &Index, count: usize) -> Vec<String> {
 /// Appends `extra` to `path`, then times the refresh plus the workspace-wide queries a
 /// tool call would need next. The file is restored and re-indexed (untimed) before
 /// returning, so every sample starts from the pristine tree.
-fn timed_edit(index: &mut Index, path: &str, extra: &str, backup_dir: &Path) -> anyhow::Result<f64> {
+fn timed_edit(
+    index: &mut Index,
+    path: &str,
+    extra: &str,
+    backup_dir: &Path,
+) -> anyhow::Result<f64> {
     let touch = Touch::append(&index.root().join(path), extra, backup_dir)
         .with_context(|| format!("editing {path}"))?;
     let t = Instant::now();

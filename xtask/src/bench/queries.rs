@@ -13,8 +13,8 @@ pub const PHRASE_QUERIES: usize = 10;
 /// The query set for an index: deterministic for the same indexed tree.
 pub fn sample(index: &Index) -> Vec<String> {
     let names = candidate_names(index);
-    let mut queries = every_kth(&names, NAME_QUERIES);
-    queries.extend(every_kth(&phrases(&names), PHRASE_QUERIES));
+    let mut queries = spread(&names, NAME_QUERIES);
+    queries.extend(spread(&phrases(&names), PHRASE_QUERIES));
     queries
 }
 
@@ -32,7 +32,7 @@ fn candidate_names(index: &Index) -> Vec<String> {
         let facts = &sightline_observe::db::file_index(db, file).facts;
         for decl in &facts.decls {
             let wanted = matches!(decl.kind, DeclKind::Function | DeclKind::Class);
-            if wanted && decl.exported && decl.name != "default" && seen.insert(&decl.name) {
+            if wanted && decl.exported && decl.name != "default" && seen.insert(decl.name.clone()) {
                 names.push(decl.name.clone());
             }
         }
@@ -60,13 +60,13 @@ fn phrases(names: &[String]) -> Vec<String> {
     out
 }
 
-/// At most `n` items spread evenly: every k-th, starting with the first.
-fn every_kth(items: &[String], n: usize) -> Vec<String> {
-    if n == 0 {
-        return Vec::new();
+/// At most `n` items spread evenly over the list, starting with the first: the i-th pick
+/// is item `i * len / n`, so exactly `n` come back whenever there are that many.
+fn spread(items: &[String], n: usize) -> Vec<String> {
+    if items.len() <= n {
+        return items.to_vec();
     }
-    let k = items.len().div_ceil(n).max(1);
-    items.iter().step_by(k).take(n).cloned().collect()
+    (0..n).map(|i| items[i * items.len() / n].clone()).collect()
 }
 
 #[cfg(test)]
@@ -79,21 +79,18 @@ mod tests {
     }
 
     #[test]
-    fn every_kth_spreads_and_caps() {
+    fn spread_spreads_and_caps() {
         let items: Vec<String> = (0..10).map(|i| i.to_string()).collect();
-        assert_eq!(every_kth(&items, 3), strings(&["0", "4", "8"]));
-        assert_eq!(every_kth(&items, 20).len(), 10);
-        assert!(every_kth(&items, 0).is_empty());
-        assert!(every_kth(&[], 5).is_empty());
+        assert_eq!(spread(&items, 3), strings(&["0", "3", "6"]));
+        assert_eq!(spread(&items, 20).len(), 10);
+        assert!(spread(&items, 0).is_empty());
+        assert!(spread(&[], 5).is_empty());
     }
 
     #[test]
     fn phrases_use_first_and_last_long_words() {
         let names = strings(&["parseConfigFile", "isReady", "loadUserProfile", "ab"]);
-        assert_eq!(
-            phrases(&names),
-            strings(&["parse file", "load profile"])
-        );
+        assert_eq!(phrases(&names), strings(&["parse file", "load profile"]));
     }
 
     #[test]
@@ -120,7 +117,11 @@ mod tests {
         let first = sample(&open());
         assert_eq!(first, sample(&open()));
         assert_eq!(first.len(), NAME_QUERIES + 2);
-        assert!(first.iter().all(|q| !q.contains("hidden") && q != "testOnly"));
+        assert!(
+            first
+                .iter()
+                .all(|q| !q.contains("hidden") && q != "testOnly")
+        );
         assert!(first.contains(&"build part".to_owned()));
         assert!(first.contains(&"render queue".to_owned()));
     }

@@ -28,7 +28,13 @@ impl WorkingCopy {
                     "refs/tags/*:refs/tags/*",
                 ],
             )
-            .with_context(|| format!("fetching tags of {} into {}", bundle.display(), dir.display()))?;
+            .with_context(|| {
+                format!(
+                    "fetching tags of {} into {}",
+                    bundle.display(),
+                    dir.display()
+                )
+            })?;
         } else {
             if dir.exists() {
                 bail!(
@@ -47,7 +53,11 @@ impl WorkingCopy {
                 .status()
                 .context("running git clone")?;
             if !status.success() {
-                bail!("git clone {} {} failed ({status})", bundle.display(), dir.display());
+                bail!(
+                    "git clone {} {} failed ({status})",
+                    bundle.display(),
+                    dir.display()
+                );
             }
         }
         Ok(WorkingCopy {
@@ -62,9 +72,31 @@ impl WorkingCopy {
         git(&self.dir, &["checkout", "-q", "-f", &tag])?;
         git(&self.dir, &["clean", "-fdq"])
     }
+
+    /// The files of `base/<commit>` as (path, blob id) pairs, read without a checkout.
+    pub fn tree(&self, commit: &str) -> anyhow::Result<Vec<(String, String)>> {
+        let tag = format!("base/{commit}");
+        let out = git_output(&self.dir, &["ls-tree", "-r", "-z", &tag])?;
+        let mut files = Vec::new();
+        for entry in out.split('\0').filter(|e| !e.is_empty()) {
+            // `<mode> <type> <id>\t<path>`
+            let Some((meta, path)) = entry.split_once('\t') else {
+                continue;
+            };
+            if let Some(id) = meta.split(' ').nth(2) {
+                files.push((path.to_owned(), id.to_owned()));
+            }
+        }
+        files.sort();
+        Ok(files)
+    }
 }
 
 fn git(dir: &Path, args: &[&str]) -> anyhow::Result<()> {
+    git_output(dir, args).map(drop)
+}
+
+fn git_output(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -79,5 +111,5 @@ fn git(dir: &Path, args: &[&str]) -> anyhow::Result<()> {
             String::from_utf8_lossy(&out.stderr).trim()
         );
     }
-    Ok(())
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }

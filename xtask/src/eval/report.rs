@@ -73,7 +73,11 @@ impl GroupSummary {
                 query_p95_ms: percentile(&lat, 95.0),
             }
         };
-        let refresh: Vec<f64> = done.iter().filter(|r| !r.cold).map(|r| r.index_ms).collect();
+        let refresh: Vec<f64> = done
+            .iter()
+            .filter(|r| !r.cold)
+            .map(|r| r.index_ms)
+            .collect();
         let files: Vec<f64> = done.iter().map(|r| r.source_files as f64).collect();
         GroupSummary {
             name: name.to_owned(),

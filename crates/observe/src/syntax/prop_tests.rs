@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use super::extract_facts;
 use crate::facts::{FileFacts, Lang};
 
+#[rustfmt::skip]
 const FRAGMENTS: &[&str] = &[
     "class A ", "extends B ", "implements C, D<E> ", "{", "}", "(", ")", "[", "]", "<", ">",
     "/>", "</", "export ", "default ", "const x = ", "let ", "function f", "async ", "() => ",
@@ -25,13 +26,19 @@ fn check(facts: &FileFacts) {
     let in_file = |line: u32| (1..=facts.line_count).contains(&line);
     for (i, d) in facts.decls.iter().enumerate() {
         assert!(in_file(d.lines.start) && in_file(d.lines.end), "decl {d:?}");
-        assert!(d.lines.contains_line(d.signature_line), "signature of {d:?}");
+        assert!(
+            d.lines.contains_line(d.signature_line),
+            "signature of {d:?}"
+        );
         assert!(d.bytes.start <= d.bytes.end);
         assert!(d.signature.chars().count() <= 200);
         if let Some(p) = d.parent {
             assert!((p as usize) < i, "parent after child: {d:?}");
             let parent = &facts.decls[p as usize];
-            assert!(parent.lines.contains(&d.lines), "{parent:?} does not contain {d:?}");
+            assert!(
+                parent.lines.contains(&d.lines),
+                "{parent:?} does not contain {d:?}"
+            );
             assert!(d.qualified.starts_with(&parent.qualified));
         }
     }

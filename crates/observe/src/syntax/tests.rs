@@ -20,7 +20,11 @@ fn decl<'a>(facts: &'a FileFacts, qualified: &str) -> &'a Declaration {
 }
 
 fn names(facts: &FileFacts) -> Vec<(String, DeclKind)> {
-    facts.decls.iter().map(|d| (d.qualified.clone(), d.kind)).collect()
+    facts
+        .decls
+        .iter()
+        .map(|d| (d.qualified.clone(), d.kind))
+        .collect()
 }
 
 fn has_decl(facts: &FileFacts, qualified: &str) -> bool {
@@ -87,13 +91,22 @@ const K = class {};
     for (qualified, kind) in expected {
         assert_eq!(decl(&facts, qualified).kind, kind, "{qualified}");
     }
-    assert_eq!(facts.decls.iter().filter(|d| d.qualified == "B.over").count(), 2);
+    assert_eq!(
+        facts
+            .decls
+            .iter()
+            .filter(|d| d.qualified == "B.over")
+            .count(),
+        2
+    );
     assert_eq!(facts.parse_errors, 0);
 }
 
 #[test]
 fn syntax_locals_are_not_variables_but_local_functions_are() {
-    let facts = ts("function outer() {\n  const n = 1;\n  const inner = () => n;\n}\nif (x) { const y = 2; }\n");
+    let facts = ts(
+        "function outer() {\n  const n = 1;\n  const inner = () => n;\n}\nif (x) { const y = 2; }\n",
+    );
     assert!(!has_decl(&facts, "outer.n"));
     assert!(!has_decl(&facts, "y"));
     let inner = decl(&facts, "outer.inner");
@@ -106,12 +119,14 @@ fn syntax_locals_are_not_variables_but_local_functions_are() {
 
 #[test]
 fn syntax_object_literal_members_of_named_bindings() {
-    let facts = ts(r#"const handlers = { onSave() {}, onLoad: () => {}, label: "x", nested: { deep() {} } };
+    let facts = ts(
+        r#"const handlers = { onSave() {}, onLoad: () => {}, label: "x", nested: { deep() {} } };
 export default { methods: { save() {} } };
 export const store = create({ actions: { load: function () {} } }) as Store;
 function f() { const local = { notADecl() {} }; }
 call({ alsoNot() {} });
-"#);
+"#,
+    );
     assert_eq!(decl(&facts, "handlers").kind, DeclKind::Variable);
     assert_eq!(decl(&facts, "handlers.onSave").kind, DeclKind::Method);
     assert_eq!(decl(&facts, "handlers.onLoad").kind, DeclKind::Method);
@@ -121,7 +136,12 @@ call({ alsoNot() {} });
     assert!(default.exported && default.default_export);
     assert_eq!(decl(&facts, "default.methods.save").parent, Some(4));
     assert_eq!(decl(&facts, "store.actions.load").kind, DeclKind::Method);
-    assert!(!facts.decls.iter().any(|d| d.name == "notADecl" || d.name == "alsoNot"));
+    assert!(
+        !facts
+            .decls
+            .iter()
+            .any(|d| d.name == "notADecl" || d.name == "alsoNot")
+    );
 }
 
 #[test]
@@ -137,15 +157,23 @@ fn syntax_ranges_include_decorators_and_export() {
     assert_eq!(method.lines, LineRange::new(9, 12));
     assert_eq!(method.signature_line, 10);
     assert_eq!(method.signature, "onClick() {");
-    assert_eq!(method.bytes.start as usize, src.find("@HostListener").unwrap());
+    assert_eq!(
+        method.bytes.start as usize,
+        src.find("@HostListener").unwrap()
+    );
     assert_eq!(method.bytes.end as usize, src.rfind("  }").unwrap() + 3);
     let field = decl(&facts, "Widget.value");
-    assert_eq!((field.lines, field.signature_line), (LineRange::new(5, 7), 7));
+    assert_eq!(
+        (field.lines, field.signature_line),
+        (LineRange::new(5, 7), 7)
+    );
 }
 
 #[test]
 fn syntax_const_binding_range_and_signature() {
-    let facts = ts("export const load =\n  async (id: string) => {\n    return id;\n  };\nconst a = 1, b = () => 2;\n");
+    let facts = ts(
+        "export const load =\n  async (id: string) => {\n    return id;\n  };\nconst a = 1, b = () => 2;\n",
+    );
     let load = decl(&facts, "load");
     assert_eq!(load.lines, LineRange::new(1, 4));
     assert_eq!(load.signature, "export const load =");
@@ -182,11 +210,18 @@ class Inner { export() {} }
 
     let facts = ts("export default function () {}\n");
     let anon = decl(&facts, "default");
-    assert_eq!((anon.kind, anon.exported, anon.default_export), (DeclKind::Function, true, true));
+    assert_eq!(
+        (anon.kind, anon.exported, anon.default_export),
+        (DeclKind::Function, true, true)
+    );
     let facts = ts("export default class extends Base {}\n");
     let anon = decl(&facts, "default");
     assert_eq!((anon.kind, anon.default_export), (DeclKind::Class, true));
     assert_eq!(facts.heritage[0].name, "Base");
+    let facts = tsx("export default () => <App />;\n");
+    let anon = decl(&facts, "default");
+    assert_eq!((anon.kind, anon.default_export), (DeclKind::Function, true));
+    assert_eq!(facts.usages[0].enclosing, Some(0));
     let facts = ts("export default class Named {}\nexport { x as default } from './x';\n");
     assert!(decl(&facts, "Named").default_export);
     let facts = ts("const h = 1;\nexport { h as default };\n");
@@ -208,16 +243,27 @@ async function load() { await import("./lazy"); const m = require('cjs'); requir
 "#);
     let by_spec = |s: &str| facts.imports.iter().find(|i| i.specifier == s).unwrap();
     let y = by_spec("./y");
-    let pairs: Vec<_> = y.names.iter().map(|n| (n.imported.as_str(), n.local.as_str())).collect();
+    let pairs: Vec<_> = y
+        .names
+        .iter()
+        .map(|n| (n.imported.as_str(), n.local.as_str()))
+        .collect();
     assert_eq!(pairs, vec![("default", "D"), ("b", "c"), ("e", "e")]);
-    assert_eq!((y.line, y.reexport, y.dynamic, y.type_only), (1, false, false, false));
+    assert_eq!(
+        (y.line, y.reexport, y.dynamic, y.type_only),
+        (1, false, false, false)
+    );
     assert_eq!(by_spec("z").namespace.as_deref(), Some("ns"));
     assert!(by_spec("./types").type_only);
     assert!(by_spec("./side-effect").names.is_empty());
     assert_eq!(by_spec("fs").namespace.as_deref(), Some("fs"));
     let v = by_spec("./v");
     assert!(v.reexport);
-    let pairs: Vec<_> = v.names.iter().map(|n| (n.imported.as_str(), n.local.as_str())).collect();
+    let pairs: Vec<_> = v
+        .names
+        .iter()
+        .map(|n| (n.imported.as_str(), n.local.as_str()))
+        .collect();
     assert_eq!(pairs, vec![("a", "bb"), ("cc", "cc")]);
     assert!(by_spec("./all").reexport && by_spec("./all").namespace.is_none());
     assert_eq!(by_spec("./w").namespace.as_deref(), Some("q"));
@@ -232,7 +278,9 @@ async function load() { await import("./lazy"); const m = require('cjs'); requir
 
 #[test]
 fn syntax_calls_and_instantiations() {
-    let facts = ts("class S {\n  run() {\n    this.store.save(1);\n    helper();\n    const x = new Repo();\n    new api.Client();\n    a?.b();\n  }\n}\nlongReceiverNameNumberOne.longReceiverNameNumberTwo.longReceiverNameNumberThree.more.go();\nfoo\n  .bar()\n  .baz();\n");
+    let facts = ts(
+        "class S {\n  run() {\n    this.store.save(1);\n    helper();\n    const x = new Repo();\n    new api.Client();\n    a?.b();\n  }\n}\nlongReceiverNameNumberOne.longReceiverNameNumberTwo.longReceiverNameNumberThree.more.go();\nfoo\n  .bar()\n  .baz();\n",
+    );
     let calls = usages(&facts, UsageKind::Call);
     assert!(calls.contains(&u("save", "this.store", 3)));
     assert!(calls.contains(&u("helper", "", 4)));
@@ -250,18 +298,32 @@ fn syntax_calls_and_instantiations() {
 
 #[test]
 fn syntax_jsx_renders() {
-    let facts = tsx("export function App() {\n  return <Layout title=\"x\">\n    <div><Icons.Star /></div>\n    <Button onClick={() => go()} />\n  </Layout>;\n}\n");
+    let facts = tsx(
+        "export function App() {\n  return <Layout title=\"x\">\n    <div><Icons.Star /></div>\n    <Button onClick={() => go()} />\n  </Layout>;\n}\n",
+    );
     let renders = usages(&facts, UsageKind::Render);
-    assert_eq!(renders, vec![u("Layout", "", 2), u("Star", "Icons", 3), u("Button", "", 4)]);
+    assert_eq!(
+        renders,
+        vec![
+            u("Layout", "", 2),
+            u("Star", "Icons", 3),
+            u("Button", "", 4)
+        ]
+    );
     assert!(facts.usages.iter().all(|u| u.name != "div"));
     assert!(facts.usages.iter().all(|u| u.enclosing == Some(0)));
     // Closing tags are not a second use.
-    assert_eq!(facts.usages.iter().filter(|u| u.name == "Layout").count(), 1);
+    assert_eq!(
+        facts.usages.iter().filter(|u| u.name == "Layout").count(),
+        1
+    );
 }
 
 #[test]
 fn syntax_references_deduplicated_per_declaration() {
-    let facts = ts("const LIMIT = 3;\nfunction a(x: Config) { return LIMIT + LIMIT + x.size; }\nfunction b() { return LIMIT; }\nLIMIT;\n");
+    let facts = ts(
+        "const LIMIT = 3;\nfunction a(x: Config) { return LIMIT + LIMIT + x.size; }\nfunction b() { return LIMIT; }\nLIMIT;\n",
+    );
     let refs: Vec<_> = facts
         .usages
         .iter()
@@ -269,7 +331,10 @@ fn syntax_references_deduplicated_per_declaration() {
         .map(|u| (u.enclosing, u.line))
         .collect();
     assert_eq!(refs, vec![(Some(1), 2), (Some(2), 3), (None, 4)]);
-    let all: Vec<_> = usages(&facts, UsageKind::Reference).into_iter().map(|r| r.0).collect();
+    let all: Vec<_> = usages(&facts, UsageKind::Reference)
+        .into_iter()
+        .map(|r| r.0)
+        .collect();
     assert!(all.contains(&"Config".to_owned()));
     // Declared names and parameters are bindings, not references.
     assert!(!all.contains(&"a".to_owned()) && !all.contains(&"b".to_owned()));
@@ -278,8 +343,14 @@ fn syntax_references_deduplicated_per_declaration() {
 
 #[test]
 fn syntax_heritage() {
-    let facts = ts("class A extends ns.Base<T> implements C, D<U>, e.F {}\ninterface I extends J, K.L<T> {}\nconst M = class extends Mixin(Base) {};\n");
-    let h: Vec<_> = facts.heritage.iter().map(|h| (h.decl, h.kind, h.name.as_str(), h.line)).collect();
+    let facts = ts(
+        "class A extends ns.Base<T> implements C, D<U>, e.F {}\ninterface I extends J, K.L<T> {}\nconst M = class extends Mixin(Base) {};\n",
+    );
+    let h: Vec<_> = facts
+        .heritage
+        .iter()
+        .map(|h| (h.decl, h.kind, h.name.as_str(), h.line))
+        .collect();
     assert_eq!(
         h,
         vec![

@@ -217,16 +217,8 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
             .filter(|s| graph.file_of(s.node) == hit.file)
             .collect();
         let label = |node: NodeId| node_label(db, ws, &graph, node);
-        let plan = plan_windows(
-            &graph,
-            facts,
-            &file_symbols,
-            &lines,
-            &found.terms,
-            args,
-            &label,
-            &mut result.truncation,
-        );
+        let ctx = FileContext { graph: &graph, facts, lines: &lines, terms: &found.terms, label: &label };
+        let plan = plan_windows(&ctx, &file_symbols, args, &mut result.truncation);
         let mut windows = Vec::new();
         for (range, score, reason, truncated) in plan {
             let body = slice_lines(&lines, range);
@@ -329,18 +321,24 @@ fn make_window(
     }
 }
 
+/// What window planning needs to know about one file.
+struct FileContext<'a> {
+    graph: &'a Graph,
+    facts: &'a FileFacts,
+    lines: &'a [&'a str],
+    terms: &'a QueryTerms,
+    label: &'a dyn Fn(NodeId) -> String,
+}
+
 /// The window ranges for one file: the best-scoring declarations (children preferred to a
 /// long parent), merged when they touch, capped in count and lines.
 fn plan_windows(
-    graph: &Graph,
-    facts: &FileFacts,
+    ctx: &FileContext,
     symbols: &[&SymbolHit],
-    lines: &[&str],
-    terms: &QueryTerms,
     args: &ExploreArgs,
-    label: &dyn Fn(NodeId) -> String,
     trunc: &mut Truncation,
 ) -> Vec<(LineRange, f64, String, bool)> {
+    let FileContext { graph, facts, lines, terms, label } = *ctx;
     let line_count = lines.len() as u32;
     if line_count == 0 {
         return Vec::new();

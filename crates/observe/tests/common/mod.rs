@@ -1,4 +1,5 @@
 //! Shared helpers for observe's integration tests.
+#![allow(dead_code)] // each test binary uses a different subset of the helpers
 
 use std::path::{Path, PathBuf};
 

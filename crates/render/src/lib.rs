@@ -1,0 +1,1 @@
+//! The render stage (in progress).

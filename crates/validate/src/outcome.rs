@@ -1,0 +1,88 @@
+//! What validation returns: the surviving selection and a reason for every removal or
+//! downgrade, so callers can measure (e.g. the unverified-fact rate) and continue the
+//! conversation on a critical gap.
+
+use std::fmt;
+
+use serde::Serialize;
+use sightline_registry::{CandidateId, Selection};
+
+/// Which rule removed or lowered something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// The ID names no candidate in the registry.
+    UnknownId,
+    /// The quote is empty, too long in lines, or not in the candidate's observed text.
+    QuoteUnverified,
+    /// A read target without a line range (a listing) cannot be read as a target.
+    NoRange,
+    /// A read target wider than the budget allows.
+    RangeTooWide,
+    /// A text field longer than the budget allows.
+    TooLong,
+    /// A blank entry (a missing item or search term with no text).
+    Blank,
+    /// A repeat of an earlier entry.
+    Duplicate,
+    /// More entries than the limit; the first ones are kept.
+    OverCount,
+    /// Search targets only belong to a targeted gap search.
+    SearchWithoutGapAction,
+    /// The action was changed to stay consistent with the intent and what survived.
+    Action,
+    /// The confidence was lowered.
+    Confidence,
+    /// Nothing survived; the deterministic fallback selection replaced the submission.
+    Fallback,
+}
+
+impl Rule {
+    /// Whether the rule removed part of the selection (as opposed to adjusting it).
+    pub fn is_removal(self) -> bool {
+        !matches!(self, Rule::Action | Rule::Confidence | Rule::Fallback)
+    }
+}
+
+/// One removal or downgrade, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Drop {
+    pub rule: Rule,
+    /// What was affected, e.g. `flow link c3` or `action`.
+    pub what: String,
+    pub reason: String,
+}
+
+/// A gap specific enough to ask the model for one more round in the same conversation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CriticalGap {
+    /// A flow link's quote was not found in what the tools showed for its candidate.
+    UnverifiedQuote { candidate: CandidateId, quote: String },
+    /// Something the model itself said is missing.
+    Missing { what: String },
+    /// The intent needs exact ranges, and no ranged candidate survived.
+    NoRangedCandidate,
+}
+
+impl fmt::Display for CriticalGap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CriticalGap::UnverifiedQuote { candidate, quote } => {
+                write!(f, "the quote for {candidate} was not found in its observed text: {quote:?}")
+            }
+            CriticalGap::Missing { what } => write!(f, "missing: {what}"),
+            CriticalGap::NoRangedCandidate => f.write_str("no candidate with an exact line range survived"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Validated {
+    /// The surviving selection (the validated fallback when `fell_back`).
+    pub selection: Selection,
+    /// Every removal and downgrade, in the order the rules ran.
+    pub drops: Vec<Drop>,
+    pub fell_back: bool,
+    pub critical_gap: Option<CriticalGap>,
+}

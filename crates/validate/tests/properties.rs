@@ -1,0 +1,79 @@
+//! Invariants over random selections: validation only removes or lowers, never reorders,
+//! always ends consistent, and is idempotent.
+
+mod support;
+
+use proptest::prelude::*;
+use sightline_registry::selection::{MAX_FLOW, MAX_MISSING, MAX_PRIMARY, MAX_READ_TARGETS, MAX_SEARCH_TARGETS};
+use sightline_registry::{Action, Confidence, Selection};
+use sightline_validate::{Budget, validate};
+use support::{fixture, strategy};
+
+fn is_subsequence<T: PartialEq>(sub: &[T], of: &[T]) -> bool {
+    let mut it = of.iter();
+    sub.iter().all(|x| it.any(|y| y == x))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn validation_only_removes_or_lowers(sel in strategy::arb_selection(), intent in strategy::arb_intent()) {
+        let registry = fixture::registry();
+        let budget = Budget::default();
+        let fallback = fixture::fallback();
+        let v = validate(&sel, &registry, intent, &fallback, &budget);
+        let out = &v.selection;
+
+        if v.fell_back {
+            prop_assert_eq!(out.confidence, Confidence::Low);
+        } else {
+            prop_assert!(out.confidence <= sel.confidence);
+            // Nothing added, nothing reordered.
+            prop_assert!(is_subsequence(&out.primary, &sel.primary));
+            prop_assert!(is_subsequence(&out.flow, &sel.flow));
+            prop_assert!(is_subsequence(&out.read_targets, &sel.read_targets));
+            prop_assert!(is_subsequence(&out.missing, &sel.missing));
+            prop_assert!(is_subsequence(&out.search_targets, &sel.search_targets));
+        }
+        // Everything left is known, ranged where it must be, and within limits.
+        let ids = out.primary.iter().copied().chain(out.flow.iter().map(|l| l.candidate)).chain(out.read_targets.iter().map(|t| t.candidate));
+        for id in ids {
+            prop_assert!(registry.get(id).is_some());
+        }
+        for t in &out.read_targets {
+            let r = registry.get(t.candidate).and_then(|c| c.range);
+            prop_assert!(r.is_some_and(|r| r.len() <= budget.max_range_lines));
+        }
+        for l in &out.flow {
+            let c = registry.get(l.candidate);
+            prop_assert!(c.is_some_and(|c| sightline_validate::quote::verify(&l.quote, c).is_ok()));
+        }
+        prop_assert!(out.primary.len() <= MAX_PRIMARY && out.flow.len() <= MAX_FLOW && out.missing.len() <= MAX_MISSING);
+        prop_assert!(out.read_targets.len() <= MAX_READ_TARGETS && out.search_targets.len() <= MAX_SEARCH_TARGETS);
+        prop_assert!(out.search_targets.is_empty() || out.action == Action::TargetedGapSearch);
+        prop_assert!(!(intent.needs_ranges() && out.action == Action::AnswerFromReport));
+        prop_assert!(out.action != Action::ReadTargets || !out.read_targets.is_empty());
+        prop_assert!(out.confidence != Confidence::High || (out.missing.is_empty() && !v.drops.iter().any(|d| d.rule.is_removal())));
+        // Every change has a recorded reason.
+        if *out != sel && !v.fell_back {
+            prop_assert!(!v.drops.is_empty());
+        }
+
+        let again = validate(out, &registry, intent, &fallback, &budget);
+        prop_assert_eq!(&again.selection, out);
+        prop_assert_eq!(again.drops, vec![]);
+    }
+
+    #[test]
+    fn parsing_never_panics(json in ".{0,200}") {
+        let _ = sightline_validate::parse_selection(&json);
+    }
+
+    #[test]
+    fn parsing_round_trips(sel in strategy::arb_selection()) {
+        let json = serde_json::to_string(&sel).unwrap_or_default();
+        let back: Selection = sightline_validate::parse_selection(&json).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(back, sel);
+    }
+}

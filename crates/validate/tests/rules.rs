@@ -1,0 +1,270 @@
+//! One test per rule, with the exact drops expected.
+
+mod support;
+
+use sightline_registry::selection::{MAX_FLOW, MAX_PRIMARY};
+use sightline_registry::{Action, Confidence, Intent, Selection};
+use sightline_validate::{Budget, CriticalGap, Rule, Validated, validate};
+use support::fixture::*;
+
+fn run(sel: &Selection, intent: Intent) -> Validated {
+    validate(sel, &registry(), intent, &fallback(), &Budget::default())
+}
+
+fn rules(v: &Validated) -> Vec<(Rule, &str)> {
+    v.drops.iter().map(|d| (d.rule, d.what.as_str())).collect()
+}
+
+#[test]
+fn a_good_selection_passes_untouched() {
+    let sel = good_selection();
+    let v = run(&sel, Intent::Explain);
+    assert_eq!(v.drops, vec![]);
+    assert_eq!(v.selection, sel);
+    assert!(!v.fell_back);
+    assert_eq!(v.critical_gap, None);
+}
+
+#[test]
+fn unknown_ids_are_dropped_everywhere() {
+    let mut sel = good_selection();
+    sel.primary = vec![id(1), id(99), id(0)];
+    sel.flow.push(link(42, "extra", "fact", "router.add"));
+    sel.read_targets.insert(0, read_target(11, "nothing", true));
+    let v = run(&sel, Intent::Explain);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::UnknownId, "primary c99"),
+            (Rule::UnknownId, "primary c0"),
+            (Rule::UnknownId, "flow link c42"),
+            (Rule::UnknownId, "read target c11"),
+            (Rule::Confidence, "confidence"),
+        ]
+    );
+    assert_eq!(v.selection.primary, vec![id(1)]);
+    assert_eq!(v.selection.flow, good_selection().flow);
+    assert_eq!(v.selection.confidence, Confidence::Medium);
+}
+
+#[test]
+fn quotes_must_be_observed_for_that_candidate() {
+    let mut sel = selection(Action::AnswerFromReport, Confidence::Medium);
+    sel.primary = vec![id(1)];
+    sel.flow = vec![
+        // Whitespace and numbered-output prefixes do not matter.
+        link(1, "a", "f", "   5    router.add(\"/\",    Panel);"),
+        // Observed, but for another candidate.
+        link(3, "b", "f", "router.add(\"/\", Panel);"),
+        // Never observed at all.
+        link(1, "c", "f", "router.remove(\"/\");"),
+        // No observed text: a candidate ranked past the cap.
+        link(4, "d", "f", "class QueueService {"),
+        // Observed text of a cut grep line is not evidence.
+        link(6, "e", "f", "export const bigSelector"),
+        // Too many lines.
+        link(1, "f", "f", "import { Router } from \"./router\";\nimport { Panel } from \"../ui/panel\";\n\nexport function buildRoutes(router: Router) {"),
+        link(1, "g", "f", " \n  "),
+    ];
+    let v = run(&sel, Intent::Locate);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::QuoteUnverified, "flow link c3"),
+            (Rule::QuoteUnverified, "flow link c1"),
+            (Rule::QuoteUnverified, "flow link c4"),
+            (Rule::QuoteUnverified, "flow link c6"),
+            (Rule::QuoteUnverified, "flow link c1"),
+            (Rule::QuoteUnverified, "flow link c1"),
+        ]
+    );
+    assert_eq!(v.drops[4].reason, "the quote has 3 lines; at most 2 are allowed");
+    assert_eq!(v.drops[5].reason, "the quote is empty");
+    assert_eq!(v.selection.flow.len(), 1);
+    assert_eq!(v.selection.flow[0].role, "a");
+    assert_eq!(
+        v.critical_gap,
+        Some(CriticalGap::UnverifiedQuote { candidate: id(3), quote: "router.add(\"/\", Panel);".to_owned() })
+    );
+}
+
+#[test]
+fn a_quote_spanning_two_observed_lines_matches() {
+    let mut sel = selection(Action::AnswerFromReport, Confidence::Low);
+    sel.primary = vec![id(7)];
+    sel.flow = vec![link(7, "data", "f", "42| if (!response.ok) {\n43|   throw new Error(\"queue load failed\");")];
+    let v = run(&sel, Intent::Explain);
+    assert_eq!(v.drops, vec![]);
+}
+
+#[test]
+fn read_targets_need_a_range_within_budget() {
+    let mut sel = selection(Action::ReadTargets, Confidence::Low);
+    sel.primary = vec![id(1)];
+    sel.read_targets = vec![read_target(9, "listing", true), read_target(8, "wide", true), read_target(1, "ok", true)];
+    let v = run(&sel, Intent::Edit);
+    assert_eq!(rules(&v), vec![(Rule::NoRange, "read target c9"), (Rule::RangeTooWide, "read target c8")]);
+    assert_eq!(v.drops[1].reason, "its range spans 200 lines; at most 120 are allowed");
+    assert_eq!(v.selection.read_targets, vec![read_target(1, "ok", true)]);
+    // A wider budget keeps the wide target, with its range untouched.
+    let wide = Budget { max_range_lines: 200, ..Budget::default() };
+    let v = validate(&sel, &registry(), Intent::Edit, &fallback(), &wide);
+    assert_eq!(rules(&v), vec![(Rule::NoRange, "read target c9")]);
+}
+
+#[test]
+fn counts_keep_the_first_entries() {
+    let mut sel = selection(Action::AnswerFromReport, Confidence::Low);
+    sel.primary = vec![id(1), id(2), id(3), id(4), id(5), id(7), id(8)];
+    let quote = "router.add(\"/\", Panel);";
+    sel.flow = (0..MAX_FLOW + 2).map(|i| link(1, &format!("r{i}"), "f", quote)).collect();
+    sel.missing = vec!["a".into(), "b".into(), "c".into(), "d".into()];
+    let v = run(&sel, Intent::Explain);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::OverCount, "primary c7"),
+            (Rule::OverCount, "primary c8"),
+            (Rule::OverCount, "flow link c1"),
+            (Rule::OverCount, "flow link c1"),
+            (Rule::OverCount, "missing \"d\""),
+        ]
+    );
+    assert_eq!(v.selection.primary.len(), MAX_PRIMARY);
+    assert_eq!(v.selection.flow.last().map(|l| l.role.as_str()), Some("r7"));
+}
+
+#[test]
+fn repeats_blanks_and_long_text_are_dropped() {
+    let mut sel = selection(Action::TargetedGapSearch, Confidence::Low);
+    sel.primary = vec![id(1), id(1)];
+    sel.missing = vec!["   ".into(), "x".repeat(300), "who calls it".into(), "who calls it".into()];
+    sel.search_targets = vec![search("openQueue", None), search(&"y".repeat(81), None), search("openQueue", None)];
+    let v = run(&sel, Intent::Locate);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::Blank, "missing entry"),
+            (Rule::TooLong, "missing \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\""),
+            (Rule::TooLong, "search target \"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy…\""),
+            (Rule::Duplicate, "primary c1"),
+            (Rule::Duplicate, "missing \"who calls it\""),
+            (Rule::Duplicate, "search target \"openQueue\""),
+        ]
+    );
+    assert_eq!(v.selection.search_targets, vec![search("openQueue", None)]);
+}
+
+#[test]
+fn answer_from_report_is_not_enough_to_edit() {
+    let v = run(&good_selection(), Intent::Edit);
+    assert_eq!(v.selection.action, Action::ReadTargets);
+    assert_eq!(rules(&v), vec![(Rule::Action, "action")]);
+    // Correcting the action drops nothing, so confidence stays.
+    assert_eq!(v.selection.confidence, Confidence::High);
+
+    let mut sel = good_selection();
+    sel.read_targets.clear();
+    let v = run(&sel, Intent::Debug);
+    assert_eq!(v.selection.action, Action::TargetedGapSearch);
+    assert_eq!(v.drops[0].reason, "answer_from_report became targeted_gap_search: debug needs exact ranges read before acting");
+}
+
+#[test]
+fn read_targets_with_nothing_to_read_becomes_a_gap_search() {
+    let mut sel = good_selection();
+    sel.action = Action::ReadTargets;
+    sel.read_targets = vec![read_target(9, "listing", true)];
+    sel.search_targets = vec![search("loadQueue", Some("src/"))];
+    let v = run(&sel, Intent::Locate);
+    assert_eq!(rules(&v), vec![(Rule::NoRange, "read target c9"), (Rule::Action, "action"), (Rule::Confidence, "confidence")]);
+    assert_eq!(v.selection.action, Action::TargetedGapSearch);
+    // The model's own search survives once the action is a gap search; none is invented.
+    assert_eq!(v.selection.search_targets, vec![search("loadQueue", Some("src/"))]);
+}
+
+#[test]
+fn search_targets_only_go_with_a_gap_search() {
+    let mut sel = good_selection();
+    sel.search_targets = vec![search("loadQueue", None)];
+    let v = run(&sel, Intent::Explain);
+    assert_eq!(rules(&v), vec![(Rule::SearchWithoutGapAction, "search target \"loadQueue\""), (Rule::Confidence, "confidence")]);
+    assert!(v.selection.search_targets.is_empty());
+}
+
+#[test]
+fn confidence_only_goes_down() {
+    // High with a missing part becomes medium.
+    let mut sel = good_selection();
+    sel.missing = vec!["the retry policy".into()];
+    let v = run(&sel, Intent::Explain);
+    assert_eq!(v.selection.confidence, Confidence::Medium);
+    assert_eq!(v.critical_gap, Some(CriticalGap::Missing { what: "the retry policy".into() }));
+
+    // High that loses its only flow link drops to medium, then to low.
+    let mut sel = selection(Action::AnswerFromReport, Confidence::High);
+    sel.primary = vec![id(1)];
+    sel.flow = vec![link(1, "a", "f", "not observed")];
+    let v = run(&sel, Intent::Explain);
+    assert_eq!(v.selection.confidence, Confidence::Low);
+    assert_eq!(rules(&v), vec![(Rule::QuoteUnverified, "flow link c1"), (Rule::Confidence, "confidence"), (Rule::Confidence, "confidence")]);
+
+    // Low stays low; high with no flow but nothing wrong stays high.
+    let mut sel = selection(Action::AnswerFromReport, Confidence::High);
+    sel.primary = vec![id(1)];
+    assert_eq!(run(&sel, Intent::Locate).selection.confidence, Confidence::High);
+}
+
+#[test]
+fn a_gutted_selection_falls_back_at_low_confidence() {
+    let mut sel = selection(Action::AnswerFromReport, Confidence::High);
+    sel.primary = vec![id(77)];
+    sel.flow = vec![link(1, "a", "f", "not observed")];
+    let v = run(&sel, Intent::Explain);
+    assert!(v.fell_back);
+    assert_eq!(v.selection.primary, fallback().primary);
+    assert_eq!(v.selection.confidence, Confidence::Low);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::UnknownId, "primary c77"),
+            (Rule::QuoteUnverified, "flow link c1"),
+            (Rule::Confidence, "confidence"),
+            (Rule::Confidence, "confidence"),
+            (Rule::Fallback, "selection"),
+            (Rule::Confidence, "fallback confidence"),
+        ]
+    );
+}
+
+#[test]
+fn skipping_is_an_outcome_not_a_gutted_selection() {
+    let sel = selection(Action::SkipExploreResult, Confidence::Medium);
+    let v = run(&sel, Intent::Explain);
+    assert!(!v.fell_back);
+    assert_eq!(v.selection.action, Action::SkipExploreResult);
+    assert_eq!(v.selection.confidence, Confidence::Low);
+}
+
+#[test]
+fn edit_without_a_ranged_candidate_is_a_critical_gap() {
+    let mut sel = selection(Action::ReadTargets, Confidence::Low);
+    sel.primary = vec![id(9)];
+    let v = run(&sel, Intent::Edit);
+    assert_eq!(v.critical_gap, Some(CriticalGap::NoRangedCandidate));
+    assert_eq!(run(&sel, Intent::Locate).critical_gap, None);
+}
+
+#[test]
+fn an_empty_fallback_keeps_the_remains_of_the_submission() {
+    let mut sel = selection(Action::ReadTargets, Confidence::Medium);
+    sel.read_targets = vec![read_target(1, "r", true)];
+    let empty = selection(Action::ReadTargets, Confidence::Low);
+    let v = validate(&sel, &registry(), Intent::Edit, &empty, &Budget::default());
+    assert!(!v.fell_back);
+    assert_eq!(v.selection.read_targets, sel.read_targets);
+    assert_eq!(v.selection.confidence, Confidence::Low);
+    let again = validate(&v.selection, &registry(), Intent::Edit, &empty, &Budget::default());
+    assert_eq!(again.selection, v.selection);
+    assert_eq!(again.drops, vec![]);
+}

@@ -1,0 +1,62 @@
+//! `cargo xtask bench --repo PATH`: speed and memory of the observe stage on real
+//! repositories (cold index, warm start, one-file re-index, explore latency, peak RSS).
+//! Each phase runs in a child process of this binary; see `phase.rs`.
+
+mod driver;
+mod model;
+mod phase;
+mod queries;
+mod release;
+mod report;
+mod rss;
+mod stats;
+mod summary;
+mod touch;
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Repository (or directory of repositories) to measure; repeat to measure several.
+    #[arg(long = "repo", required = true)]
+    repos: Vec<PathBuf>,
+    /// Repeat cold and warm this many times and report the median.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Also write every raw measurement as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Measure in whatever build this is, instead of re-running as a release build.
+    #[arg(long)]
+    allow_debug: bool,
+    /// Internal: run one phase in this process and print its result.
+    #[arg(long, hide = true, requires_all = ["cache_dir", "backup_dir"])]
+    phase: Option<phase::Phase>,
+    #[arg(long, hide = true)]
+    cache_dir: Option<PathBuf>,
+    #[arg(long, hide = true)]
+    backup_dir: Option<PathBuf>,
+}
+
+pub fn run(args: BenchArgs) -> anyhow::Result<()> {
+    if let (Some(phase), Some(cache), Some(backups)) =
+        (args.phase, &args.cache_dir, &args.backup_dir)
+    {
+        return phase::run(phase, &args.repos[0], cache, backups);
+    }
+    if cfg!(debug_assertions) && !args.allow_debug {
+        release::reexec()?;
+    }
+    let mut results = Vec::new();
+    for repo in &args.repos {
+        results.push(driver::measure(repo, args.runs as usize)?);
+    }
+    print!("{}", report::markdown(&results));
+    if let Some(path) = &args.json {
+        let json = serde_json::to_string_pretty(&results)?;
+        std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}

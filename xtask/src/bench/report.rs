@@ -1,0 +1,191 @@
+//! Renders the results as markdown: the headline table, the per-phase profile that says
+//! where time goes, and which targets were missed.
+
+use std::fmt::Write as _;
+
+use super::model::{RepoResult, Summary};
+
+/// Targets from the issue, for a ~700-file / 7.5 MB repository on a 2-core machine.
+/// Larger repositories are checked against the same numbers; the MB column says how far
+/// they are from that size.
+struct Target {
+    what: &'static str,
+    limit: f64,
+    unit: &'static str,
+    value: fn(&Summary) -> Option<f64>,
+}
+
+const TARGETS: &[Target] = &[
+    Target {
+        what: "cold index",
+        limit: 1.0,
+        unit: "s",
+        value: |s| s.cold_s,
+    },
+    Target {
+        what: "cold peak RSS",
+        limit: 200.0,
+        unit: "MB",
+        value: |s| s.cold_rss_mb,
+    },
+    Target {
+        what: "warm start",
+        limit: 0.3,
+        unit: "s",
+        value: |s| s.warm_s,
+    },
+    Target {
+        what: "re-index (body edit)",
+        limit: 50.0,
+        unit: "ms",
+        value: |s| s.body_edit_ms,
+    },
+    Target {
+        what: "re-index (shape edit)",
+        limit: 50.0,
+        unit: "ms",
+        value: |s| s.shape_edit_ms,
+    },
+    Target {
+        what: "explore p50",
+        limit: 30.0,
+        unit: "ms",
+        value: |s| s.explore_p50_ms,
+    },
+];
+
+pub fn markdown(results: &[RepoResult]) -> String {
+    let mut out = String::new();
+    headline(&mut out, results);
+    out.push('\n');
+    profile(&mut out, results);
+    out.push('\n');
+    targets(&mut out, results);
+    out
+}
+
+fn name(r: &RepoResult) -> &str {
+    r.repo.rsplit('/').next().unwrap_or(&r.repo)
+}
+
+fn num(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "–".to_owned(), |v| format!("{v:.decimals$}"))
+}
+
+fn headline(out: &mut String, results: &[RepoResult]) {
+    out.push_str(
+        "| repo | files | MB | cold s | cold RSS MB | warm s | warm RSS MB \
+         | 1-file re-index ms (body / shape) | explore p50 / p95 ms |\n",
+    );
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for r in results {
+        let s = &r.summary;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.1} | {} | {} | {} | {} | {} / {} | {} / {} |",
+            name(r),
+            s.source_files,
+            s.source_mb,
+            num(s.cold_s, 2),
+            num(s.cold_rss_mb, 0),
+            num(s.warm_s, 3),
+            num(s.warm_rss_mb, 0),
+            num(s.body_edit_ms, 1),
+            num(s.shape_edit_ms, 1),
+            num(s.explore_p50_ms, 1),
+            num(s.explore_p95_ms, 1),
+        );
+    }
+}
+
+/// Index phases as `Index::open` reports them; "other" is the wall time they leave out
+/// (building the salsa inputs, the report's per-file pass).
+fn profile(out: &mut String, results: &[RepoResult]) {
+    out.push_str(
+        "| repo | cold ms: walk / parse / cache_save / graph / other | warm ms: walk / \
+         cache_load / parse / graph / other | unchanged re-walk ms | explore max ms | \
+         session RSS MB | decls | edges |\n",
+    );
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for r in results {
+        let s = &r.summary;
+        let cold = phases(
+            &s.cold_timings_ms,
+            &["walk", "parse", "cache_save", "graph"],
+            s.cold_s,
+        );
+        let warm = phases(
+            &s.warm_timings_ms,
+            &["walk", "cache_load", "parse", "graph"],
+            s.warm_s,
+        );
+        let first = r.cold.first();
+        let _ = writeln!(
+            out,
+            "| {} | {cold} | {warm} | {:.1} | {} | {} | {} | {} |",
+            name(r),
+            r.session.unchanged_walk_ms,
+            num(s.explore_max_ms, 1),
+            num(s.session_rss_mb, 0),
+            first.map_or(0, |c| c.declarations),
+            first.map_or(0, |c| c.edges),
+        );
+    }
+}
+
+fn phases(
+    timings: &std::collections::BTreeMap<String, f64>,
+    names: &[&str],
+    wall_s: Option<f64>,
+) -> String {
+    let mut parts: Vec<String> = names
+        .iter()
+        .map(|n| {
+            timings
+                .get(*n)
+                .map_or_else(|| "–".to_owned(), |ms| format!("{ms:.0}"))
+        })
+        .collect();
+    // Other = wall time minus every recorded phase, including ones not shown (cache_load
+    // on a cold run is an empty-file probe).
+    let recorded: f64 = timings.values().sum();
+    parts.push(num(wall_s.map(|s| s * 1000.0 - recorded), 0));
+    parts.join(" / ")
+}
+
+fn targets(out: &mut String, results: &[RepoResult]) {
+    out.push_str("Targets (for a ~700-file / 7.5 MB repository):\n");
+    for r in results {
+        let missed: Vec<String> = TARGETS
+            .iter()
+            .filter_map(|t| {
+                let v = (t.value)(&r.summary)?;
+                (v >= t.limit)
+                    .then(|| format!("{} {v:.2} {u} ≥ {} {u}", t.what, t.limit, u = t.unit))
+            })
+            .collect();
+        let verdict = if missed.is_empty() {
+            "all met".to_owned()
+        } else {
+            format!("MISSED: {}", missed.join("; "))
+        };
+        let _ = writeln!(
+            out,
+            "- {} ({:.1} MB): {verdict}",
+            name(r),
+            r.summary.source_mb
+        );
+    }
+    let errors: Vec<String> = results
+        .iter()
+        .flat_map(|r| r.session.explore.iter().filter_map(|q| q.error.clone()))
+        .collect();
+    if !errors.is_empty() {
+        let _ = writeln!(
+            out,
+            "- {} explore queries failed: {}",
+            errors.len(),
+            errors.join("; ")
+        );
+    }
+}
