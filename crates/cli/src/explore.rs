@@ -1,9 +1,12 @@
-//! `sightline explore "<query>" [PATH]`.
+//! `sightline explore "<query>" [PATH]`: the validated report of the deterministic
+//! selection, or the raw exploration with `--raw`.
 
 use std::path::PathBuf;
 
 use clap::Args;
+use serde::Serialize;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
+use sightline_registry::{Intent, RegistryDatabase};
 
 use crate::open::{IndexFlags, open_index};
 
@@ -14,32 +17,82 @@ pub struct ExploreCmd {
     /// Repository root (default: the current directory).
     #[arg(default_value = ".")]
     pub path: PathBuf,
-    /// Print the raw exploration (line-numbered source windows).
+    /// What the result is for: explain, locate, edit or debug.
+    #[arg(long, default_value = "locate", value_parser = parse_intent)]
+    pub intent: Intent,
+    /// Print the raw exploration (line-numbered source windows) instead of the report.
     #[arg(long)]
     pub raw: bool,
     /// Print the typed result as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Most files to show (1..=8).
+    /// Most files the raw exploration shows (1..=8).
     #[arg(long, default_value_t = explore_code::DEFAULT_MAX_FILES)]
     pub max_files: u32,
-    /// Include tests, examples and generated files in ranking.
+    /// Include tests, examples and generated files in the raw exploration's ranking.
     #[arg(long)]
     pub include_tests: bool,
+    /// Character budget of the report.
+    #[arg(long, default_value_t = sightline_render::DEFAULT_BUDGET_CHARS)]
+    pub budget: usize,
     #[command(flatten)]
     pub flags: IndexFlags,
 }
 
+fn parse_intent(s: &str) -> Result<Intent, String> {
+    s.parse()
+}
+
+/// The `--json` form of a report: the machine block plus what validation did.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    query: &'a str,
+    intent: Intent,
+    report: sightline_render::ReportJson,
+    text: &'a str,
+    drops: Vec<String>,
+    fell_back: bool,
+}
+
 pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
-    let index = open_index(&args.path, &args.flags)?;
-    let mut call = ExploreArgs::new(&args.query);
-    call.max_files = args.max_files;
-    call.include_tests = args.include_tests;
-    let result = explore_code::run(index.db(), index.workspace(), &call)?;
+    let index = open_index(&args.path, &args.flags, RegistryDatabase::default())?;
+    let (db, ws) = (index.db(), index.workspace());
+    if args.raw {
+        let mut call = ExploreArgs::new(&args.query);
+        call.max_files = args.max_files;
+        call.include_tests = args.include_tests;
+        let result = explore_code::run(db, ws, &call)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&result)?);
+        } else {
+            print!("{}", result.render_text(&|_, _| None));
+        }
+        return Ok(());
+    }
+    let run = sightline_rank::explore_deterministic(db, ws, &args.query, args.intent)?;
+    let validated = sightline_validate::validate(
+        &run.selection,
+        &run.registry,
+        args.intent,
+        &run.selection,
+        &sightline_validate::Budget::default(),
+    );
+    let report = sightline_render::render_report(&args.query, args.intent, &validated, &run.registry, args.budget);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&result)?);
+        let out = JsonReport {
+            query: &args.query,
+            intent: args.intent,
+            report: sightline_render::render_json(&validated, &run.registry),
+            text: &report.text,
+            drops: validated.drops.iter().map(|d| format!("{}: {}", d.what, d.reason)).collect(),
+            fell_back: validated.fell_back,
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print!("{}", result.render_text(&|_, _| None));
+        print!("{}", report.text);
+        if !report.text.ends_with('\n') {
+            println!();
+        }
     }
     Ok(())
 }

@@ -29,7 +29,7 @@ impl IndexFlags {
     }
 }
 
-pub fn open_index(path: &std::path::Path, flags: &IndexFlags) -> anyhow::Result<Index> {
+pub fn open_index<D: sightline_observe::Db>(path: &std::path::Path, flags: &IndexFlags, db: D) -> anyhow::Result<Index<D>> {
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -53,7 +53,7 @@ pub fn open_index(path: &std::path::Path, flags: &IndexFlags) -> anyhow::Result<
         progress: Some(&progress),
     };
     let index =
-        Index::open(path, &options).with_context(|| format!("indexing {}", path.display()))?;
+        Index::open_with_db(db, path, &options).with_context(|| format!("indexing {}", path.display()))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

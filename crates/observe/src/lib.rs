@@ -16,6 +16,7 @@ pub mod cache;
 pub mod db;
 pub mod graph;
 pub mod index;
+pub mod mirrors;
 pub mod search;
 
 pub use db::{Db, ObserveDatabase, SourceFile, Workspace};

@@ -163,6 +163,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     }
 
     let avg_len = stats.average_length().max(1.0);
+    let mirrors = crate::mirrors::mirror_files(db, ws);
     let mut hits = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         if !matches!(f.role(db), FileRole::Source(_)) {
@@ -186,7 +187,8 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         if lexical == 0.0 && path_score == 0.0 && best_name == 0.0 && graph_score == 0.0 {
             continue;
         }
-        let traits = PathTraits::of(path);
+        let mut traits = PathTraits::of(path);
+        traits.generated |= mirrors.contains(&(fi as u32));
         let trait_factor = if traits.is_secondary()
             && !opts.include_secondary
             && !query_names_path(path, &terms)

@@ -13,11 +13,15 @@ const FALLBACK_PRIMARY: usize = 3;
 /// The best candidate earns medium confidence when it outscores the next file's best by
 /// this factor.
 const CLEAR_LEAD: f64 = 1.5;
+/// A candidate joins the primary set only when it scores at least this share of the best:
+/// weak also-rans cost the reader more than they save.
+const PRIMARY_SHARE: f64 = 0.4;
 
 pub fn fallback_selection(packet: &Packet, registry: &Registry, intent: Intent, terms: &QueryTerms) -> Selection {
     let mut primary = Vec::new();
     let mut files: Vec<&str> = Vec::new();
-    for e in &packet.entries {
+    let best = packet.entries.first().map_or(0.0, |e| e.score.total);
+    for e in packet.entries.iter().take_while(|e| e.score.total >= PRIMARY_SHARE * best) {
         let Some(c) = registry.get(e.id) else { continue };
         if c.range.is_none() || files.contains(&c.path.as_str()) {
             continue;

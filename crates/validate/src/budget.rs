@@ -17,6 +17,11 @@ pub struct Budget {
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { max_range_lines: 120, max_term_chars: 80, max_text_chars: 240, max_quote_chars: 240 }
+        Budget {
+            max_range_lines: 120,
+            max_term_chars: 80,
+            max_text_chars: 240,
+            max_quote_chars: 240,
+        }
     }
 }

@@ -29,7 +29,11 @@ pub(crate) fn lower(pass: &mut Pass, to: Confidence, why: &str) {
     let from = pass.sel.confidence;
     if to < from {
         pass.sel.confidence = to;
-        pass.record(Rule::Confidence, "confidence", format!("{} became {}: {why}", name(from), name(to)));
+        pass.record(
+            Rule::Confidence,
+            "confidence",
+            format!("{} became {}: {why}", name(from), name(to)),
+        );
     }
 }
 

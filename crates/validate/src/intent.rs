@@ -12,11 +12,23 @@ use crate::pass::{Pass, drop_of, retain_or_record};
 
 pub(crate) fn fit_action(pass: &mut Pass, intent: Intent) {
     if intent.needs_ranges() && pass.sel.action == Action::AnswerFromReport {
-        let to = if pass.sel.read_targets.is_empty() { Action::TargetedGapSearch } else { Action::ReadTargets };
-        set_action(pass, to, format!("{} needs exact ranges read before acting", intent.as_str()));
+        let to = if pass.sel.read_targets.is_empty() {
+            Action::TargetedGapSearch
+        } else {
+            Action::ReadTargets
+        };
+        set_action(
+            pass,
+            to,
+            format!("{} needs exact ranges read before acting", intent.as_str()),
+        );
     }
     if pass.sel.action == Action::ReadTargets && pass.sel.read_targets.is_empty() {
-        set_action(pass, Action::TargetedGapSearch, "no read target survived".to_owned());
+        set_action(
+            pass,
+            Action::TargetedGapSearch,
+            "no read target survived".to_owned(),
+        );
     }
     if pass.sel.action != Action::TargetedGapSearch {
         let action = pass.sel.action;
@@ -24,7 +36,10 @@ pub(crate) fn fit_action(pass: &mut Pass, intent: Intent) {
             Err(drop_of(
                 Rule::SearchWithoutGapAction,
                 format!("search target {:?}", s.term),
-                format!("search targets only go with targeted_gap_search, not {}", action.as_str()),
+                format!(
+                    "search targets only go with targeted_gap_search, not {}",
+                    action.as_str()
+                ),
             ))
         });
     }
@@ -33,5 +48,9 @@ pub(crate) fn fit_action(pass: &mut Pass, intent: Intent) {
 fn set_action(pass: &mut Pass, to: Action, why: String) {
     let from = pass.sel.action;
     pass.sel.action = to;
-    pass.record(Rule::Action, "action", format!("{} became {}: {why}", from.as_str(), to.as_str()));
+    pass.record(
+        Rule::Action,
+        "action",
+        format!("{} became {}: {why}", from.as_str(), to.as_str()),
+    );
 }

@@ -11,18 +11,30 @@ pub(crate) fn drop_unknown_ids(pass: &mut Pass, registry: &Registry) {
     let reason = "no tool observed this candidate";
     let sel = &mut pass.sel;
     retain_or_record(&mut sel.primary, &mut pass.drops, |&id, _| {
-        if unknown(id) { Err(drop_of(Rule::UnknownId, format!("primary {id}"), reason)) } else { Ok(()) }
+        if unknown(id) {
+            Err(drop_of(Rule::UnknownId, format!("primary {id}"), reason))
+        } else {
+            Ok(())
+        }
     });
     retain_or_record(&mut sel.flow, &mut pass.drops, |l, _| {
         if unknown(l.candidate) {
-            Err(drop_of(Rule::UnknownId, format!("flow link {}", l.candidate), reason))
+            Err(drop_of(
+                Rule::UnknownId,
+                format!("flow link {}", l.candidate),
+                reason,
+            ))
         } else {
             Ok(())
         }
     });
     retain_or_record(&mut sel.read_targets, &mut pass.drops, |t, _| {
         if unknown(t.candidate) {
-            Err(drop_of(Rule::UnknownId, format!("read target {}", t.candidate), reason))
+            Err(drop_of(
+                Rule::UnknownId,
+                format!("read target {}", t.candidate),
+                reason,
+            ))
         } else {
             Ok(())
         }

@@ -58,7 +58,10 @@ pub struct Drop {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum CriticalGap {
     /// A flow link's quote was not found in what the tools showed for its candidate.
-    UnverifiedQuote { candidate: CandidateId, quote: String },
+    UnverifiedQuote {
+        candidate: CandidateId,
+        quote: String,
+    },
     /// Something the model itself said is missing.
     Missing { what: String },
     /// The intent needs exact ranges, and no ranged candidate survived.
@@ -69,10 +72,15 @@ impl fmt::Display for CriticalGap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CriticalGap::UnverifiedQuote { candidate, quote } => {
-                write!(f, "the quote for {candidate} was not found in its observed text: {quote:?}")
+                write!(
+                    f,
+                    "the quote for {candidate} was not found in its observed text: {quote:?}"
+                )
             }
             CriticalGap::Missing { what } => write!(f, "missing: {what}"),
-            CriticalGap::NoRangedCandidate => f.write_str("no candidate with an exact line range survived"),
+            CriticalGap::NoRangedCandidate => {
+                f.write_str("no candidate with an exact line range survived")
+            }
         }
     }
 }

@@ -7,7 +7,11 @@ use sightline_registry::Selection;
 pub enum SelectionError {
     /// The text is not JSON (or is cut short).
     #[error("not valid JSON at line {line}, column {column}: {message}")]
-    Syntax { line: usize, column: usize, message: String },
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
     /// JSON that does not fit the selection schema.
     #[error("{path}: {message}")]
     Field { path: String, message: String },
@@ -28,15 +32,33 @@ pub fn parse_selection(json: &str) -> Result<Selection, SelectionError> {
 
 fn error_of(path: String, e: serde_json::Error) -> SelectionError {
     if e.is_syntax() || e.is_eof() || e.is_io() {
-        return SelectionError::Syntax { line: e.line(), column: e.column(), message: without_position(&e) };
+        return SelectionError::Syntax {
+            line: e.line(),
+            column: e.column(),
+            message: without_position(&e),
+        };
     }
     let message = without_position(&e);
     // `missing field `quote`` at `flow[1]` reads better as `flow[1].quote: missing field`.
-    if let Some(field) = message.strip_prefix("missing field `").and_then(|r| r.strip_suffix('`')) {
-        let path = if path == "." { field.to_owned() } else { format!("{path}.{field}") };
-        return SelectionError::Field { path, message: "missing field".to_owned() };
+    if let Some(field) = message
+        .strip_prefix("missing field `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        let path = if path == "." {
+            field.to_owned()
+        } else {
+            format!("{path}.{field}")
+        };
+        return SelectionError::Field {
+            path,
+            message: "missing field".to_owned(),
+        };
     }
-    let path = if path == "." { "selection".to_owned() } else { path };
+    let path = if path == "." {
+        "selection".to_owned()
+    } else {
+        path
+    };
     SelectionError::Field { path, message }
 }
 

@@ -12,11 +12,18 @@ pub(crate) struct Pass {
 
 impl Pass {
     pub fn new(sel: &Selection) -> Pass {
-        Pass { sel: sel.clone(), drops: Vec::new() }
+        Pass {
+            sel: sel.clone(),
+            drops: Vec::new(),
+        }
     }
 
     pub fn record(&mut self, rule: Rule, what: impl Into<String>, reason: impl Into<String>) {
-        self.drops.push(Drop { rule, what: what.into(), reason: reason.into() });
+        self.drops.push(Drop {
+            rule,
+            what: what.into(),
+            reason: reason.into(),
+        });
     }
 
     pub fn removed_anything(&self) -> bool {
@@ -42,5 +49,9 @@ pub(crate) fn retain_or_record<T>(
 }
 
 pub(crate) fn drop_of(rule: Rule, what: impl Into<String>, reason: impl Into<String>) -> Drop {
-    Drop { rule, what: what.into(), reason: reason.into() }
+    Drop {
+        rule,
+        what: what.into(),
+        reason: reason.into(),
+    }
 }

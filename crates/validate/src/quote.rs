@@ -19,8 +19,12 @@ impl QuoteError {
     pub fn reason(&self) -> String {
         match self {
             QuoteError::Empty => "the quote is empty".to_owned(),
-            QuoteError::TooManyLines(n) => format!("the quote has {n} lines; at most {MAX_QUOTE_LINES} are allowed"),
-            QuoteError::NotObserved => "the quote is not in the text observed for this candidate".to_owned(),
+            QuoteError::TooManyLines(n) => {
+                format!("the quote has {n} lines; at most {MAX_QUOTE_LINES} are allowed")
+            }
+            QuoteError::NotObserved => {
+                "the quote is not in the text observed for this candidate".to_owned()
+            }
         }
     }
 }
@@ -40,12 +44,19 @@ fn strip_line_number(line: &str) -> Option<&str> {
     }
     let rest = &t[digits..];
     let after_sep = rest.trim_start_matches([' ', '\t']);
-    if let Some(r) = after_sep.strip_prefix('|').or_else(|| after_sep.strip_prefix(':')) {
+    if let Some(r) = after_sep
+        .strip_prefix('|')
+        .or_else(|| after_sep.strip_prefix(':'))
+    {
         return Some(r);
     }
     // A bare number followed by whitespace; a number alone on a line is a number prefix of an
     // empty line.
-    if after_sep.len() < rest.len() || rest.is_empty() { Some(after_sep) } else { None }
+    if after_sep.len() < rest.len() || rest.is_empty() {
+        Some(after_sep)
+    } else {
+        None
+    }
 }
 
 /// The quote's non-blank lines.
@@ -57,7 +68,10 @@ fn quote_lines(quote: &str) -> Vec<&str> {
 /// when every line carries one (a partial strip would be a guess).
 fn readings(lines: &[&str]) -> Vec<Vec<String>> {
     let as_written: Vec<String> = lines.iter().map(|l| normalize(l)).collect();
-    let stripped: Option<Vec<String>> = lines.iter().map(|l| strip_line_number(l).map(normalize)).collect();
+    let stripped: Option<Vec<String>> = lines
+        .iter()
+        .map(|l| strip_line_number(l).map(normalize))
+        .collect();
     // Stripped first: when the model copied numbered output, the numbers are not code.
     match stripped {
         Some(s) if s != as_written && s.iter().any(|l| !l.is_empty()) => vec![s, as_written],
@@ -76,9 +90,18 @@ pub fn verify(quote: &str, candidate: &Candidate) -> Result<Vec<String>, QuoteEr
     if lines.len() > MAX_QUOTE_LINES {
         return Err(QuoteError::TooManyLines(lines.len()));
     }
-    let haystacks: Vec<String> = candidate.observed.iter().map(|o| normalize(&o.text)).collect();
+    let haystacks: Vec<String> = candidate
+        .observed
+        .iter()
+        .map(|o| normalize(&o.text))
+        .collect();
     for reading in readings(&lines) {
-        let needle = reading.iter().filter(|l| !l.is_empty()).cloned().collect::<Vec<_>>().join(" ");
+        let needle = reading
+            .iter()
+            .filter(|l| !l.is_empty())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
         if needle.is_empty() {
             continue;
         }
@@ -90,7 +113,10 @@ pub fn verify(quote: &str, candidate: &Candidate) -> Result<Vec<String>, QuoteEr
 }
 
 /// Rule 2: drops flow links whose quote does not check out against their candidate.
-pub(crate) fn drop_unverified(pass: &mut crate::pass::Pass, registry: &sightline_registry::Registry) {
+pub(crate) fn drop_unverified(
+    pass: &mut crate::pass::Pass,
+    registry: &sightline_registry::Registry,
+) {
     use crate::outcome::Rule;
     use crate::pass::{drop_of, retain_or_record};
     retain_or_record(&mut pass.sel.flow, &mut pass.drops, |l, _| {
@@ -100,7 +126,11 @@ pub(crate) fn drop_unverified(pass: &mut crate::pass::Pass, registry: &sightline
         };
         match checked {
             Ok(_) => Ok(()),
-            Err(e) => Err(drop_of(Rule::QuoteUnverified, format!("flow link {}", l.candidate), e.reason())),
+            Err(e) => Err(drop_of(
+                Rule::QuoteUnverified,
+                format!("flow link {}", l.candidate),
+                e.reason(),
+            )),
         }
     });
 }

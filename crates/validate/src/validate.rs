@@ -11,32 +11,71 @@ use crate::{clamp, confidence, intent, known, quote};
 /// Validates `selection` against `registry` for `intent`. Only removes or lowers; when no
 /// primary candidate and no flow link survive, returns `fallback` (validated by the same
 /// rules, at low confidence) instead. Validating the result again changes nothing.
-pub fn validate(selection: &Selection, registry: &Registry, intent: Intent, fallback: &Selection, budget: &Budget) -> Validated {
+pub fn validate(
+    selection: &Selection,
+    registry: &Registry,
+    intent: Intent,
+    fallback: &Selection,
+    budget: &Budget,
+) -> Validated {
     let pass = run_rules(selection, registry, intent, budget);
     let critical_gap = critical_gap(&pass, selection, intent, registry);
     // A deliberate "nothing relevant" verdict is an outcome, not a gutted selection; the
     // fallback would pad it with places the model judged irrelevant.
-    let gutted = pass.sel.primary.is_empty() && pass.sel.flow.is_empty() && pass.sel.action != Action::SkipExploreResult;
+    let gutted = pass.sel.primary.is_empty()
+        && pass.sel.flow.is_empty()
+        && pass.sel.action != Action::SkipExploreResult;
     if !gutted {
-        return Validated { selection: pass.sel, drops: pass.drops, fell_back: false, critical_gap };
+        return Validated {
+            selection: pass.sel,
+            drops: pass.drops,
+            fell_back: false,
+            critical_gap,
+        };
     }
     let mut backup = run_rules(fallback, registry, intent, budget);
-    confidence::lower(&mut backup, Confidence::Low, "this is the deterministic fallback");
+    confidence::lower(
+        &mut backup,
+        Confidence::Low,
+        "this is the deterministic fallback",
+    );
     let mut drops = pass.drops;
     if backup.sel.primary.is_empty() && backup.sel.flow.is_empty() {
         // The fallback has nothing either: keep what little of the submission survived
         // (read targets, missing parts), at low confidence.
-        let mut kept = Pass { sel: pass.sel, drops };
-        confidence::lower(&mut kept, Confidence::Low, "nothing survived and the fallback is empty");
-        return Validated { selection: kept.sel, drops: kept.drops, fell_back: false, critical_gap };
+        let mut kept = Pass {
+            sel: pass.sel,
+            drops,
+        };
+        confidence::lower(
+            &mut kept,
+            Confidence::Low,
+            "nothing survived and the fallback is empty",
+        );
+        return Validated {
+            selection: kept.sel,
+            drops: kept.drops,
+            fell_back: false,
+            critical_gap,
+        };
     }
     drops.push(Drop {
         rule: Rule::Fallback,
         what: "selection".to_owned(),
-        reason: "no primary candidate or flow link survived; the deterministic fallback replaced it".to_owned(),
+        reason:
+            "no primary candidate or flow link survived; the deterministic fallback replaced it"
+                .to_owned(),
     });
-    drops.extend(backup.drops.into_iter().map(|d| Drop { what: format!("fallback {}", d.what), ..d }));
-    Validated { selection: backup.sel, drops, fell_back: true, critical_gap }
+    drops.extend(backup.drops.into_iter().map(|d| Drop {
+        what: format!("fallback {}", d.what),
+        ..d
+    }));
+    Validated {
+        selection: backup.sel,
+        drops,
+        fell_back: true,
+        critical_gap,
+    }
 }
 
 /// Rules 1-5, in order.
@@ -52,20 +91,30 @@ fn run_rules(selection: &Selection, registry: &Registry, intent: Intent, budget:
 
 /// The first gap specific enough to send the model back for evidence: a quote that failed,
 /// a part the model named as missing, or no exact range for an intent that needs one.
-fn critical_gap(pass: &Pass, submitted: &Selection, intent: Intent, registry: &Registry) -> Option<CriticalGap> {
-    let failed_quote = submitted
-        .flow
-        .iter()
-        .find(|l| registry.get(l.candidate).is_some_and(|c| quote::verify(&l.quote, c).is_err()));
+fn critical_gap(
+    pass: &Pass,
+    submitted: &Selection,
+    intent: Intent,
+    registry: &Registry,
+) -> Option<CriticalGap> {
+    let failed_quote = submitted.flow.iter().find(|l| {
+        registry
+            .get(l.candidate)
+            .is_some_and(|c| quote::verify(&l.quote, c).is_err())
+    });
     if let Some(l) = failed_quote {
-        return Some(CriticalGap::UnverifiedQuote { candidate: l.candidate, quote: l.quote.clone() });
+        return Some(CriticalGap::UnverifiedQuote {
+            candidate: l.candidate,
+            quote: l.quote.clone(),
+        });
     }
     if let Some(m) = submitted.missing.iter().find(|m| !m.trim().is_empty()) {
         return Some(CriticalGap::Missing { what: m.clone() });
     }
     if intent.needs_ranges() {
         let ranged = |id| registry.get(id).is_some_and(|c| c.range.is_some());
-        let any = pass.sel.primary.iter().any(|&id| ranged(id)) || pass.sel.read_targets.iter().any(|t| ranged(t.candidate));
+        let any = pass.sel.primary.iter().any(|&id| ranged(id))
+            || pass.sel.read_targets.iter().any(|t| ranged(t.candidate));
         if !any {
             return Some(CriticalGap::NoRangedCandidate);
         }

@@ -5,7 +5,9 @@ use sightline_validate::{SelectionError, parse_selection};
 
 #[test]
 fn parses_a_minimal_selection() {
-    let s = parse_selection(r#"{"primary":["c1","c2"],"action":"read_targets","confidence":"low"}"#).unwrap_or_else(|e| panic!("{e}"));
+    let s =
+        parse_selection(r#"{"primary":["c1","c2"],"action":"read_targets","confidence":"low"}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.primary.len(), 2);
     assert_eq!(s.action, Action::ReadTargets);
     assert_eq!(s.confidence, Confidence::Low);
@@ -20,27 +22,47 @@ fn err(json: &str) -> String {
 
 #[test]
 fn a_missing_field_is_named_with_its_path() {
-    let e = err(r#"{"primary":["c1"],"flow":[{"candidate":"c1","role":"r","fact":"f","quote":"q"},{"candidate":"c1","role":"r","fact":"f"}],"action":"read_targets","confidence":"low"}"#);
+    let e = err(
+        r#"{"primary":["c1"],"flow":[{"candidate":"c1","role":"r","fact":"f","quote":"q"},{"candidate":"c1","role":"r","fact":"f"}],"action":"read_targets","confidence":"low"}"#,
+    );
     assert_eq!(e, "flow[1].quote: missing field");
-    assert_eq!(err(r#"{"primary":[],"confidence":"low"}"#), "action: missing field");
+    assert_eq!(
+        err(r#"{"primary":[],"confidence":"low"}"#),
+        "action: missing field"
+    );
 }
 
 #[test]
 fn an_unknown_variant_lists_the_expected_ones() {
     let e = err(r#"{"primary":["c1"],"action":"foo","confidence":"low"}"#);
-    assert!(e.starts_with("action: unknown variant `foo`, expected one of `answer_from_report`"), "{e}");
+    assert!(
+        e.starts_with("action: unknown variant `foo`, expected one of `answer_from_report`"),
+        "{e}"
+    );
 }
 
 #[test]
 fn a_bad_id_is_named() {
     let e = err(r#"{"primary":["c1","7"],"action":"read_targets","confidence":"low"}"#);
-    assert!(e.starts_with("primary[1]: `7` is not a candidate ID"), "{e}");
+    assert!(
+        e.starts_with("primary[1]: `7` is not a candidate ID"),
+        "{e}"
+    );
 }
 
 #[test]
 fn unknown_fields_and_bad_json_are_reported() {
     let e = err(r#"{"primary":[],"action":"read_targets","confidence":"low","extra":1}"#);
-    assert!(e.starts_with("extra: unknown field `extra`, expected one of `primary`"), "{e}");
-    assert!(matches!(parse_selection("{\"primary\": ["), Err(SelectionError::Syntax { .. })));
-    assert!(matches!(parse_selection("{} {}"), Err(SelectionError::Syntax { .. }) | Err(SelectionError::Field { .. })));
+    assert!(
+        e.starts_with("extra: unknown field `extra`, expected one of `primary`"),
+        "{e}"
+    );
+    assert!(matches!(
+        parse_selection("{\"primary\": ["),
+        Err(SelectionError::Syntax { .. })
+    ));
+    assert!(matches!(
+        parse_selection("{} {}"),
+        Err(SelectionError::Syntax { .. }) | Err(SelectionError::Field { .. })
+    ));
 }

@@ -4,7 +4,9 @@
 mod support;
 
 use proptest::prelude::*;
-use sightline_registry::selection::{MAX_FLOW, MAX_MISSING, MAX_PRIMARY, MAX_READ_TARGETS, MAX_SEARCH_TARGETS};
+use sightline_registry::selection::{
+    MAX_FLOW, MAX_MISSING, MAX_PRIMARY, MAX_READ_TARGETS, MAX_SEARCH_TARGETS,
+};
 use sightline_registry::{Action, Confidence, Selection};
 use sightline_validate::{Budget, validate};
 use support::{fixture, strategy};
@@ -15,7 +17,7 @@ fn is_subsequence<T: PartialEq>(sub: &[T], of: &[T]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn validation_only_removes_or_lowers(sel in strategy::arb_selection(), intent in strategy::arb_intent()) {

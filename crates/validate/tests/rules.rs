@@ -63,7 +63,12 @@ fn quotes_must_be_observed_for_that_candidate() {
         // Observed text of a cut grep line is not evidence.
         link(6, "e", "f", "export const bigSelector"),
         // Too many lines.
-        link(1, "f", "f", "import { Router } from \"./router\";\nimport { Panel } from \"../ui/panel\";\n\nexport function buildRoutes(router: Router) {"),
+        link(
+            1,
+            "f",
+            "f",
+            "import { Router } from \"./router\";\nimport { Panel } from \"../ui/panel\";\n\nexport function buildRoutes(router: Router) {",
+        ),
         link(1, "g", "f", " \n  "),
     ];
     let v = run(&sel, Intent::Locate);
@@ -78,13 +83,19 @@ fn quotes_must_be_observed_for_that_candidate() {
             (Rule::QuoteUnverified, "flow link c1"),
         ]
     );
-    assert_eq!(v.drops[4].reason, "the quote has 3 lines; at most 2 are allowed");
+    assert_eq!(
+        v.drops[4].reason,
+        "the quote has 3 lines; at most 2 are allowed"
+    );
     assert_eq!(v.drops[5].reason, "the quote is empty");
     assert_eq!(v.selection.flow.len(), 1);
     assert_eq!(v.selection.flow[0].role, "a");
     assert_eq!(
         v.critical_gap,
-        Some(CriticalGap::UnverifiedQuote { candidate: id(3), quote: "router.add(\"/\", Panel);".to_owned() })
+        Some(CriticalGap::UnverifiedQuote {
+            candidate: id(3),
+            quote: "router.add(\"/\", Panel);".to_owned()
+        })
     );
 }
 
@@ -92,7 +103,12 @@ fn quotes_must_be_observed_for_that_candidate() {
 fn a_quote_spanning_two_observed_lines_matches() {
     let mut sel = selection(Action::AnswerFromReport, Confidence::Low);
     sel.primary = vec![id(7)];
-    sel.flow = vec![link(7, "data", "f", "42| if (!response.ok) {\n43|   throw new Error(\"queue load failed\");")];
+    sel.flow = vec![link(
+        7,
+        "data",
+        "f",
+        "42| if (!response.ok) {\n43|   throw new Error(\"queue load failed\");",
+    )];
     let v = run(&sel, Intent::Explain);
     assert_eq!(v.drops, vec![]);
 }
@@ -101,13 +117,29 @@ fn a_quote_spanning_two_observed_lines_matches() {
 fn read_targets_need_a_range_within_budget() {
     let mut sel = selection(Action::ReadTargets, Confidence::Low);
     sel.primary = vec![id(1)];
-    sel.read_targets = vec![read_target(9, "listing", true), read_target(8, "wide", true), read_target(1, "ok", true)];
+    sel.read_targets = vec![
+        read_target(9, "listing", true),
+        read_target(8, "wide", true),
+        read_target(1, "ok", true),
+    ];
     let v = run(&sel, Intent::Edit);
-    assert_eq!(rules(&v), vec![(Rule::NoRange, "read target c9"), (Rule::RangeTooWide, "read target c8")]);
-    assert_eq!(v.drops[1].reason, "its range spans 200 lines; at most 120 are allowed");
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::NoRange, "read target c9"),
+            (Rule::RangeTooWide, "read target c8")
+        ]
+    );
+    assert_eq!(
+        v.drops[1].reason,
+        "its range spans 200 lines; at most 120 are allowed"
+    );
     assert_eq!(v.selection.read_targets, vec![read_target(1, "ok", true)]);
     // A wider budget keeps the wide target, with its range untouched.
-    let wide = Budget { max_range_lines: 200, ..Budget::default() };
+    let wide = Budget {
+        max_range_lines: 200,
+        ..Budget::default()
+    };
     let v = validate(&sel, &registry(), Intent::Edit, &fallback(), &wide);
     assert_eq!(rules(&v), vec![(Rule::NoRange, "read target c9")]);
 }
@@ -117,7 +149,9 @@ fn counts_keep_the_first_entries() {
     let mut sel = selection(Action::AnswerFromReport, Confidence::Low);
     sel.primary = vec![id(1), id(2), id(3), id(4), id(5), id(7), id(8)];
     let quote = "router.add(\"/\", Panel);";
-    sel.flow = (0..MAX_FLOW + 2).map(|i| link(1, &format!("r{i}"), "f", quote)).collect();
+    sel.flow = (0..MAX_FLOW + 2)
+        .map(|i| link(1, &format!("r{i}"), "f", quote))
+        .collect();
     sel.missing = vec!["a".into(), "b".into(), "c".into(), "d".into()];
     let v = run(&sel, Intent::Explain);
     assert_eq!(
@@ -138,15 +172,30 @@ fn counts_keep_the_first_entries() {
 fn repeats_blanks_and_long_text_are_dropped() {
     let mut sel = selection(Action::TargetedGapSearch, Confidence::Low);
     sel.primary = vec![id(1), id(1)];
-    sel.missing = vec!["   ".into(), "x".repeat(300), "who calls it".into(), "who calls it".into()];
-    sel.search_targets = vec![search("openQueue", None), search(&"y".repeat(81), None), search("openQueue", None)];
+    sel.missing = vec![
+        "   ".into(),
+        "x".repeat(300),
+        "who calls it".into(),
+        "who calls it".into(),
+    ];
+    sel.search_targets = vec![
+        search("openQueue", None),
+        search(&"y".repeat(81), None),
+        search("openQueue", None),
+    ];
     let v = run(&sel, Intent::Locate);
     assert_eq!(
         rules(&v),
         vec![
             (Rule::Blank, "missing entry"),
-            (Rule::TooLong, "missing \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\""),
-            (Rule::TooLong, "search target \"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy…\""),
+            (
+                Rule::TooLong,
+                "missing \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\""
+            ),
+            (
+                Rule::TooLong,
+                "search target \"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy…\""
+            ),
             (Rule::Duplicate, "primary c1"),
             (Rule::Duplicate, "missing \"who calls it\""),
             (Rule::Duplicate, "search target \"openQueue\""),
@@ -167,7 +216,10 @@ fn answer_from_report_is_not_enough_to_edit() {
     sel.read_targets.clear();
     let v = run(&sel, Intent::Debug);
     assert_eq!(v.selection.action, Action::TargetedGapSearch);
-    assert_eq!(v.drops[0].reason, "answer_from_report became targeted_gap_search: debug needs exact ranges read before acting");
+    assert_eq!(
+        v.drops[0].reason,
+        "answer_from_report became targeted_gap_search: debug needs exact ranges read before acting"
+    );
 }
 
 #[test]
@@ -177,10 +229,20 @@ fn read_targets_with_nothing_to_read_becomes_a_gap_search() {
     sel.read_targets = vec![read_target(9, "listing", true)];
     sel.search_targets = vec![search("loadQueue", Some("src/"))];
     let v = run(&sel, Intent::Locate);
-    assert_eq!(rules(&v), vec![(Rule::NoRange, "read target c9"), (Rule::Action, "action"), (Rule::Confidence, "confidence")]);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::NoRange, "read target c9"),
+            (Rule::Action, "action"),
+            (Rule::Confidence, "confidence")
+        ]
+    );
     assert_eq!(v.selection.action, Action::TargetedGapSearch);
     // The model's own search survives once the action is a gap search; none is invented.
-    assert_eq!(v.selection.search_targets, vec![search("loadQueue", Some("src/"))]);
+    assert_eq!(
+        v.selection.search_targets,
+        vec![search("loadQueue", Some("src/"))]
+    );
 }
 
 #[test]
@@ -188,7 +250,13 @@ fn search_targets_only_go_with_a_gap_search() {
     let mut sel = good_selection();
     sel.search_targets = vec![search("loadQueue", None)];
     let v = run(&sel, Intent::Explain);
-    assert_eq!(rules(&v), vec![(Rule::SearchWithoutGapAction, "search target \"loadQueue\""), (Rule::Confidence, "confidence")]);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::SearchWithoutGapAction, "search target \"loadQueue\""),
+            (Rule::Confidence, "confidence")
+        ]
+    );
     assert!(v.selection.search_targets.is_empty());
 }
 
@@ -199,7 +267,12 @@ fn confidence_only_goes_down() {
     sel.missing = vec!["the retry policy".into()];
     let v = run(&sel, Intent::Explain);
     assert_eq!(v.selection.confidence, Confidence::Medium);
-    assert_eq!(v.critical_gap, Some(CriticalGap::Missing { what: "the retry policy".into() }));
+    assert_eq!(
+        v.critical_gap,
+        Some(CriticalGap::Missing {
+            what: "the retry policy".into()
+        })
+    );
 
     // High that loses its only flow link drops to medium, then to low.
     let mut sel = selection(Action::AnswerFromReport, Confidence::High);
@@ -207,12 +280,22 @@ fn confidence_only_goes_down() {
     sel.flow = vec![link(1, "a", "f", "not observed")];
     let v = run(&sel, Intent::Explain);
     assert_eq!(v.selection.confidence, Confidence::Low);
-    assert_eq!(rules(&v), vec![(Rule::QuoteUnverified, "flow link c1"), (Rule::Confidence, "confidence"), (Rule::Confidence, "confidence")]);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::QuoteUnverified, "flow link c1"),
+            (Rule::Confidence, "confidence"),
+            (Rule::Confidence, "confidence")
+        ]
+    );
 
     // Low stays low; high with no flow but nothing wrong stays high.
     let mut sel = selection(Action::AnswerFromReport, Confidence::High);
     sel.primary = vec![id(1)];
-    assert_eq!(run(&sel, Intent::Locate).selection.confidence, Confidence::High);
+    assert_eq!(
+        run(&sel, Intent::Locate).selection.confidence,
+        Confidence::High
+    );
 }
 
 #[test]
@@ -264,7 +347,13 @@ fn an_empty_fallback_keeps_the_remains_of_the_submission() {
     assert!(!v.fell_back);
     assert_eq!(v.selection.read_targets, sel.read_targets);
     assert_eq!(v.selection.confidence, Confidence::Low);
-    let again = validate(&v.selection, &registry(), Intent::Edit, &empty, &Budget::default());
+    let again = validate(
+        &v.selection,
+        &registry(),
+        Intent::Edit,
+        &empty,
+        &Budget::default(),
+    );
     assert_eq!(again.selection, v.selection);
     assert_eq!(again.drops, vec![]);
 }

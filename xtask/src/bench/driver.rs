@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 
 use super::model::{ColdRun, RESULT_MARKER, RepoResult, Session, WarmRun};
 use super::phase::Phase;
+use super::procfs::load_average;
 use super::summary::summarize;
 use super::touch::restore_leftovers;
 
@@ -40,6 +41,7 @@ struct Runner<'a> {
 
 impl Runner<'_> {
     fn all_phases(&self, scratch: &Path, runs: usize) -> anyhow::Result<RepoResult> {
+        let load_average = load_average();
         let mut cold = Vec::new();
         let mut cache = PathBuf::new();
         for i in 0..runs {
@@ -54,6 +56,7 @@ impl Runner<'_> {
         let session = self.child::<Session>(Phase::Session, &cache)?;
         let mut result = RepoResult {
             repo: self.repo.display().to_string(),
+            load_average,
             cold,
             warm,
             session,

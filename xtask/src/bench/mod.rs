@@ -5,10 +5,10 @@
 mod driver;
 mod model;
 mod phase;
+mod procfs;
 mod queries;
 mod release;
 mod report;
-mod rss;
 mod stats;
 mod summary;
 mod touch;

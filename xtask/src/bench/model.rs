@@ -12,6 +12,9 @@ pub const RESULT_MARKER: &str = "sightline-bench-result ";
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ColdRun {
     pub wall_ms: f64,
+    /// CPU time of all threads over the same span: wall × cores when parallelism is
+    /// perfect, and independent of other load on the machine.
+    pub cpu_ms: Option<f64>,
     /// The index report's per-phase timings (walk, cache_load, parse, cache_save, graph).
     pub timings_ms: BTreeMap<String, f64>,
     pub peak_rss_bytes: Option<u64>,
@@ -28,6 +31,7 @@ pub struct ColdRun {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct WarmRun {
     pub wall_ms: f64,
+    pub cpu_ms: Option<f64>,
     pub timings_ms: BTreeMap<String, f64>,
     pub peak_rss_bytes: Option<u64>,
     pub cache_hits: u32,
@@ -64,8 +68,10 @@ pub struct Summary {
     pub source_mb: f64,
     pub cold_s: Option<f64>,
     pub cold_rss_mb: Option<f64>,
+    pub cold_cpu_s: Option<f64>,
     pub warm_s: Option<f64>,
     pub warm_rss_mb: Option<f64>,
+    pub warm_cpu_s: Option<f64>,
     pub body_edit_ms: Option<f64>,
     pub shape_edit_ms: Option<f64>,
     pub explore_p50_ms: Option<f64>,
@@ -80,6 +86,8 @@ pub struct Summary {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RepoResult {
     pub repo: String,
+    /// The 1-minute load average when the repository's first phase started.
+    pub load_average: Option<f64>,
     pub summary: Summary,
     pub cold: Vec<ColdRun>,
     pub warm: Vec<WarmRun>,

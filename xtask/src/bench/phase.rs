@@ -13,8 +13,8 @@ use sightline_observe::walk::{FileRole, walk_changed};
 use sightline_observe::{CacheMode, Index, IndexOptions};
 
 use super::model::{ColdRun, QueryTiming, RESULT_MARKER, Session, WarmRun};
+use super::procfs::{cpu_ms, peak_rss_bytes};
 use super::queries;
-use super::rss::peak_rss_bytes;
 use super::touch::Touch;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -59,7 +59,11 @@ fn ms(since: Instant) -> f64 {
 }
 
 fn cold(repo: &Path, cache_dir: &Path) -> anyhow::Result<ColdRun> {
+    let cpu_before = cpu_ms();
     let (index, wall_ms) = open(repo, cache_dir)?;
+    let cpu_ms = cpu_ms()
+        .zip(cpu_before)
+        .map(|(after, before)| after - before);
     let peak_rss_bytes = peak_rss_bytes();
     let db = index.db();
     let source_bytes = index
@@ -72,6 +76,7 @@ fn cold(repo: &Path, cache_dir: &Path) -> anyhow::Result<ColdRun> {
     let r = index.report();
     Ok(ColdRun {
         wall_ms,
+        cpu_ms,
         timings_ms: r.timings_ms.clone(),
         peak_rss_bytes,
         source_files: r.source_files,
@@ -85,10 +90,14 @@ fn cold(repo: &Path, cache_dir: &Path) -> anyhow::Result<ColdRun> {
 }
 
 fn warm(repo: &Path, cache_dir: &Path) -> anyhow::Result<WarmRun> {
+    let cpu_before = cpu_ms();
     let (index, wall_ms) = open(repo, cache_dir)?;
     let r = index.report();
     Ok(WarmRun {
         wall_ms,
+        cpu_ms: cpu_ms()
+            .zip(cpu_before)
+            .map(|(after, before)| after - before),
         timings_ms: r.timings_ms.clone(),
         peak_rss_bytes: peak_rss_bytes(),
         cache_hits: r.cache_hits,

@@ -99,14 +99,15 @@ fn headline(out: &mut String, results: &[RepoResult]) {
 }
 
 /// Index phases as `Index::open` reports them; "other" is the wall time they leave out
-/// (building the salsa inputs, the report's per-file pass).
+/// (building the salsa inputs, the report's per-file pass). CPU time next to wall time
+/// shows parallelism, and stays meaningful when other work shares the machine.
 fn profile(out: &mut String, results: &[RepoResult]) {
     out.push_str(
-        "| repo | cold ms: walk / parse / cache_save / graph / other | warm ms: walk / \
-         cache_load / parse / graph / other | unchanged re-walk ms | explore max ms | \
-         session RSS MB | decls | edges |\n",
+        "| repo | cold ms: walk / parse / cache_save / graph / other | cold CPU s | warm ms: \
+         walk / cache_load / parse / graph / other | warm CPU s | unchanged re-walk ms | \
+         explore max ms | session RSS MB | decls | edges | load avg |\n",
     );
-    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in results {
         let s = &r.summary;
         let cold = phases(
@@ -122,13 +123,16 @@ fn profile(out: &mut String, results: &[RepoResult]) {
         let first = r.cold.first();
         let _ = writeln!(
             out,
-            "| {} | {cold} | {warm} | {:.1} | {} | {} | {} | {} |",
+            "| {} | {cold} | {} | {warm} | {} | {:.1} | {} | {} | {} | {} | {} |",
             name(r),
+            num(s.cold_cpu_s, 2),
+            num(s.warm_cpu_s, 2),
             r.session.unchanged_walk_ms,
             num(s.explore_max_ms, 1),
             num(s.session_rss_mb, 0),
             first.map_or(0, |c| c.declarations),
             first.map_or(0, |c| c.edges),
+            num(r.load_average, 1),
         );
     }
 }

@@ -17,7 +17,9 @@ pub fn summarize(r: &RepoResult) -> Summary {
         source_mb: first.map_or(0.0, |c| c.source_bytes as f64 / MB),
         cold_s: median(&cold_ms).map(|ms| ms / 1000.0),
         cold_rss_mb: rss_mb(r.cold.iter().map(|c| c.peak_rss_bytes)),
+        cold_cpu_s: cpu_s(r.cold.iter().map(|c| c.cpu_ms)),
         warm_s: median(&warm_ms).map(|ms| ms / 1000.0),
+        warm_cpu_s: cpu_s(r.warm.iter().map(|w| w.cpu_ms)),
         warm_rss_mb: rss_mb(r.warm.iter().map(|w| w.peak_rss_bytes)),
         body_edit_ms: median(&r.session.body_edit_ms),
         shape_edit_ms: median(&r.session.shape_edit_ms),
@@ -28,6 +30,11 @@ pub fn summarize(r: &RepoResult) -> Summary {
         cold_timings_ms: median_timings(r.cold.iter().map(|c| &c.timings_ms)),
         warm_timings_ms: median_timings(r.warm.iter().map(|w| &w.timings_ms)),
     }
+}
+
+fn cpu_s(samples: impl Iterator<Item = Option<f64>>) -> Option<f64> {
+    let ms: Vec<f64> = samples.flatten().collect();
+    median(&ms).map(|ms| ms / 1000.0)
 }
 
 fn rss_mb(samples: impl Iterator<Item = Option<u64>>) -> Option<f64> {

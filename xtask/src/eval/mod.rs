@@ -53,6 +53,10 @@ pub struct EvalArgs {
     /// re-index times do): `chain` walks to the base differing in the fewest files next.
     #[arg(long, value_enum, default_value_t = Order::Chain)]
     order: Order,
+    /// Open a fresh index for every task instead of refreshing one: slower, but a check
+    /// that incremental re-indexing ranks exactly like a cold index.
+    #[arg(long)]
+    cold_each: bool,
     /// Where bundles are cloned (one working copy per repository).
     /// [default: target/eval, from the workspace root]
     #[arg(long)]
@@ -103,6 +107,12 @@ pub struct TaskResult {
 
 pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     let started = Instant::now();
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "eval: unoptimized build; latencies and re-index times are not representative \
+             (use `cargo run --release -p xtask -- eval`)"
+        );
+    }
     let root = workspace_root();
     let tasks_path = or_default(&root, args.tasks, "../shared/eval/tasks");
     let snapshots = or_default(&root, args.snapshots, "../shared/eval/snapshots");
@@ -127,7 +137,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     for (repo, tasks) in &by_repo {
         let wc = WorkingCopy::prepare(&bundle_path(&snapshots, repo), &workdir.join(repo))?;
         let visit = visiting_order(&wc, tasks, args.order);
-        results.extend(run_repo(repo, &visit, &wc)?);
+        results.extend(run_repo(repo, &visit, &wc, args.cold_each)?);
     }
     let wall = started.elapsed().as_secs_f64();
 
@@ -208,6 +218,7 @@ fn run_repo(
     repo: &str,
     tasks: &[&LocatedTask],
     wc: &WorkingCopy,
+    cold_each: bool,
 ) -> anyhow::Result<Vec<TaskResult>> {
     let mut index: Option<Index> = None;
     let mut counts = bm25::CountCache::default();
@@ -239,6 +250,9 @@ fn run_repo(
             continue;
         }
 
+        if cold_each {
+            index = None;
+        }
         let t0 = Instant::now();
         match index.as_mut() {
             Some(idx) => {

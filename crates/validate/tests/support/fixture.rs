@@ -16,12 +16,15 @@ use sightline_observe::LineRange;
 use sightline_observe::query::QueryTerms;
 use sightline_observe::search::ScoreComponents;
 use sightline_observe::tools::SkipCounts;
-use sightline_observe::tools::explore_code::{ExploreResult, ExploredFile, FileMatch, Truncation, Window, WindowSymbol};
+use sightline_observe::tools::explore_code::{
+    ExploreResult, ExploredFile, FileMatch, Truncation, Window, WindowSymbol,
+};
 use sightline_observe::tools::grep::{GrepLine, GrepMatch, GrepResult};
 use sightline_observe::tools::list_files::{EntryKind, ListEntry, ListFilesResult};
 use sightline_observe::tools::read_file::ReadFileResult;
 use sightline_registry::{
-    Action, CandidateId, Confidence, FlowLink, NoOutline, Observation, ReadTarget, Registry, SearchTarget, Selection,
+    Action, CandidateId, Confidence, FlowLink, NoOutline, Observation, ReadTarget, Registry,
+    SearchTarget, Selection,
 };
 
 pub const ROUTES_HEAD: &str = r#"import { Router } from "./router";
@@ -87,7 +90,12 @@ fn lines_of(text: &str) -> u32 {
 }
 
 fn symbol(name: &str, kind: &str, line: u32) -> WindowSymbol {
-    WindowSymbol { name: name.to_owned(), qualified: name.to_owned(), kind: kind.to_owned(), line }
+    WindowSymbol {
+        name: name.to_owned(),
+        qualified: name.to_owned(),
+        kind: kind.to_owned(),
+        line,
+    }
 }
 
 fn window(start: u32, text: &str, symbols: Vec<WindowSymbol>) -> Window {
@@ -102,7 +110,13 @@ fn window(start: u32, text: &str, symbols: Vec<WindowSymbol>) -> Window {
 }
 
 fn explored(path: &str, windows: Vec<Window>) -> ExploredFile {
-    ExploredFile { path: path.to_owned(), score: 1.0, components: ScoreComponents::default(), matched_terms: Vec::new(), windows }
+    ExploredFile {
+        path: path.to_owned(),
+        score: 1.0,
+        components: ScoreComponents::default(),
+        matched_terms: Vec::new(),
+        windows,
+    }
 }
 
 fn explore() -> Observation {
@@ -115,11 +129,21 @@ fn explore() -> Observation {
             explored(
                 "src/routes/index.ts",
                 vec![
-                    window(1, ROUTES_HEAD, vec![symbol("buildRoutes", "function", 4), symbol("openQueue", "function", 10)]),
+                    window(
+                        1,
+                        ROUTES_HEAD,
+                        vec![
+                            symbol("buildRoutes", "function", 4),
+                            symbol("openQueue", "function", 10),
+                        ],
+                    ),
                     window(30, ROUTES_DISPATCH, vec![symbol("Dispatcher", "class", 30)]),
                 ],
             ),
-            explored("src/ui/panel.tsx", vec![window(10, PANEL, vec![symbol("Panel", "function", 10)])]),
+            explored(
+                "src/ui/panel.tsx",
+                vec![window(10, PANEL, vec![symbol("Panel", "function", 10)])],
+            ),
         ],
         more_files: vec![FileMatch {
             path: "src/services/queue.ts".to_owned(),
@@ -133,7 +157,11 @@ fn explore() -> Observation {
 }
 
 fn grep_line(line: u32, text: &str) -> GrepLine {
-    GrepLine { line, text: text.to_owned(), truncated: false }
+    GrepLine {
+        line,
+        text: text.to_owned(),
+        truncated: false,
+    }
 }
 
 fn grep() -> Observation {
@@ -142,10 +170,14 @@ fn grep() -> Observation {
             GrepMatch {
                 path: "src/store/state.ts".to_owned(),
                 line: 8,
-                text: "export const selectItem = (id: string) => store.set({ current: id });".to_owned(),
+                text: "export const selectItem = (id: string) => store.set({ current: id });"
+                    .to_owned(),
                 truncated: false,
                 context_before: vec![grep_line(7, "// selecting updates the current entry")],
-                context_after: vec![grep_line(9, "export const clearItem = () => store.set({ current: null });")],
+                context_after: vec![grep_line(
+                    9,
+                    "export const clearItem = () => store.set({ current: null });",
+                )],
             },
             GrepMatch {
                 path: "src/store/state.ts".to_owned(),
@@ -179,10 +211,18 @@ fn read(path: &str, start: u32, text: &str) -> Observation {
 }
 
 fn listing() -> Observation {
-    let entry = |path: &str, kind| ListEntry { path: path.to_owned(), kind, size: Some(10) };
+    let entry = |path: &str, kind| ListEntry {
+        path: path.to_owned(),
+        kind,
+        size: Some(10),
+    };
     Observation::ListFiles(ListFilesResult {
         root: ".".to_owned(),
-        entries: vec![entry("README.md", EntryKind::File), entry("package.json", EntryKind::File), entry("src", EntryKind::Dir)],
+        entries: vec![
+            entry("README.md", EntryKind::File),
+            entry("package.json", EntryKind::File),
+            entry("src", EntryKind::Dir),
+        ],
         truncated: false,
         skipped: SkipCounts::default(),
         diagnostics: Vec::new(),
@@ -190,7 +230,9 @@ fn listing() -> Observation {
 }
 
 pub fn table_text() -> String {
-    (1..=200).map(|i| format!("export const row{i} = {i};\n")).collect()
+    (1..=200)
+        .map(|i| format!("export const row{i} = {i};\n"))
+        .collect()
 }
 
 /// The fixture registry (see the module docs for its IDs).
@@ -198,7 +240,11 @@ pub fn registry() -> Registry {
     let mut r = Registry::new();
     r.record(0, &explore(), &NoOutline);
     r.record(1, &grep(), &NoOutline);
-    r.record(2, &read("src/services/queue.ts", 40, QUEUE_LOAD), &NoOutline);
+    r.record(
+        2,
+        &read("src/services/queue.ts", 40, QUEUE_LOAD),
+        &NoOutline,
+    );
     r.record(3, &read("src/big/table.ts", 1, &table_text()), &NoOutline);
     r.record(4, &listing(), &NoOutline);
     r
@@ -212,15 +258,27 @@ pub fn id(n: u32) -> CandidateId {
 }
 
 pub fn link(n: u32, role: &str, fact: &str, quote: &str) -> FlowLink {
-    FlowLink { candidate: id(n), role: role.to_owned(), fact: fact.to_owned(), quote: quote.to_owned() }
+    FlowLink {
+        candidate: id(n),
+        role: role.to_owned(),
+        fact: fact.to_owned(),
+        quote: quote.to_owned(),
+    }
 }
 
 pub fn read_target(n: u32, purpose: &str, required: bool) -> ReadTarget {
-    ReadTarget { candidate: id(n), purpose: purpose.to_owned(), required }
+    ReadTarget {
+        candidate: id(n),
+        purpose: purpose.to_owned(),
+        required,
+    }
 }
 
 pub fn search(term: &str, scope: Option<&str>) -> SearchTarget {
-    SearchTarget { term: term.to_owned(), scope: scope.map(str::to_owned) }
+    SearchTarget {
+        term: term.to_owned(),
+        scope: scope.map(str::to_owned),
+    }
 }
 
 /// An empty selection to build on.
@@ -250,13 +308,41 @@ pub fn good_selection() -> Selection {
     Selection {
         primary: vec![id(1), id(3), id(7)],
         flow: vec![
-            link(1, "entry", "The route table sends queue paths to openQueue.", r#"router.add("/queue/:id", openQueue);"#),
-            link(3, "ui", "Selecting an entry calls selectItem.", "selectItem(next);"),
-            link(5, "state", "selectItem stores the current entry.", "export const selectItem = (id: string) => store.set({ current: id });"),
-            link(1, "handler", "openQueue loads the queue by id.", "function openQueue(id: string) {\n  return loadQueue(id);"),
-            link(7, "data", "loadQueue fetches and parses the queue.", "  41 const response = await fetch(`/api/queue/${id}`);"),
+            link(
+                1,
+                "entry",
+                "The route table sends queue paths to openQueue.",
+                r#"router.add("/queue/:id", openQueue);"#,
+            ),
+            link(
+                3,
+                "ui",
+                "Selecting an entry calls selectItem.",
+                "selectItem(next);",
+            ),
+            link(
+                5,
+                "state",
+                "selectItem stores the current entry.",
+                "export const selectItem = (id: string) => store.set({ current: id });",
+            ),
+            link(
+                1,
+                "handler",
+                "openQueue loads the queue by id.",
+                "function openQueue(id: string) {\n  return loadQueue(id);",
+            ),
+            link(
+                7,
+                "data",
+                "loadQueue fetches and parses the queue.",
+                "  41 const response = await fetch(`/api/queue/${id}`);",
+            ),
         ],
-        read_targets: vec![read_target(7, "the fetch and its error path", true), read_target(5, "the state update", false)],
+        read_targets: vec![
+            read_target(7, "the fetch and its error path", true),
+            read_target(5, "the state update", false),
+        ],
         missing: Vec::new(),
         action: Action::AnswerFromReport,
         search_targets: Vec::new(),
@@ -268,12 +354,24 @@ pub fn good_selection() -> Selection {
 pub fn verified_quotes() -> Vec<(u32, String)> {
     vec![
         (1, r#"router.add("/", Panel);"#.to_owned()),
-        (1, "export function buildRoutes(router: Router) {\n  router.add(\"/\", Panel);".to_owned()),
-        (2, "   38   dispatch(name: string, payload: unknown) {".to_owned()),
+        (
+            1,
+            "export function buildRoutes(router: Router) {\n  router.add(\"/\", Panel);".to_owned(),
+        ),
+        (
+            2,
+            "   38   dispatch(name: string, payload: unknown) {".to_owned(),
+        ),
         (2, "const handler = this.handlers.get(name);".to_owned()),
-        (3, "<List items={state.items} onSelect={onSelect} />".to_owned()),
+        (
+            3,
+            "<List items={state.items} onSelect={onSelect} />".to_owned(),
+        ),
         (5, "// selecting updates the current entry".to_owned()),
-        (7, "42| if (!response.ok) {\n43|   throw new Error(\"queue load failed\");".to_owned()),
+        (
+            7,
+            "42| if (!response.ok) {\n43|   throw new Error(\"queue load failed\");".to_owned(),
+        ),
         (8, "export const row17 = 17;".to_owned()),
     ]
 }
@@ -281,11 +379,17 @@ pub fn verified_quotes() -> Vec<(u32, String)> {
 pub fn unverified_quotes() -> Vec<(u32, String)> {
     vec![
         (1, "router.add(\"/settings\", Settings);".to_owned()),
-        (3, "selectItem(next)\nreturn null;\nconsole.log(1);".to_owned()),
+        (
+            3,
+            "selectItem(next)\nreturn null;\nconsole.log(1);".to_owned(),
+        ),
         (4, "class QueueService {".to_owned()),
         (6, "export const bigSelector".to_owned()),
         (9, "# Readme".to_owned()),
         (2, "   ".to_owned()),
-        (7, "return parseQueue(body);\nthrow new Error(\"queue load failed\");".to_owned()),
+        (
+            7,
+            "return parseQueue(body);\nthrow new Error(\"queue load failed\");".to_owned(),
+        ),
     ]
 }

@@ -3,7 +3,9 @@
 //! observed, every action, confidence and intent, and lists past every limit.
 
 use proptest::prelude::*;
-use sightline_registry::{Action, CandidateId, Confidence, FlowLink, Intent, ReadTarget, SearchTarget, Selection};
+use sightline_registry::{
+    Action, CandidateId, Confidence, FlowLink, Intent, ReadTarget, SearchTarget, Selection,
+};
 
 use super::fixture::{KNOWN, unverified_quotes, verified_quotes};
 
@@ -22,11 +24,20 @@ pub fn arb_action() -> impl Strategy<Value = Action> {
 }
 
 pub fn arb_confidence() -> impl Strategy<Value = Confidence> {
-    prop_oneof![Just(Confidence::Low), Just(Confidence::Medium), Just(Confidence::High)]
+    prop_oneof![
+        Just(Confidence::Low),
+        Just(Confidence::Medium),
+        Just(Confidence::High)
+    ]
 }
 
 pub fn arb_intent() -> impl Strategy<Value = Intent> {
-    prop_oneof![Just(Intent::Explain), Just(Intent::Locate), Just(Intent::Edit), Just(Intent::Debug)]
+    prop_oneof![
+        Just(Intent::Explain),
+        Just(Intent::Locate),
+        Just(Intent::Edit),
+        Just(Intent::Debug)
+    ]
 }
 
 /// Short text, sometimes with a newline, sometimes far past any limit.
@@ -54,17 +65,26 @@ pub fn arb_link() -> impl Strategy<Value = FlowLink> {
         2 => (arb_id(), any_pool).prop_map(|(id, (_, q))| (id, q)),
         1 => (arb_id(), "[a-z(){}; ]{0,40}"),
     ];
-    (quote_and_id, arb_role(), arb_text())
-        .prop_map(|((candidate, quote), role, fact)| FlowLink { candidate, role, fact, quote })
+    (quote_and_id, arb_role(), arb_text()).prop_map(|((candidate, quote), role, fact)| FlowLink {
+        candidate,
+        role,
+        fact,
+        quote,
+    })
 }
 
 pub fn arb_read() -> impl Strategy<Value = ReadTarget> {
-    (arb_id(), arb_text(), any::<bool>()).prop_map(|(candidate, purpose, required)| ReadTarget { candidate, purpose, required })
+    (arb_id(), arb_text(), any::<bool>()).prop_map(|(candidate, purpose, required)| ReadTarget {
+        candidate,
+        purpose,
+        required,
+    })
 }
 
 pub fn arb_search() -> impl Strategy<Value = SearchTarget> {
     let term = prop_oneof![6 => "[A-Za-z_]{1,20}", 1 => "[a-z]{81,90}", 1 => Just(" ".to_owned())];
-    (term, proptest::option::of("[a-z/]{1,20}")).prop_map(|(term, scope)| SearchTarget { term, scope })
+    (term, proptest::option::of("[a-z/]{1,20}"))
+        .prop_map(|(term, scope)| SearchTarget { term, scope })
 }
 
 pub fn arb_selection() -> impl Strategy<Value = Selection> {
@@ -77,13 +97,17 @@ pub fn arb_selection() -> impl Strategy<Value = Selection> {
         prop::collection::vec(arb_search(), 0..7),
         arb_confidence(),
     )
-        .prop_map(|(primary, flow, read_targets, missing, action, search_targets, confidence)| Selection {
-            primary,
-            flow,
-            read_targets,
-            missing,
-            action,
-            search_targets,
-            confidence,
-        })
+        .prop_map(
+            |(primary, flow, read_targets, missing, action, search_targets, confidence)| {
+                Selection {
+                    primary,
+                    flow,
+                    read_targets,
+                    missing,
+                    action,
+                    search_targets,
+                    confidence,
+                }
+            },
+        )
 }

@@ -1,0 +1,121 @@
+//! Mirror trees: a directory whose files repeat a sibling directory's relative paths (a
+//! generated copy for another runtime, a vendored build). Detected from the file set alone:
+//! two sibling directories sharing many relative paths are a tree and its mirror, and the
+//! one holding fewer files (the copy leaves out tests and tooling) is the mirror. Twins must
+//! also declare nearly the same names, so sibling implementations that merely share file
+//! names (one directory per backend) are not mistaken for copies.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::db::{Db, Workspace};
+use crate::walk::FileRole;
+
+/// Fewest shared relative paths that make two sibling directories a tree and its mirror.
+const MIN_SHARED: usize = 5;
+/// Share of the smaller directory's files that must have a twin.
+const MIN_SHARED_RATIO: f64 = 0.5;
+
+/// Indices (into the workspace's files) of source files that live in a mirror tree and
+/// have a twin in the original.
+#[salsa::tracked(returns(clone))]
+pub fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
+    let files = ws.files(db);
+    let paths: Vec<(u32, &str)> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| matches!(f.role(db), FileRole::Source(_)))
+        .map(|(i, f)| (i as u32, f.path(db).as_str()))
+        .collect();
+    let names = |i: u32| -> HashSet<String> {
+        let shape = crate::db::file_shape(db, files[i as usize]);
+        shape.decls.iter().filter(|d| d.parent.is_none()).map(|d| d.name.clone()).collect()
+    };
+    let alike = |a: u32, b: u32| {
+        let (na, nb) = (names(a), names(b));
+        let union = na.union(&nb).count();
+        union == 0 || na.intersection(&nb).count() as f64 >= MIN_NAME_OVERLAP * union as f64
+    };
+    Arc::new(find_mirrors(&paths, &alike))
+}
+
+/// Share of top-level declaration names twins must have in common.
+const MIN_NAME_OVERLAP: f64 = 0.8;
+
+/// `alike(a, b)` tells whether two files with the same relative path are copies.
+pub fn find_mirrors(paths: &[(u32, &str)], alike: &dyn Fn(u32, u32) -> bool) -> HashSet<u32> {
+    // (parent dir, child dir) -> number of source files under it.
+    let mut sizes: HashMap<(String, String), usize> = HashMap::new();
+    // (parent dir, path below the child) -> [(child dir, file index)]
+    let mut twins: HashMap<(String, String), Vec<(String, u32)>> = HashMap::new();
+    for &(index, path) in paths {
+        let segments: Vec<&str> = path.split('/').collect();
+        for i in 0..segments.len().saturating_sub(1) {
+            let parent = segments[..i].join("/");
+            let child = segments[i].to_owned();
+            let rest = segments[i + 1..].join("/");
+            *sizes.entry((parent.clone(), child.clone())).or_default() += 1;
+            twins.entry((parent, rest)).or_default().push((child, index));
+        }
+    }
+    // (parent, dir a, dir b) -> shared relative paths, with a < b.
+    let mut shared: HashMap<(String, String, String), Vec<(u32, u32)>> = HashMap::new();
+    for ((parent, _), group) in &twins {
+        if group.len() < 2 || group.len() > 8 {
+            continue;
+        }
+        for (i, (a, fa)) in group.iter().enumerate() {
+            for (b, fb) in &group[i + 1..] {
+                let (a, b, fa, fb) = if a < b { (a, b, *fa, *fb) } else { (b, a, *fb, *fa) };
+                if !alike(fa, fb) {
+                    continue;
+                }
+                shared.entry((parent.clone(), a.clone(), b.clone())).or_default().push((fa, fb));
+            }
+        }
+    }
+    let mut mirrors = HashSet::new();
+    for ((parent, a, b), pairs) in shared {
+        let size_a = sizes[&(parent.clone(), a.clone())];
+        let size_b = sizes[&(parent, b.clone())];
+        let smaller = size_a.min(size_b);
+        if pairs.len() < MIN_SHARED || (pairs.len() as f64) < MIN_SHARED_RATIO * smaller as f64 || size_a == size_b {
+            continue;
+        }
+        let b_is_mirror = size_b < size_a;
+        for (fa, fb) in pairs {
+            mirrors.insert(if b_is_mirror { fb } else { fa });
+        }
+    }
+    mirrors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_smaller_twin_tree_is_the_mirror() {
+        let mut paths = Vec::new();
+        let names = ["a", "b", "c", "d", "e", "f"];
+        for (i, n) in names.iter().enumerate() {
+            paths.push((i as u32, format!("src/{n}.ts")));
+            paths.push((100 + i as u32, format!("copy/{n}.ts")));
+            paths.push((200 + i as u32, format!("src/{n}.test.ts")));
+        }
+        paths.push((300, "src/only.ts".to_owned()));
+        let refs: Vec<(u32, &str)> = paths.iter().map(|(i, p)| (*i, p.as_str())).collect();
+        let mirrors = find_mirrors(&refs, &|_, _| true);
+        assert_eq!(mirrors.len(), 6);
+        assert!(mirrors.iter().all(|&i| (100..106).contains(&i)));
+    }
+
+    #[test]
+    fn unrelated_directories_are_not_mirrors() {
+        let paths = [(0, "src/a/index.ts"), (1, "src/b/index.ts"), (2, "lib/x.ts"), (3, "src/c/index.ts")];
+        assert!(find_mirrors(&paths, &|_, _| true).is_empty());
+        let many: Vec<(u32, String)> = (0..12).flat_map(|i| [(i, format!("a/f{i}.ts")), (100 + i, format!("b/f{i}.ts"))]).chain([(50, "a/extra.ts".to_owned())]).collect();
+        let refs: Vec<(u32, &str)> = many.iter().map(|(i, p)| (*i, p.as_str())).collect();
+        assert!(find_mirrors(&refs, &|_, _| false).is_empty(), "different contents are not copies");
+    }
+}

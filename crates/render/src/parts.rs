@@ -1,0 +1,185 @@
+//! The pieces of a report, resolved from candidate IDs through the registry. A piece whose
+//! candidate is unknown (or whose quote does not verify) is left out: the report only
+//! states what was observed.
+
+use sightline_observe::LineRange;
+use sightline_registry::{Action, Candidate, Confidence, Intent, Registry};
+use sightline_validate::{Validated, quote};
+
+use crate::json::{JsonPlace, JsonRead, ReportJson};
+
+/// A cited place: a registry path and range.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Place {
+    pub path: String,
+    pub range: Option<LineRange>,
+}
+
+impl Place {
+    fn of(c: &Candidate) -> Place {
+        Place {
+            path: c.path.clone(),
+            range: c.range,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct FlowItem {
+    pub place: Place,
+    pub role: String,
+    pub fact: String,
+    /// The verified quote's lines, as matched (whitespace-normalized).
+    pub quote: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct PrimaryItem {
+    pub place: Place,
+    pub label: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ReadItem {
+    pub place: Place,
+    pub purpose: String,
+    pub required: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct SearchItem {
+    pub term: String,
+    pub scope: Option<String>,
+}
+
+/// Everything the report may show; the budget removes from these lists.
+#[derive(Clone, Debug)]
+pub(crate) struct Parts {
+    pub query: String,
+    pub intent: Intent,
+    pub action: Action,
+    pub confidence: Confidence,
+    pub flow: Vec<FlowItem>,
+    /// Primary candidates not already in the flow.
+    pub primary: Vec<PrimaryItem>,
+    pub missing: Vec<String>,
+    pub read: Vec<ReadItem>,
+    pub search: Vec<SearchItem>,
+    pub json: ReportJson,
+}
+
+/// Free text from the model on one line: the layout is line-based, so a newline inside a
+/// fact must not start what looks like a new item.
+pub(crate) fn one_line(s: &str) -> String {
+    quote::normalize(s)
+}
+
+impl Parts {
+    pub fn collect(
+        query: &str,
+        intent: Intent,
+        validated: &Validated,
+        registry: &Registry,
+    ) -> Parts {
+        let sel = &validated.selection;
+        let flow: Vec<FlowItem> = sel
+            .flow
+            .iter()
+            .filter_map(|l| {
+                let c = registry.get(l.candidate)?;
+                let quote = quote::verify(&l.quote, c).ok()?;
+                Some(FlowItem {
+                    place: Place::of(c),
+                    role: one_line(&l.role),
+                    fact: one_line(&l.fact),
+                    quote,
+                })
+            })
+            .collect();
+        let in_flow = |c: &Candidate| flow.iter().any(|f| f.place == Place::of(c));
+        let primary = sel
+            .primary
+            .iter()
+            .filter_map(|&id| registry.get(id))
+            .filter(|c| !in_flow(c))
+            // A symbol name says more than the path already does; a bare file has no label.
+            .map(|c| PrimaryItem {
+                place: Place::of(c),
+                label: c
+                    .symbols
+                    .first()
+                    .map(|s| one_line(&s.qualified))
+                    .unwrap_or_default(),
+            })
+            .collect();
+        let read = sel
+            .read_targets
+            .iter()
+            .filter_map(|t| {
+                let c = registry.get(t.candidate)?;
+                c.range?;
+                Some(ReadItem {
+                    place: Place::of(c),
+                    purpose: one_line(&t.purpose),
+                    required: t.required,
+                })
+            })
+            .collect();
+        let search = sel
+            .search_targets
+            .iter()
+            .map(|s| SearchItem {
+                term: one_line(&s.term),
+                scope: s.scope.as_deref().map(one_line),
+            })
+            .filter(|s| !s.term.is_empty())
+            .collect();
+        Parts {
+            query: one_line(query),
+            intent,
+            action: sel.action,
+            confidence: sel.confidence,
+            flow,
+            primary,
+            missing: sel
+                .missing
+                .iter()
+                .map(|m| one_line(m))
+                .filter(|m| !m.is_empty())
+                .collect(),
+            read,
+            search,
+            json: json_of(validated, registry),
+        }
+    }
+}
+
+pub(crate) fn json_of(validated: &Validated, registry: &Registry) -> ReportJson {
+    let sel = &validated.selection;
+    let primary = sel
+        .primary
+        .iter()
+        .filter_map(|&id| registry.get(id))
+        .map(|c| JsonPlace::of(&c.path, c.range))
+        .collect();
+    let read = sel
+        .read_targets
+        .iter()
+        .filter_map(|t| {
+            let c = registry.get(t.candidate)?;
+            let r = c.range?;
+            Some(JsonRead {
+                path: c.path.clone(),
+                start: r.start,
+                end: r.end,
+                required: t.required,
+            })
+        })
+        .collect();
+    ReportJson {
+        action: sel.action,
+        confidence: sel.confidence,
+        primary,
+        read,
+    }
+}

@@ -1,0 +1,157 @@
+//! The report text. Layout (the last part is a fenced `json` block):
+//!
+//! ```text
+//! query: <query> | intent: edit | confidence: medium | action: read_targets
+//! flow:
+//! 1. src/a.ts:18-44 (entry) - fact
+//! > quote line
+//! 2. [1]:60-70 (handler) - fact        `[1]` = the path written in item 1
+//! primary:
+//! 3. src/b.ts:3-9 - label              primary candidates not in the flow
+//! missing: x; y
+//! read:
+//! 4. [2]:3-9 - purpose (required)
+//! search: `term` in `scope`
+//! {"action":…,"confidence":…,"primary":[…],"read":[…]}
+//! ```
+//!
+//! Items are numbered across sections; each path is written in full once, at its first
+//! item, and later items refer back to that item's number, so no path repeats outside the
+//! JSON block.
+
+use std::fmt::Write as _;
+
+use sightline_registry::Action;
+
+use crate::parts::{Parts, Place};
+
+/// Longest query echoed in the header; the query is the caller's, the rest is the budget's.
+const MAX_QUERY_CHARS: usize = 200;
+
+/// The outcome line for `skip_explore_result`.
+const SKIP_LINE: &str = "nothing relevant found; proceed without it";
+
+/// Writes places, referring back to the item that first wrote each path.
+struct Places {
+    first_item: Vec<(String, usize)>,
+    next_item: usize,
+}
+
+impl Places {
+    /// The location text for the next item, and advances the item number.
+    fn cite(&mut self, place: &Place) -> (usize, String) {
+        let n = self.next_item;
+        self.next_item += 1;
+        let path = match self.first_item.iter().find(|(p, _)| *p == place.path) {
+            Some((_, first)) => format!("[{first}]"),
+            None => {
+                self.first_item.push((place.path.clone(), n));
+                place.path.clone()
+            }
+        };
+        let loc = match place.range {
+            Some(r) if r.start == r.end => format!("{path}:{}", r.start),
+            Some(r) => format!("{path}:{}-{}", r.start, r.end),
+            None => path,
+        };
+        (n, loc)
+    }
+}
+
+fn header(parts: &Parts) -> String {
+    let q: String = if parts.query.chars().count() > MAX_QUERY_CHARS {
+        format!(
+            "{}…",
+            parts
+                .query
+                .chars()
+                .take(MAX_QUERY_CHARS)
+                .collect::<String>()
+        )
+    } else {
+        parts.query.clone()
+    };
+    format!(
+        "query: {q} | intent: {} | confidence: {} | action: {}",
+        parts.intent.as_str(),
+        confidence_str(parts.confidence),
+        parts.action.as_str()
+    )
+}
+
+pub(crate) fn confidence_str(c: sightline_registry::Confidence) -> &'static str {
+    match c {
+        sightline_registry::Confidence::High => "high",
+        sightline_registry::Confidence::Medium => "medium",
+        sightline_registry::Confidence::Low => "low",
+    }
+}
+
+/// ` (role) - text`, leaving out what is blank.
+fn tail(role: Option<&str>, text: &str) -> String {
+    let mut out = String::new();
+    if let Some(r) = role.filter(|r| !r.is_empty()) {
+        let _ = write!(out, " ({r})");
+    }
+    if !text.is_empty() {
+        let _ = write!(out, " - {text}");
+    }
+    out
+}
+
+/// The whole report text for `parts`.
+pub(crate) fn write(parts: &Parts) -> String {
+    let mut out = header(parts);
+    out.push('\n');
+    if parts.action == Action::SkipExploreResult {
+        out.push_str(SKIP_LINE);
+        out.push('\n');
+    }
+    let mut places = Places {
+        first_item: Vec::new(),
+        next_item: 1,
+    };
+    if !parts.flow.is_empty() {
+        out.push_str("flow:\n");
+    }
+    for f in &parts.flow {
+        let (n, loc) = places.cite(&f.place);
+        let _ = writeln!(out, "{n}. {loc}{}", tail(Some(&f.role), &f.fact));
+        for line in &f.quote {
+            let _ = writeln!(out, "> {line}");
+        }
+    }
+    if !parts.primary.is_empty() {
+        out.push_str("primary:\n");
+    }
+    for p in &parts.primary {
+        let (n, loc) = places.cite(&p.place);
+        let _ = writeln!(out, "{n}. {loc}{}", tail(None, &p.label));
+    }
+    if !parts.missing.is_empty() {
+        let _ = writeln!(out, "missing: {}", parts.missing.join("; "));
+    }
+    if !parts.read.is_empty() {
+        out.push_str("read:\n");
+    }
+    for r in &parts.read {
+        let (n, loc) = places.cite(&r.place);
+        let required = if r.required { " (required)" } else { "" };
+        let _ = writeln!(out, "{n}. {loc}{}{required}", tail(None, &r.purpose));
+    }
+    for s in &parts.search {
+        match &s.scope {
+            Some(scope) if !scope.is_empty() => {
+                let _ = writeln!(out, "search: `{}` in `{scope}`", s.term);
+            }
+            _ => {
+                let _ = writeln!(out, "search: `{}`", s.term);
+            }
+        }
+    }
+    // Serializing plain strings, numbers and enums cannot fail; an empty object would still
+    // be valid JSON if it ever did.
+    let json = serde_json::to_string(&parts.json).unwrap_or_else(|_| "{}".to_owned());
+    let _ = write!(out, "```json\n{json}\n```\n");
+    out
+}

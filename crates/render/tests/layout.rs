@@ -1,0 +1,178 @@
+//! The report layout: paths written once, references resolve, the budget order holds.
+
+mod support;
+
+use sightline_registry::{Action, Confidence, Intent, Selection};
+use sightline_render::{DEFAULT_BUDGET_CHARS, render_json, render_report};
+use sightline_validate::{Budget, Validated, validate};
+use support::fixture::*;
+use support::{body, cited, json_block};
+
+fn validated(sel: &Selection, intent: Intent) -> Validated {
+    validate(sel, &registry(), intent, &fallback(), &Budget::default())
+}
+
+#[test]
+fn each_path_is_written_once_and_references_resolve() {
+    let v = validated(&good_selection(), Intent::Edit);
+    let report = render_report(
+        "how does a route open a queue",
+        Intent::Edit,
+        &v,
+        &registry(),
+        DEFAULT_BUDGET_CHARS,
+    );
+    let items = cited(&report.text).unwrap_or_else(|e| panic!("{e}\n{}", report.text));
+    let mut written: Vec<&str> = items
+        .iter()
+        .filter(|c| c.written)
+        .map(|c| c.path.as_str())
+        .collect();
+    let n = written.len();
+    written.dedup();
+    assert_eq!(written.len(), n, "{}", report.text);
+    for path in &written {
+        assert_eq!(
+            body(&report.text).matches(path).count(),
+            1,
+            "{path} repeats in\n{}",
+            report.text
+        );
+    }
+    // The second link in src/routes/index.ts refers back to the first.
+    assert!(
+        report.text.contains("4. [1]:1-12 (handler)"),
+        "{}",
+        report.text
+    );
+}
+
+#[test]
+fn the_json_block_matches_render_json() {
+    let v = validated(&good_selection(), Intent::Locate);
+    let report = render_report("q", Intent::Locate, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    assert_eq!(json_block(&report.text), Ok(report.json.clone()));
+    assert_eq!(report.json, render_json(&v, &registry()));
+}
+
+#[test]
+fn unknown_ids_never_render() {
+    // Render is given an unvalidated selection: it still only writes registry places.
+    let mut sel = good_selection();
+    sel.primary.push(id(99));
+    sel.read_targets.push(read_target(98, "nothing", true));
+    sel.flow.push(link(97, "ghost", "made up", "made up"));
+    let v = Validated {
+        selection: sel,
+        drops: Vec::new(),
+        fell_back: false,
+        critical_gap: None,
+    };
+    let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    assert!(
+        !report.text.contains("ghost") && !report.text.contains("nothing"),
+        "{}",
+        report.text
+    );
+    assert_eq!(report.json.primary.len(), 3);
+}
+
+#[test]
+fn an_unverified_quote_never_renders() {
+    let mut sel = good_selection();
+    sel.flow[0].quote = "not observed anywhere".into();
+    let v = Validated {
+        selection: sel,
+        drops: Vec::new(),
+        fell_back: false,
+        critical_gap: None,
+    };
+    let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    assert!(
+        !report.text.contains("not observed anywhere"),
+        "{}",
+        report.text
+    );
+}
+
+#[test]
+fn skipping_renders_as_an_outcome() {
+    let v = validated(
+        &selection(Action::SkipExploreResult, Confidence::Low),
+        Intent::Explain,
+    );
+    let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    assert_eq!(
+        report.text,
+        "query: q | intent: explain | confidence: low | action: skip_explore_result\n\
+         nothing relevant found; proceed without it\n\
+         ```json\n{\"action\":\"skip_explore_result\",\"confidence\":\"low\",\"primary\":[],\"read\":[]}\n```\n"
+    );
+}
+
+#[test]
+fn the_budget_drops_whole_parts_in_order() {
+    let v = validated(&good_selection(), Intent::Edit);
+    let full = render_report("q", Intent::Edit, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let mut last = full.text.chars().count();
+    let mut seen_flow_lines = Vec::new();
+    for budget in (0..last).rev().step_by(7) {
+        let r = render_report("q", Intent::Edit, &v, &registry(), budget);
+        let len = r.text.chars().count();
+        assert!(len <= last, "a smaller budget grew the report");
+        last = len;
+        json_block(&r.text).unwrap_or_else(|e| panic!("{e}\n{}", r.text));
+        cited(&r.text).unwrap_or_else(|e| panic!("{e}\n{}", r.text));
+        // Every remaining quote line still follows its link (links are dropped whole).
+        let flow_items = r.text.lines().filter(|l| l.starts_with("> ")).count();
+        seen_flow_lines.push(flow_items);
+        // Every line of a smaller report is a line of the full one, up to its number and
+        // how its path is written (a path's first item may have been dropped).
+        let after_loc = |l: &str| {
+            l.split_once(". ")
+                .and_then(|(_, rest)| rest.split_once(' '))
+                .map_or(l.to_owned(), |(_, t)| t.to_owned())
+        };
+        for line in body(&r.text).lines() {
+            assert!(
+                full.text.lines().any(|l| after_loc(l) == after_loc(line)),
+                "{line:?} not in the full report"
+            );
+        }
+    }
+    // The primary-not-in-flow lines go first.
+    let primary_gone = render_report(
+        "q",
+        Intent::Edit,
+        &v,
+        &registry(),
+        full.text.chars().count() - 1,
+    );
+    assert!(
+        !primary_gone.text.contains("primary:"),
+        "{}",
+        primary_gone.text
+    );
+    assert!(primary_gone.text.contains("5. "), "{}", primary_gone.text);
+    // The header and the JSON block's action and confidence always stay.
+    let tiny = render_report("q", Intent::Edit, &v, &registry(), 10);
+    assert!(tiny.text.starts_with("query: q | intent: edit"));
+    assert_eq!(
+        json_block(&tiny.text).map(|j| (j.action, j.primary.len())),
+        Ok((Action::ReadTargets, 0))
+    );
+}
+
+#[test]
+fn a_long_query_is_cut_in_the_header_only() {
+    let q = "word ".repeat(200);
+    let v = validated(&good_selection(), Intent::Explain);
+    let r = render_report(&q, Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    assert!(r.text.chars().count() <= DEFAULT_BUDGET_CHARS);
+    assert!(
+        r.text
+            .lines()
+            .next()
+            .is_some_and(|h| h.contains("… | intent: explain"))
+    );
+}

@@ -1,0 +1,70 @@
+//! Invariants of rendered reports over random selections: every cited place exists in the
+//! registry, the text fits the budget, the JSON block parses, and the flow keeps its order.
+
+mod support;
+
+use proptest::prelude::*;
+use sightline_registry::Registry;
+use sightline_render::render_report;
+use sightline_validate::{Budget, validate};
+use support::{body, cited, fixture, json_block, strategy};
+
+fn place_exists(registry: &Registry, path: &str, range: Option<(u32, u32)>) -> bool {
+    registry
+        .iter()
+        .any(|c| c.path == path && c.range.map(|r| (r.start, r.end)) == range)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 384, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn reports_only_cite_observed_places(
+        sel in strategy::arb_selection(),
+        intent in strategy::arb_intent(),
+        query in "[a-z ]{0,300}",
+        budget in prop_oneof![3 => Just(2_500usize), 1 => 300usize..2_500],
+    ) {
+        let registry = fixture::registry();
+        let v = validate(&sel, &registry, intent, &fixture::fallback(), &Budget::default());
+        let report = render_report(&query, intent, &v, &registry, budget);
+        let text = &report.text;
+
+        // The budget holds whenever it can hold the header and an empty JSON block.
+        prop_assert!(text.chars().count() <= budget.max(600), "{} chars:\n{}", text.chars().count(), text);
+
+        let json = json_block(text).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(&json, &report.json);
+        for p in &json.primary {
+            let range = p.start.zip(p.end);
+            prop_assert!(place_exists(&registry, &p.path, range));
+        }
+        for r in &json.read {
+            prop_assert!(place_exists(&registry, &r.path, Some((r.start, r.end))));
+        }
+
+        let items = cited(text).map_err(TestCaseError::fail)?;
+        for c in &items {
+            prop_assert!(place_exists(&registry, &c.path, c.range), "{:?} not in the registry:\n{}", c, text);
+        }
+        // Each path is written in full once outside the JSON block.
+        let mut written: Vec<&str> = items.iter().filter(|c| c.written).map(|c| c.path.as_str()).collect();
+        let n = written.len();
+        written.sort_unstable();
+        written.dedup();
+        prop_assert_eq!(written.len(), n);
+
+        // Rendered flow links are the validated flow's places, in its order.
+        let flow_items = body(text).lines().skip_while(|l| *l != "flow:").skip(1).filter(|l| !l.starts_with("> ")).take_while(|l| support::item(l).is_some()).count();
+        let shown: Vec<(String, Option<(u32, u32)>)> = items.iter().take(flow_items).map(|c| (c.path.clone(), c.range)).collect();
+        let validated: Vec<(String, Option<(u32, u32)>)> = v
+            .selection
+            .flow
+            .iter()
+            .filter_map(|l| registry.get(l.candidate))
+            .map(|c| (c.path.clone(), c.range.map(|r| (r.start, r.end))))
+            .collect();
+        let mut rest = validated.iter();
+        prop_assert!(shown.iter().all(|s| rest.any(|x| x == s)), "{:?} is not in the order of {:?}", shown, validated);
+    }
+}
