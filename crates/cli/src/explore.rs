@@ -77,14 +77,24 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
         &run.selection,
         &sightline_validate::Budget::default(),
     );
-    let report = sightline_render::render_report(&args.query, args.intent, &validated, &run.registry, args.budget);
+    let report = sightline_render::render_report(
+        &args.query,
+        args.intent,
+        &validated,
+        &run.registry,
+        args.budget,
+    );
     if args.json {
         let out = JsonReport {
             query: &args.query,
             intent: args.intent,
             report: sightline_render::render_json(&validated, &run.registry),
             text: &report.text,
-            drops: validated.drops.iter().map(|d| format!("{}: {}", d.what, d.reason)).collect(),
+            drops: validated
+                .drops
+                .iter()
+                .map(|d| format!("{}: {}", d.what, d.reason))
+                .collect(),
             fell_back: validated.fell_back,
         };
         println!("{}", serde_json::to_string_pretty(&out)?);

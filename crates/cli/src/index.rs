@@ -19,7 +19,11 @@ pub struct IndexArgs {
 }
 
 pub fn run(args: &IndexArgs) -> anyhow::Result<()> {
-    let index = open_index(&args.path, &args.flags, sightline_observe::ObserveDatabase::default())?;
+    let index = open_index(
+        &args.path,
+        &args.flags,
+        sightline_observe::ObserveDatabase::default(),
+    )?;
     let r = index.report();
     if args.json {
         println!("{}", serde_json::to_string_pretty(r)?);

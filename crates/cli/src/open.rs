@@ -29,7 +29,11 @@ impl IndexFlags {
     }
 }
 
-pub fn open_index<D: sightline_observe::Db>(path: &std::path::Path, flags: &IndexFlags, db: D) -> anyhow::Result<Index<D>> {
+pub fn open_index<D: sightline_observe::Db>(
+    path: &std::path::Path,
+    flags: &IndexFlags,
+    db: D,
+) -> anyhow::Result<Index<D>> {
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -52,8 +56,8 @@ pub fn open_index<D: sightline_observe::Db>(path: &std::path::Path, flags: &Inde
         cache: flags.cache_mode(),
         progress: Some(&progress),
     };
-    let index =
-        Index::open_with_db(db, path, &options).with_context(|| format!("indexing {}", path.display()))?;
+    let index = Index::open_with_db(db, path, &options)
+        .with_context(|| format!("indexing {}", path.display()))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

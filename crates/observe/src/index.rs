@@ -115,7 +115,11 @@ impl Index<ObserveDatabase> {
 impl<D: crate::Db> Index<D> {
     /// Builds the index into a caller-supplied database (one with an event hook, or one
     /// that also implements later stages' `Db` traits).
-    pub fn open_with_db(db: D, root: &Path, options: &IndexOptions) -> Result<Index<D>, IndexError> {
+    pub fn open_with_db(
+        db: D,
+        root: &Path,
+        options: &IndexOptions,
+    ) -> Result<Index<D>, IndexError> {
         let root = std::fs::canonicalize(root).map_err(|source| IndexError::Root {
             path: root.into(),
             source,

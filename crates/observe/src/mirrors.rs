@@ -29,7 +29,12 @@ pub fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
         .collect();
     let names = |i: u32| -> HashSet<String> {
         let shape = crate::db::file_shape(db, files[i as usize]);
-        shape.decls.iter().filter(|d| d.parent.is_none()).map(|d| d.name.clone()).collect()
+        shape
+            .decls
+            .iter()
+            .filter(|d| d.parent.is_none())
+            .map(|d| d.name.clone())
+            .collect()
     };
     let alike = |a: u32, b: u32| {
         let (na, nb) = (names(a), names(b));
@@ -55,7 +60,10 @@ pub fn find_mirrors(paths: &[(u32, &str)], alike: &dyn Fn(u32, u32) -> bool) -> 
             let child = segments[i].to_owned();
             let rest = segments[i + 1..].join("/");
             *sizes.entry((parent.clone(), child.clone())).or_default() += 1;
-            twins.entry((parent, rest)).or_default().push((child, index));
+            twins
+                .entry((parent, rest))
+                .or_default()
+                .push((child, index));
         }
     }
     // (parent, dir a, dir b) -> shared relative paths, with a < b.
@@ -66,11 +74,18 @@ pub fn find_mirrors(paths: &[(u32, &str)], alike: &dyn Fn(u32, u32) -> bool) -> 
         }
         for (i, (a, fa)) in group.iter().enumerate() {
             for (b, fb) in &group[i + 1..] {
-                let (a, b, fa, fb) = if a < b { (a, b, *fa, *fb) } else { (b, a, *fb, *fa) };
+                let (a, b, fa, fb) = if a < b {
+                    (a, b, *fa, *fb)
+                } else {
+                    (b, a, *fb, *fa)
+                };
                 if !alike(fa, fb) {
                     continue;
                 }
-                shared.entry((parent.clone(), a.clone(), b.clone())).or_default().push((fa, fb));
+                shared
+                    .entry((parent.clone(), a.clone(), b.clone()))
+                    .or_default()
+                    .push((fa, fb));
             }
         }
     }
@@ -79,7 +94,10 @@ pub fn find_mirrors(paths: &[(u32, &str)], alike: &dyn Fn(u32, u32) -> bool) -> 
         let size_a = sizes[&(parent.clone(), a.clone())];
         let size_b = sizes[&(parent, b.clone())];
         let smaller = size_a.min(size_b);
-        if pairs.len() < MIN_SHARED || (pairs.len() as f64) < MIN_SHARED_RATIO * smaller as f64 || size_a == size_b {
+        if pairs.len() < MIN_SHARED
+            || (pairs.len() as f64) < MIN_SHARED_RATIO * smaller as f64
+            || size_a == size_b
+        {
             continue;
         }
         let b_is_mirror = size_b < size_a;
@@ -112,10 +130,21 @@ mod tests {
 
     #[test]
     fn unrelated_directories_are_not_mirrors() {
-        let paths = [(0, "src/a/index.ts"), (1, "src/b/index.ts"), (2, "lib/x.ts"), (3, "src/c/index.ts")];
+        let paths = [
+            (0, "src/a/index.ts"),
+            (1, "src/b/index.ts"),
+            (2, "lib/x.ts"),
+            (3, "src/c/index.ts"),
+        ];
         assert!(find_mirrors(&paths, &|_, _| true).is_empty());
-        let many: Vec<(u32, String)> = (0..12).flat_map(|i| [(i, format!("a/f{i}.ts")), (100 + i, format!("b/f{i}.ts"))]).chain([(50, "a/extra.ts".to_owned())]).collect();
+        let many: Vec<(u32, String)> = (0..12)
+            .flat_map(|i| [(i, format!("a/f{i}.ts")), (100 + i, format!("b/f{i}.ts"))])
+            .chain([(50, "a/extra.ts".to_owned())])
+            .collect();
         let refs: Vec<(u32, &str)> = many.iter().map(|(i, p)| (*i, p.as_str())).collect();
-        assert!(find_mirrors(&refs, &|_, _| false).is_empty(), "different contents are not copies");
+        assert!(
+            find_mirrors(&refs, &|_, _| false).is_empty(),
+            "different contents are not copies"
+        );
     }
 }

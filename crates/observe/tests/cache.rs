@@ -18,7 +18,10 @@ fn all_facts(index: &Index) -> Vec<(String, sightline_observe::db::FileIndex)> {
 #[test]
 fn warm_start_gives_the_same_facts_as_a_cold_parse() {
     let cache = tempfile::tempdir().unwrap();
-    let opts = IndexOptions { cache: CacheMode::Dir(cache.path().into()), progress: None };
+    let opts = IndexOptions {
+        cache: CacheMode::Dir(cache.path().into()),
+        progress: None,
+    };
     let root = common::fixture_root();
     let cold = Index::open(&root, &opts).unwrap();
     assert_eq!(cold.report().cache_hits, 0);
@@ -31,10 +34,16 @@ fn warm_start_gives_the_same_facts_as_a_cold_parse() {
 #[test]
 fn a_corrupt_cache_is_ignored_and_rebuilt() {
     let cache = tempfile::tempdir().unwrap();
-    let opts = IndexOptions { cache: CacheMode::Dir(cache.path().into()), progress: None };
+    let opts = IndexOptions {
+        cache: CacheMode::Dir(cache.path().into()),
+        progress: None,
+    };
     let root = common::fixture_root();
     let cold = Index::open(&root, &opts).unwrap();
-    let files: Vec<_> = std::fs::read_dir(cache.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    let files: Vec<_> = std::fs::read_dir(cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     assert_eq!(files.len(), 1);
     // Keep the header, damage the body.
     let mut bytes = std::fs::read(&files[0]).unwrap();
@@ -56,10 +65,21 @@ fn a_corrupt_cache_is_ignored_and_rebuilt() {
 fn garbage_in_place_of_a_cache_is_not_trusted() {
     let cache = tempfile::tempdir().unwrap();
     let root = common::fixture_root();
-    let path = sightline_observe::cache::cache_file(cache.path(), &std::fs::canonicalize(&root).unwrap());
+    let path =
+        sightline_observe::cache::cache_file(cache.path(), &std::fs::canonicalize(&root).unwrap());
     std::fs::write(&path, b"not a cache").unwrap();
-    let opts = IndexOptions { cache: CacheMode::Dir(cache.path().into()), progress: None };
+    let opts = IndexOptions {
+        cache: CacheMode::Dir(cache.path().into()),
+        progress: None,
+    };
     let index = Index::open(&root, &opts).unwrap();
-    assert!(index.report().cache_note.as_deref().unwrap_or("").contains("corrupt"));
+    assert!(
+        index
+            .report()
+            .cache_note
+            .as_deref()
+            .unwrap_or("")
+            .contains("corrupt")
+    );
     assert_eq!(index.report().cache_hits, 0);
 }

@@ -7,20 +7,38 @@ use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::{CacheMode, Index, IndexOptions};
 
 fn fixture_index() -> Index {
-    Index::open(&common::fixture_root(), &IndexOptions { cache: CacheMode::Disabled, progress: None }).unwrap()
+    Index::open(
+        &common::fixture_root(),
+        &IndexOptions {
+            cache: CacheMode::Disabled,
+            progress: None,
+        },
+    )
+    .unwrap()
 }
 
 #[test]
 fn raw_exploration_of_a_fixture_query() {
     let index = fixture_index();
-    let result = explore_code::run(index.db(), index.workspace(), &ExploreArgs::new("save record store")).unwrap();
+    let result = explore_code::run(
+        index.db(),
+        index.workspace(),
+        &ExploreArgs::new("save record store"),
+    )
+    .unwrap();
     insta::assert_snapshot!(result.render_text(&|_, _| None));
 }
 
 #[test]
 fn windows_are_real_lines_of_their_files_and_respect_caps() {
     let index = fixture_index();
-    for query in ["save record store", "Shape area", "postRecord", "render row list", "format id"] {
+    for query in [
+        "save record store",
+        "Shape area",
+        "postRecord",
+        "render row list",
+        "format id",
+    ] {
         let mut args = ExploreArgs::new(query);
         args.max_files = 3;
         args.max_lines_per_file = 20;
@@ -33,12 +51,17 @@ fn windows_are_real_lines_of_their_files_and_respect_caps() {
             let lines: Vec<&str> = text.lines().collect();
             let mut file_lines = 0;
             for w in &f.windows {
-                let expected = lines[(w.lines.start - 1) as usize..w.lines.end as usize].join("\n") + "\n";
+                let expected =
+                    lines[(w.lines.start - 1) as usize..w.lines.end as usize].join("\n") + "\n";
                 assert_eq!(w.text, expected, "{query}: {}:{:?}", f.path, w.lines);
                 file_lines += w.lines.len();
                 chars += w.text.len();
             }
-            assert!(file_lines <= 20, "{query}: {} has {file_lines} lines", f.path);
+            assert!(
+                file_lines <= 20,
+                "{query}: {} has {file_lines} lines",
+                f.path
+            );
         }
         assert!(chars <= 1500, "{query}: {chars} chars");
     }
@@ -51,6 +74,7 @@ fn bad_arguments_are_refused_precisely() {
     args.max_files = 9;
     let err = explore_code::run(index.db(), index.workspace(), &args).unwrap_err();
     assert!(err.to_string().contains("max_files"), "{err}");
-    let err = explore_code::run(index.db(), index.workspace(), &ExploreArgs::new("  ")).unwrap_err();
+    let err =
+        explore_code::run(index.db(), index.workspace(), &ExploreArgs::new("  ")).unwrap_err();
     assert!(err.to_string().contains("query"), "{err}");
 }

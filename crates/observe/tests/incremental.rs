@@ -17,13 +17,20 @@ fn counted_index(root: &std::path::Path) -> (Index, Log) {
             sink.lock().unwrap().push(format!("{database_key:?}"));
         }
     });
-    let options = IndexOptions { cache: CacheMode::Disabled, progress: None };
+    let options = IndexOptions {
+        cache: CacheMode::Disabled,
+        progress: None,
+    };
     let index = Index::open_with_db(db, root, &options).expect("index fixture");
     (index, log)
 }
 
 fn executed(log: &Log, query: &str) -> usize {
-    log.lock().unwrap().iter().filter(|k| k.starts_with(&format!("{query}("))).count()
+    log.lock()
+        .unwrap()
+        .iter()
+        .filter(|k| k.starts_with(&format!("{query}(")))
+        .count()
 }
 
 /// Forces every workspace-level query, as an explore call would.
@@ -46,12 +53,21 @@ fn editing_one_file_reparses_exactly_that_file() {
 
     let path = "src/state/recordStore.ts";
     let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
-    common::write_file(dir.path(), path, &format!("{text}\nexport function addedLater() {{ return 1 }}\n"));
+    common::write_file(
+        dir.path(),
+        path,
+        &format!("{text}\nexport function addedLater() {{ return 1 }}\n"),
+    );
     let refreshed = index.refresh();
     assert_eq!(refreshed.changed, vec![path.to_owned()]);
     touch_all(&index);
 
-    assert_eq!(executed(&log, "file_index"), 1, "executions: {:?}", log.lock().unwrap());
+    assert_eq!(
+        executed(&log, "file_index"),
+        1,
+        "executions: {:?}",
+        log.lock().unwrap()
+    );
     // A new declaration changes the file's shape, so the graph is rebuilt once.
     assert_eq!(executed(&log, "workspace_graph"), 1);
     let graph = workspace_graph(index.db(), index.workspace());
@@ -74,7 +90,12 @@ fn an_edit_that_keeps_declarations_does_not_rebuild_the_graph() {
 
     assert_eq!(executed(&log, "file_index"), 1);
     assert_eq!(executed(&log, "file_shape"), 1);
-    assert_eq!(executed(&log, "workspace_graph"), 0, "executions: {:?}", log.lock().unwrap());
+    assert_eq!(
+        executed(&log, "workspace_graph"),
+        0,
+        "executions: {:?}",
+        log.lock().unwrap()
+    );
     assert_eq!(executed(&log, "module_resolver"), 0);
 }
 
@@ -87,7 +108,11 @@ fn an_unchanged_tree_recomputes_nothing() {
     let refreshed = index.refresh();
     assert!(refreshed.is_empty());
     touch_all(&index);
-    assert!(log.lock().unwrap().is_empty(), "executions: {:?}", log.lock().unwrap());
+    assert!(
+        log.lock().unwrap().is_empty(),
+        "executions: {:?}",
+        log.lock().unwrap()
+    );
 }
 
 #[test]

@@ -4,7 +4,9 @@
 //! declaration kinds, confidence is never high.
 
 use sightline_observe::query::QueryTerms;
-use sightline_registry::{Action, Candidate, Confidence, FlowLink, Intent, ReadTarget, Registry, Selection};
+use sightline_registry::{
+    Action, Candidate, Confidence, FlowLink, Intent, ReadTarget, Registry, Selection,
+};
 
 use crate::packet::Packet;
 
@@ -17,12 +19,23 @@ const CLEAR_LEAD: f64 = 1.5;
 /// weak also-rans cost the reader more than they save.
 const PRIMARY_SHARE: f64 = 0.4;
 
-pub fn fallback_selection(packet: &Packet, registry: &Registry, intent: Intent, terms: &QueryTerms) -> Selection {
+pub fn fallback_selection(
+    packet: &Packet,
+    registry: &Registry,
+    intent: Intent,
+    terms: &QueryTerms,
+) -> Selection {
     let mut primary = Vec::new();
     let mut files: Vec<&str> = Vec::new();
     let best = packet.entries.first().map_or(0.0, |e| e.score.total);
-    for e in packet.entries.iter().take_while(|e| e.score.total >= PRIMARY_SHARE * best) {
-        let Some(c) = registry.get(e.id) else { continue };
+    for e in packet
+        .entries
+        .iter()
+        .take_while(|e| e.score.total >= PRIMARY_SHARE * best)
+    {
+        let Some(c) = registry.get(e.id) else {
+            continue;
+        };
         if c.range.is_none() || files.contains(&c.path.as_str()) {
             continue;
         }
@@ -46,13 +59,21 @@ pub fn fallback_selection(packet: &Packet, registry: &Registry, intent: Intent, 
     } else {
         Vec::new()
     };
-    let best_file_scores: Vec<f64> = packet.file_scores(registry).into_iter().map(|(_, s)| s).collect();
+    let best_file_scores: Vec<f64> = packet
+        .file_scores(registry)
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect();
     let clear_lead = match best_file_scores.as_slice() {
         [first, second, ..] => *first >= CLEAR_LEAD * *second,
         [_] => true,
         [] => false,
     };
-    let confidence = if clear_lead && !flow.is_empty() { Confidence::Medium } else { Confidence::Low };
+    let confidence = if clear_lead && !flow.is_empty() {
+        Confidence::Medium
+    } else {
+        Confidence::Low
+    };
     let action = if primary.is_empty() {
         Action::SkipExploreResult
     } else if intent.needs_ranges() || confidence == Confidence::Low {
@@ -64,12 +85,21 @@ pub fn fallback_selection(packet: &Packet, registry: &Registry, intent: Intent, 
     let read_targets = if action == Action::ReadTargets && read_targets.is_empty() {
         primary
             .iter()
-            .map(|c| ReadTarget { candidate: c.id, purpose: format!("confirm {}", c.label()), required: false })
+            .map(|c| ReadTarget {
+                candidate: c.id,
+                purpose: format!("confirm {}", c.label()),
+                required: false,
+            })
             .collect()
     } else {
         read_targets
     };
-    let missing = terms.unknown.iter().take(3).map(|w| format!("no code in the repository mentions `{w}`")).collect();
+    let missing = terms
+        .unknown
+        .iter()
+        .take(3)
+        .map(|w| format!("no code in the repository mentions `{w}`"))
+        .collect();
     Selection {
         primary: primary.iter().map(|c| c.id).collect(),
         flow,
@@ -93,7 +123,11 @@ fn flow_link(c: &Candidate) -> Option<FlowLink> {
         let trimmed = line.trim();
         (!trimmed.is_empty()).then(|| trimmed.to_owned())
     })?;
-    let why = c.provenance.first().map(|p| p.reason.as_str()).unwrap_or("observed");
+    let why = c
+        .provenance
+        .first()
+        .map(|p| p.reason.as_str())
+        .unwrap_or("observed");
     Some(FlowLink {
         candidate: c.id,
         role: sym.kind.clone(),

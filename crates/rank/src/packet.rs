@@ -25,7 +25,13 @@ pub struct PacketOptions {
 
 impl Default for PacketOptions {
     fn default() -> Self {
-        PacketOptions { min_entries: 20, max_entries: 40, per_file: 3, per_dir: 8, budget_chars: 6000 }
+        PacketOptions {
+            min_entries: 20,
+            max_entries: 40,
+            per_file: 3,
+            per_dir: 8,
+            budget_chars: 6000,
+        }
     }
 }
 
@@ -57,14 +63,19 @@ impl Packet {
 
     /// Files in packet order, each once.
     pub fn files<'a>(&self, registry: &'a Registry) -> Vec<&'a str> {
-        self.file_scores(registry).into_iter().map(|(f, _)| f).collect()
+        self.file_scores(registry)
+            .into_iter()
+            .map(|(f, _)| f)
+            .collect()
     }
 
     /// Files in packet order, each once, with the score of their best entry.
     pub fn file_scores<'a>(&self, registry: &'a Registry) -> Vec<(&'a str, f64)> {
         let mut files: Vec<(&str, f64)> = Vec::new();
         for e in &self.entries {
-            let Some(c) = registry.get(e.id) else { continue };
+            let Some(c) = registry.get(e.id) else {
+                continue;
+            };
             if !files.iter().any(|(f, _)| *f == c.path) {
                 files.push((&c.path, e.score.total));
             }
@@ -75,7 +86,8 @@ impl Packet {
 
 /// Scores every candidate; best first, ties broken by ID (arrival order).
 pub fn rank_all(registry: &Registry, terms: &QueryTerms) -> Vec<(CandidateId, ScoreBreakdown)> {
-    let mut scored: Vec<(CandidateId, ScoreBreakdown)> = registry.iter().map(|c| (c.id, score(c, terms))).collect();
+    let mut scored: Vec<(CandidateId, ScoreBreakdown)> =
+        registry.iter().map(|c| (c.id, score(c, terms))).collect();
     scored.sort_by(|a, b| b.1.total.total_cmp(&a.1.total).then(a.0.cmp(&b.0)));
     scored
 }

@@ -7,7 +7,9 @@ use sightline_observe::db::{Workspace, term_stats};
 use sightline_observe::query::QueryTerms;
 use sightline_observe::tools::ToolError;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
-use sightline_registry::{Intent, Observation, RecordedCall, Registry, Selection, Session, ToolCall, session_registry};
+use sightline_registry::{
+    Intent, Observation, RecordedCall, Registry, Selection, Session, ToolCall, session_registry,
+};
 
 use crate::fallback::fallback_selection;
 use crate::packet::{Packet, PacketOptions, build_packet};
@@ -35,7 +37,10 @@ pub fn explore_deterministic(
 ) -> Result<ExploreRun, ToolError> {
     let args = default_explore_args(query);
     let result = explore_code::run(db, ws, &args)?;
-    let calls = vec![RecordedCall { call: ToolCall::ExploreCode(args), observation: Observation::ExploreCode(result) }];
+    let calls = vec![RecordedCall {
+        call: ToolCall::ExploreCode(args),
+        observation: Observation::ExploreCode(result),
+    }];
     let session = Session::new(db, ws, query.to_owned(), intent, calls);
     Ok(finish(db, session))
 }
@@ -47,5 +52,11 @@ pub fn finish(db: &dyn sightline_registry::Db, session: Session) -> ExploreRun {
     let terms = QueryTerms::parse(session.query(db), &stats);
     let packet = build_packet(&registry, &terms, &PacketOptions::default());
     let selection = fallback_selection(&packet, &registry, session.intent(db), &terms);
-    ExploreRun { session, registry, terms, packet, selection }
+    ExploreRun {
+        session,
+        registry,
+        terms,
+        packet,
+        selection,
+    }
 }

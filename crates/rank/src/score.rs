@@ -32,7 +32,11 @@ pub struct ScoreBreakdown {
 }
 
 pub fn score(c: &Candidate, terms: &QueryTerms) -> ScoreBreakdown {
-    let tool = c.provenance.iter().filter_map(|p| p.score).fold(0.0, f64::max);
+    let tool = c
+        .provenance
+        .iter()
+        .filter_map(|p| p.score)
+        .fold(0.0, f64::max);
     let mut name = 0.0;
     let mut named: Vec<String> = Vec::new();
     for s in &c.symbols {
@@ -68,9 +72,21 @@ pub fn score(c: &Candidate, terms: &QueryTerms) -> ScoreBreakdown {
         split_identifier(seg).iter().any(|w| terms.get(w).is_some())
             && sightline_observe::path_traits::PathTraits::of(&format!("{seg}/x")).is_secondary()
     });
-    let trait_factor = if c.traits.is_secondary() && !names_trait { SECONDARY_FACTOR } else { 1.0 };
+    let trait_factor = if c.traits.is_secondary() && !names_trait {
+        SECONDARY_FACTOR
+    } else {
+        1.0
+    };
     // Empty float sums are -0.0; normalise so explanations never print "-0.00".
     let (lexical, path_kind) = (lexical + 0.0, path_kind + 0.0);
     let total = (tool + 0.5 * name + 0.2 * lexical + path_kind) * tightness * trait_factor;
-    ScoreBreakdown { tool, name, lexical, path_kind, tightness, trait_factor, total }
+    ScoreBreakdown {
+        tool,
+        name,
+        lexical,
+        path_kind,
+        tightness,
+        trait_factor,
+        total,
+    }
 }

@@ -9,18 +9,33 @@ use sightline_registry::{Intent, RegistryDatabase};
 
 fn fixture_index() -> Index<RegistryDatabase> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app");
-    Index::open_with_db(RegistryDatabase::default(), &root, &IndexOptions { cache: CacheMode::Disabled, progress: None })
-        .unwrap()
+    Index::open_with_db(
+        RegistryDatabase::default(),
+        &root,
+        &IndexOptions {
+            cache: CacheMode::Disabled,
+            progress: None,
+        },
+    )
+    .unwrap()
 }
 
 #[test]
 fn packet_for_a_fixture_query() {
     let index = fixture_index();
-    let run = explore_deterministic(index.db(), index.workspace(), "save record store", Intent::Locate).unwrap();
+    let run = explore_deterministic(
+        index.db(),
+        index.workspace(),
+        "save record store",
+        Intent::Locate,
+    )
+    .unwrap();
     insta::assert_snapshot!(run.packet.render());
 }
 
-const WORDS: &[&str] = &["save", "record", "store", "shape", "area", "render", "row", "format", "client", "post", "id"];
+const WORDS: &[&str] = &[
+    "save", "record", "store", "shape", "area", "render", "row", "format", "client", "post", "id",
+];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]

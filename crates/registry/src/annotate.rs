@@ -24,7 +24,9 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                     .more_files
                     .iter()
                     .filter_map(|m| {
-                        let c = registry.in_file(&m.path).find(|c| c.range == m.best_range)?;
+                        let c = registry
+                            .in_file(&m.path)
+                            .find(|c| c.range == m.best_range)?;
                         Some(format!("{} [{}]", m.path, c.id))
                     })
                     .take(16)
@@ -52,7 +54,10 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
         }
         Observation::ReadFile(r) => {
             let tag = id_for(&r.path, r.start_line).unwrap_or_default();
-            let mut out = format!("#### {}:{}-{} {} ({} lines total)\n", r.path, r.start_line, r.end_line, tag, r.total_lines);
+            let mut out = format!(
+                "#### {}:{}-{} {} ({} lines total)\n",
+                r.path, r.start_line, r.end_line, tag, r.total_lines
+            );
             for (i, line) in r.text.lines().enumerate() {
                 let _ = writeln!(out, "{:>4} {}", r.start_line + i as u32, line);
             }

@@ -22,11 +22,17 @@ impl FromStr for CandidateId {
     type Err = BadCandidateId;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
-        let digits = t.strip_prefix('c').or_else(|| t.strip_prefix('C')).ok_or_else(|| BadCandidateId(s.into()))?;
+        let digits = t
+            .strip_prefix('c')
+            .or_else(|| t.strip_prefix('C'))
+            .ok_or_else(|| BadCandidateId(s.into()))?;
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(BadCandidateId(s.into()));
         }
-        digits.parse::<u32>().map(CandidateId).map_err(|_| BadCandidateId(s.into()))
+        digits
+            .parse::<u32>()
+            .map(CandidateId)
+            .map_err(|_| BadCandidateId(s.into()))
     }
 }
 

@@ -67,16 +67,23 @@ impl PathKind {
         let file = path.rsplit('/').next().unwrap_or(path);
         let mut kinds = Vec::new();
         for kind in Self::ALL {
-            let by_words = stem.iter().chain(dirs.iter()).any(|w| kind.words().contains(&w.as_str()));
+            let by_words = stem
+                .iter()
+                .chain(dirs.iter())
+                .any(|w| kind.words().contains(&w.as_str()));
             let by_convention = match kind {
                 PathKind::Test => traits.test,
                 PathKind::Config => traits.config,
                 PathKind::Type => traits.declaration_only,
                 // `useThing.ts` is the hook naming convention; `.tsx`/`.jsx` files with a
                 // capitalised stem are components by convention.
-                PathKind::Hook => file.starts_with("use") && file[3..].starts_with(|c: char| c.is_ascii_uppercase()),
+                PathKind::Hook => {
+                    file.starts_with("use")
+                        && file[3..].starts_with(|c: char| c.is_ascii_uppercase())
+                }
                 PathKind::Component => {
-                    (file.ends_with(".tsx") || file.ends_with(".jsx")) && file.starts_with(|c: char| c.is_ascii_uppercase())
+                    (file.ends_with(".tsx") || file.ends_with(".jsx"))
+                        && file.starts_with(|c: char| c.is_ascii_uppercase())
                 }
                 _ => false,
             };

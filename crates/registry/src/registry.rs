@@ -83,12 +83,21 @@ impl Registry {
 
     /// Candidates of one file, in ID order.
     pub fn in_file<'a>(&'a self, path: &str) -> impl Iterator<Item = &'a Candidate> + 'a {
-        self.by_path.get(path).into_iter().flatten().map(|&i| &self.candidates[i])
+        self.by_path
+            .get(path)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.candidates[i])
     }
 
     /// Records one observation of tool call number `call`; returns the IDs it touched in
     /// the order the observation lists them (new or existing, without repeats).
-    pub fn record(&mut self, call: u32, observation: &Observation, outline: &dyn Outline) -> Vec<CandidateId> {
+    pub fn record(
+        &mut self,
+        call: u32,
+        observation: &Observation,
+        outline: &dyn Outline,
+    ) -> Vec<CandidateId> {
         let (tool, sightings) = sightings(observation, outline);
         let mut touched = Vec::new();
         for s in sightings {
@@ -101,7 +110,12 @@ impl Registry {
     }
 
     fn merge(&mut self, call: u32, tool: ToolName, s: Sighting) -> CandidateId {
-        let provenance = Provenance { call, tool, reason: s.reason, score: s.score };
+        let provenance = Provenance {
+            call,
+            tool,
+            reason: s.reason,
+            score: s.score,
+        };
         let seen_before = self
             .sighted
             .get(&s.path)
@@ -132,16 +146,26 @@ impl Registry {
         };
         let c = &mut self.candidates[i];
         if seen_before.is_none() {
-            self.sighted.entry(s.path.clone()).or_default().push((s.range, c.id));
+            self.sighted
+                .entry(s.path.clone())
+                .or_default()
+                .push((s.range, c.id));
         }
         if let (Some(have), Some(new)) = (c.range, s.range) {
-            c.range = Some(LineRange::new(have.start.min(new.start), have.end.max(new.end)));
+            c.range = Some(LineRange::new(
+                have.start.min(new.start),
+                have.end.max(new.end),
+            ));
         }
         if !c.provenance.contains(&provenance) {
             c.provenance.push(provenance);
         }
         for sym in s.symbols {
-            if !c.symbols.iter().any(|x| x.qualified == sym.qualified && x.line == sym.line) {
+            if !c
+                .symbols
+                .iter()
+                .any(|x| x.qualified == sym.qualified && x.line == sym.line)
+            {
                 c.symbols.push(sym);
             }
         }
@@ -163,7 +187,10 @@ impl Registry {
     fn find_slot(&self, path: &str, range: Option<LineRange>) -> Option<usize> {
         let same_file = self.by_path.get(path)?;
         match range {
-            None => same_file.iter().copied().find(|&i| self.candidates[i].range.is_none()),
+            None => same_file
+                .iter()
+                .copied()
+                .find(|&i| self.candidates[i].range.is_none()),
             Some(r) => same_file.iter().copied().find(|&i| {
                 self.candidates[i].range.is_some_and(|have| {
                     have == r
@@ -198,12 +225,20 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                         symbols: w
                             .symbols
                             .iter()
-                            .map(|s| CandidateSymbol { name: s.name.clone(), qualified: s.qualified.clone(), kind: s.kind.clone(), line: s.line })
+                            .map(|s| CandidateSymbol {
+                                name: s.name.clone(),
+                                qualified: s.qualified.clone(),
+                                kind: s.kind.clone(),
+                                line: s.line,
+                            })
                             .collect(),
                         reason: w.reason.clone(),
                         score: Some(w.score.max(f.score)),
                         matched_terms: f.matched_terms.clone(),
-                        text: Some(ObservedText { lines: w.lines, text: w.text.clone() }),
+                        text: Some(ObservedText {
+                            lines: w.lines,
+                            text: w.text.clone(),
+                        }),
                     });
                 }
             }
@@ -214,7 +249,12 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     symbols: m
                         .best_symbol
                         .iter()
-                        .map(|s| CandidateSymbol { name: s.name.clone(), qualified: s.qualified.clone(), kind: s.kind.clone(), line: s.line })
+                        .map(|s| CandidateSymbol {
+                            name: s.name.clone(),
+                            qualified: s.qualified.clone(),
+                            kind: s.kind.clone(),
+                            line: s.line,
+                        })
                         .collect(),
                     reason: "ranked past the file cap".to_owned(),
                     score: Some(m.score),
@@ -255,7 +295,10 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                         score: None,
                         matched_terms: Vec::new(),
                         // A cut line is not verbatim evidence.
-                        text: (!m.truncated).then(|| ObservedText { lines: LineRange::new(first, last), text }),
+                        text: (!m.truncated).then(|| ObservedText {
+                            lines: LineRange::new(first, last),
+                            text,
+                        }),
                     }
                 })
                 .collect();
@@ -272,7 +315,10 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     reason: format!("read lines {}-{}", r.start_line, r.end_line),
                     score: None,
                     matched_terms: Vec::new(),
-                    text: Some(ObservedText { lines: range, text: r.text.clone() }),
+                    text: Some(ObservedText {
+                        lines: range,
+                        text: r.text.clone(),
+                    }),
                 });
             }
             (ToolName::ReadFile, out)
@@ -281,7 +327,12 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
             let out = r
                 .entries
                 .iter()
-                .filter(|e| matches!(e.kind, sightline_observe::tools::list_files::EntryKind::File))
+                .filter(|e| {
+                    matches!(
+                        e.kind,
+                        sightline_observe::tools::list_files::EntryKind::File
+                    )
+                })
                 .map(|e| Sighting {
                     path: e.path.clone(),
                     range: None,

@@ -43,12 +43,16 @@ impl std::str::FromStr for Intent {
             "locate" => Ok(Intent::Locate),
             "edit" => Ok(Intent::Edit),
             "debug" => Ok(Intent::Debug),
-            other => Err(format!("unknown intent `{other}` (expected explain, locate, edit or debug)")),
+            other => Err(format!(
+                "unknown intent `{other}` (expected explain, locate, edit or debug)"
+            )),
         }
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Confidence {
     Low,

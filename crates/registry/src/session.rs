@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use sightline_observe::db::{file_index, Workspace};
 use sightline_observe::LineRange;
+use sightline_observe::db::{Workspace, file_index};
 
 use crate::candidate::CandidateSymbol;
 use crate::observation::RecordedCall;
@@ -30,7 +30,10 @@ pub struct Session {
 /// The registry of every candidate the session's calls observed, in arrival order.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn session_registry(db: &dyn Db, session: Session) -> Arc<Registry> {
-    let outline = DbOutline { db, ws: session.workspace(db) };
+    let outline = DbOutline {
+        db,
+        ws: session.workspace(db),
+    };
     let mut registry = Registry::new();
     for (i, call) in session.calls(db).iter().enumerate() {
         registry.record(i as u32, &call.observation, &outline);
@@ -47,13 +50,20 @@ pub struct DbOutline<'a> {
 impl DbOutline<'_> {
     fn facts(&self, path: &str) -> Option<Arc<sightline_observe::db::FileIndex>> {
         let files = self.ws.files(self.db);
-        let i = files.binary_search_by(|f| f.path(self.db).as_str().cmp(path)).ok()?;
+        let i = files
+            .binary_search_by(|f| f.path(self.db).as_str().cmp(path))
+            .ok()?;
         Some(file_index(self.db, files[i]))
     }
 }
 
 fn symbol(d: &sightline_observe::Declaration) -> CandidateSymbol {
-    CandidateSymbol { name: d.name.clone(), qualified: d.qualified.clone(), kind: d.kind.as_str().to_owned(), line: d.signature_line }
+    CandidateSymbol {
+        name: d.name.clone(),
+        qualified: d.qualified.clone(),
+        kind: d.kind.as_str().to_owned(),
+        line: d.signature_line,
+    }
 }
 
 impl Outline for DbOutline<'_> {
@@ -64,8 +74,16 @@ impl Outline for DbOutline<'_> {
     }
 
     fn declarations_in(&self, path: &str, range: LineRange) -> Vec<CandidateSymbol> {
-        let Some(idx) = self.facts(path) else { return Vec::new() };
-        idx.facts.decls.iter().filter(|d| range.contains_line(d.signature_line)).take(8).map(symbol).collect()
+        let Some(idx) = self.facts(path) else {
+            return Vec::new();
+        };
+        idx.facts
+            .decls
+            .iter()
+            .filter(|d| range.contains_line(d.signature_line))
+            .take(8)
+            .map(symbol)
+            .collect()
     }
 }
 

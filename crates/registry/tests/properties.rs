@@ -22,20 +22,32 @@ enum Call {
     Read(String, u32, u32),
 }
 
-const WORDS: &[&str] = &["save", "record", "store", "shape", "area", "render", "row", "format", "client", "post"];
-const FILES: &[&str] = &["src/state/recordStore.ts", "src/api/client.ts", "src/handlers/save.ts", "src/shapes/circle.ts"];
+const WORDS: &[&str] = &[
+    "save", "record", "store", "shape", "area", "render", "row", "format", "client", "post",
+];
+const FILES: &[&str] = &[
+    "src/state/recordStore.ts",
+    "src/api/client.ts",
+    "src/handlers/save.ts",
+    "src/shapes/circle.ts",
+];
 
 fn call() -> impl Strategy<Value = Call> {
     prop_oneof![
         proptest::sample::subsequence(WORDS, 1..3).prop_map(|w| Call::Explore(w.join(" "))),
         proptest::sample::select(WORDS).prop_map(|w| Call::Grep(w.to_owned())),
-        (proptest::sample::select(FILES), 1u32..40, 0u32..30).prop_map(|(f, s, n)| Call::Read(f.to_owned(), s, s + n)),
+        (proptest::sample::select(FILES), 1u32..40, 0u32..30).prop_map(|(f, s, n)| Call::Read(
+            f.to_owned(),
+            s,
+            s + n
+        )),
     ]
 }
 
 fn observe(index: &Index, root: &RepoRoot, c: &Call) -> Observation {
     let r = match c {
-        Call::Explore(q) => explore_code::run(index.db(), index.workspace(), &ExploreArgs::new(q)).map(Observation::ExploreCode),
+        Call::Explore(q) => explore_code::run(index.db(), index.workspace(), &ExploreArgs::new(q))
+            .map(Observation::ExploreCode),
         Call::Grep(p) => grep::run(root, &GrepArgs::new(p)).map(Observation::Grep),
         Call::Read(f, s, e) => {
             let mut a = ReadFileArgs::new(f);
@@ -48,7 +60,10 @@ fn observe(index: &Index, root: &RepoRoot, c: &Call) -> Observation {
 }
 
 fn record_all(index: &Index, observations: &[Observation]) -> Registry {
-    let outline = DbOutline { db: index.db(), ws: index.workspace() };
+    let outline = DbOutline {
+        db: index.db(),
+        ws: index.workspace(),
+    };
     let mut reg = Registry::new();
     for (i, o) in observations.iter().enumerate() {
         reg.record(i as u32, o, &outline);
@@ -58,7 +73,11 @@ fn record_all(index: &Index, observations: &[Observation]) -> Registry {
 
 fn covered(reg: &Registry) -> BTreeSet<(String, u32)> {
     reg.iter()
-        .flat_map(|c| c.range.into_iter().flat_map(move |r| (r.start..=r.end).map(move |l| (c.path.clone(), l))))
+        .flat_map(|c| {
+            c.range
+                .into_iter()
+                .flat_map(move |r| (r.start..=r.end).map(move |l| (c.path.clone(), l)))
+        })
         .collect()
 }
 
@@ -103,12 +122,22 @@ proptest! {
 
 #[test]
 fn the_same_location_seen_by_two_tools_is_one_candidate() {
-    let index = Index::open(&fixture(), &IndexOptions { cache: CacheMode::Disabled, progress: None }).unwrap();
+    let index = Index::open(
+        &fixture(),
+        &IndexOptions {
+            cache: CacheMode::Disabled,
+            progress: None,
+        },
+    )
+    .unwrap();
     let root = RepoRoot::new(fixture()).unwrap();
     let explore = observe(&index, &root, &Call::Explore("postRecord".into()));
     let grep = observe(&index, &root, &Call::Grep("postRecord(draft".into()));
     let reg = record_all(&index, &[explore, grep]);
-    let in_client: Vec<_> = reg.in_file("src/api/client.ts").filter(|c| c.symbols.iter().any(|s| s.name == "postRecord")).collect();
+    let in_client: Vec<_> = reg
+        .in_file("src/api/client.ts")
+        .filter(|c| c.symbols.iter().any(|s| s.name == "postRecord"))
+        .collect();
     assert_eq!(in_client.len(), 1, "{in_client:#?}");
     let tools: BTreeSet<_> = in_client[0].provenance.iter().map(|p| p.tool).collect();
     assert_eq!(tools.len(), 2, "{:?}", in_client[0].provenance);

@@ -1,6 +1,12 @@
-//! `cargo xtask bench --repo PATH`: speed and memory of the observe stage on real
-//! repositories (cold index, warm start, one-file re-index, explore latency, peak RSS).
-//! Each phase runs in a child process of this binary; see `phase.rs`.
+//! `cargo xtask bench --repo PATH [--repo PATH…] [--runs N] [--json FILE]`: speed and
+//! memory of the observe stage on real repositories (cold index, warm start, one-file
+//! re-index, explore latency, peak RSS), as a markdown table on stdout.
+//!
+//! Numbers only mean something in a release build: a debug xtask re-runs itself through
+//! `cargo run --release -p xtask -- bench …` (see `release.rs`). Each phase runs in a child
+//! process of this binary (see `phase.rs`) so that its peak RSS is its own. Edited files
+//! are always restored (see `touch.rs`). On a shared machine, compare the CPU-time columns
+//! of the profile table, which other load does not inflate.
 
 mod driver;
 mod model;

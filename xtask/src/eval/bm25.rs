@@ -60,10 +60,9 @@ pub struct CountCache {
 }
 
 impl Corpus {
-    pub fn build(index: &Index, cache: &mut CountCache) -> Corpus {
+    pub fn build<D: sightline_observe::Db>(index: &Index<D>, cache: &mut CountCache) -> Corpus {
         let db = index.db();
         let mut docs = Vec::new();
-        let mut stats = TermStats::default();
         let mut live = HashMap::new();
         for f in index.workspace().files(db) {
             if !matches!(f.role(db), FileRole::Source(_)) {
@@ -75,11 +74,18 @@ impl Corpus {
                 Some((old, counts)) if Arc::ptr_eq(&old, &text) => counts,
                 _ => Arc::new(subword_counts(&text)),
             };
-            stats.add_document(&counts);
             live.insert(path.clone(), (text, counts.clone()));
             docs.push((path, counts));
         }
         cache.by_path = live;
+        Corpus::from_docs(docs)
+    }
+
+    fn from_docs(docs: Vec<(String, Arc<TermCounts>)>) -> Corpus {
+        let mut stats = TermStats::default();
+        for (_, counts) in &docs {
+            stats.add_document(counts);
+        }
         Corpus { docs, stats }
     }
 
@@ -128,6 +134,37 @@ mod tests {
         assert_eq!(c.get("store"), 2);
         assert_eq!(c.get("recordstore"), 0);
         assert_eq!(c.total, 8);
+    }
+
+    fn corpus(files: &[(&str, &str)]) -> Corpus {
+        Corpus::from_docs(
+            files
+                .iter()
+                .map(|(p, t)| ((*p).to_owned(), Arc::new(subword_counts(t))))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn ranks_by_rare_terms_and_drops_non_matching_files() {
+        let c = corpus(&[
+            ("common.ts", "handle request"),
+            ("rare.ts", "handle cookieJar"),
+            ("other.ts", "handle widget"),
+            ("none.ts", "render"),
+        ]);
+        // `cookie` is in one file, `handle` in three: the rare term decides the first place.
+        assert_eq!(
+            c.rank("handle cookie"),
+            ["rare.ts", "common.ts", "other.ts"]
+        );
+        assert!(c.rank("nothing matches").is_empty());
+    }
+
+    #[test]
+    fn ties_break_by_path() {
+        let c = corpus(&[("b.ts", "alpha"), ("a.ts", "alpha"), ("c.ts", "beta")]);
+        assert_eq!(c.rank("alpha"), ["a.ts", "b.ts"]);
     }
 
     #[test]

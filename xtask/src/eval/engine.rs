@@ -1,40 +1,65 @@
-//! The engine arm: the single place the harness calls the ranking pipeline, so switching
-//! to a different stage (e.g. the rank crate's packet) touches only this file.
+//! The engine arm: the single place the harness calls the pipeline. It runs the
+//! deterministic explore (explore_code -> registry -> rank -> validate -> render) with
+//! intent `locate` and reads the ranking off the packet.
 
 use sightline_observe::Index;
-use sightline_observe::search::{SearchOptions, search};
-
-/// How many of the best files form the candidate packet until a real packet exists.
-const PACKET_FILES: usize = 40;
+use sightline_registry::{Intent, RegistryDatabase};
 
 /// What one engine call produced for one query.
 #[derive(Clone, Debug, Default)]
 pub struct EngineRun {
-    /// Ranked, unique, best first.
+    /// Ranked, unique, best first (packet order).
     pub files: Vec<String>,
     /// Every file in the candidate packet (recall@packet is measured against these).
     pub packet_files: Vec<String>,
-    /// Characters of the rendered report, once the pipeline renders one.
+    /// Characters of the rendered report.
     pub report_chars: Option<usize>,
+    /// Line widths of the ranges the report cites.
+    pub cited_widths: Vec<u32>,
+    /// Flow links submitted by the deterministic selection, and how many kept a verified quote.
+    pub quotes_total: usize,
+    pub quotes_verified: usize,
 }
 
-pub fn rank_files(index: &Index, query: &str) -> EngineRun {
-    let result = search(
-        index.db(),
-        index.workspace(),
-        query,
-        &SearchOptions::default(),
+pub fn rank_files(index: &Index<RegistryDatabase>, query: &str) -> EngineRun {
+    let intent = Intent::Locate;
+    let Ok(run) =
+        sightline_rank::explore_deterministic(index.db(), index.workspace(), query, intent)
+    else {
+        return EngineRun::default();
+    };
+    let files: Vec<String> = run
+        .packet
+        .files(&run.registry)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    let validated = sightline_validate::validate(
+        &run.selection,
+        &run.registry,
+        intent,
+        &run.selection,
+        &sightline_validate::Budget::default(),
     );
-    let mut files: Vec<String> = Vec::with_capacity(result.files.len());
-    for hit in result.files {
-        if !files.contains(&hit.path) {
-            files.push(hit.path);
-        }
-    }
-    let packet_files = files.iter().take(PACKET_FILES).cloned().collect();
+    let report = sightline_render::render_report(
+        query,
+        intent,
+        &validated,
+        &run.registry,
+        sightline_render::DEFAULT_BUDGET_CHARS,
+    );
+    let cited_widths = report
+        .json
+        .primary
+        .iter()
+        .filter_map(|p| Some(p.end? - p.start? + 1))
+        .collect();
     EngineRun {
+        packet_files: files.clone(),
         files,
-        packet_files,
-        report_chars: None,
+        report_chars: Some(report.text.chars().count()),
+        cited_widths,
+        quotes_total: run.selection.flow.len(),
+        quotes_verified: validated.selection.flow.len(),
     }
 }

@@ -20,6 +20,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use sightline_observe::{CacheMode, Index, IndexOptions};
+use sightline_registry::RegistryDatabase;
 
 use checkout::WorkingCopy;
 use metrics::TaskScores;
@@ -79,6 +80,10 @@ pub struct ArmResult {
     pub query_ms: f64,
     pub ranked_files: usize,
     pub report_chars: Option<usize>,
+    /// Line widths of the ranges the report cites.
+    pub cited_widths: Vec<u32>,
+    pub quotes_total: usize,
+    pub quotes_verified: usize,
     pub top: Vec<String>,
 }
 
@@ -220,7 +225,7 @@ fn run_repo(
     wc: &WorkingCopy,
     cold_each: bool,
 ) -> anyhow::Result<Vec<TaskResult>> {
-    let mut index: Option<Index> = None;
+    let mut index: Option<Index<RegistryDatabase>> = None;
     let mut counts = bm25::CountCache::default();
     let mut out = Vec::with_capacity(tasks.len());
     for (i, lt) in tasks.iter().enumerate() {
@@ -264,7 +269,7 @@ fn run_repo(
                     cache: CacheMode::Disabled,
                     progress: None,
                 };
-                let idx = Index::open(&wc.dir, &opts)
+                let idx = Index::open_with_db(RegistryDatabase::default(), &wc.dir, &opts)
                     .with_context(|| format!("indexing {}", wc.dir.display()))?;
                 result.cold = true;
                 index = Some(idx);
@@ -282,12 +287,16 @@ fn run_repo(
         let t0 = Instant::now();
         let run = engine::rank_files(idx, &t.query);
         let engine_ms = ms(t0);
-        result.engine = Some(arm(
+        let mut engine_arm = arm(
             TaskScores::of(&run.files, &run.packet_files, &t.gold_files),
             engine_ms,
             &run.files,
             run.report_chars,
-        ));
+        );
+        engine_arm.cited_widths = run.cited_widths;
+        engine_arm.quotes_total = run.quotes_total;
+        engine_arm.quotes_verified = run.quotes_verified;
+        result.engine = Some(engine_arm);
 
         let corpus = bm25::Corpus::build(idx, &mut counts);
         result.source_files = corpus.len();
@@ -322,6 +331,9 @@ fn arm(scores: TaskScores, query_ms: f64, ranked: &[String], chars: Option<usize
         query_ms,
         ranked_files: ranked.len(),
         report_chars: chars,
+        cited_widths: Vec::new(),
+        quotes_total: 0,
+        quotes_verified: 0,
         top: ranked.iter().take(KEEP_TOP).cloned().collect(),
     }
 }
@@ -356,5 +368,9 @@ fn workspace_root() -> PathBuf {
 /// Defaults live next to the workspace, so the plain command means the same thing from any
 /// directory; paths the user gives are taken as written (relative to the current directory).
 fn or_default(root: &Path, given: Option<PathBuf>, default: &str) -> PathBuf {
-    given.unwrap_or_else(|| root.join(default))
+    given.unwrap_or_else(|| {
+        let p = root.join(default);
+        // `/repo/../shared` reads badly in messages; tidy it when it exists.
+        std::fs::canonicalize(&p).unwrap_or(p)
+    })
 }

@@ -13,8 +13,43 @@ pub struct ArmSummary {
     pub query_p95_ms: Option<f64>,
 }
 
+/// How dense the engine's reports are.
+#[derive(Clone, Debug, Serialize)]
+pub struct Density {
+    pub report_chars_p50: Option<f64>,
+    pub report_chars_p90: Option<f64>,
+    pub cited_width_p50: Option<f64>,
+    pub cited_width_p90: Option<f64>,
+    /// Share of the selection's flow quotes that validation verified.
+    pub quotes_verified: Option<f64>,
+}
+
+impl Density {
+    fn of(arms: &[&super::ArmResult]) -> Density {
+        let chars: Vec<f64> = arms
+            .iter()
+            .filter_map(|a| a.report_chars)
+            .map(|c| c as f64)
+            .collect();
+        let widths: Vec<f64> = arms
+            .iter()
+            .flat_map(|a| a.cited_widths.iter().map(|&w| f64::from(w)))
+            .collect();
+        let total: usize = arms.iter().map(|a| a.quotes_total).sum();
+        let verified: usize = arms.iter().map(|a| a.quotes_verified).sum();
+        Density {
+            report_chars_p50: percentile(&chars, 50.0),
+            report_chars_p90: percentile(&chars, 90.0),
+            cited_width_p50: percentile(&widths, 50.0),
+            cited_width_p90: percentile(&widths, 90.0),
+            quotes_verified: (total > 0).then(|| verified as f64 / total as f64),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct GroupSummary {
+    pub density: Density,
     pub name: String,
     /// Tasks measured (skipped ones excluded).
     pub tasks: usize,
@@ -79,7 +114,10 @@ impl GroupSummary {
             .map(|r| r.index_ms)
             .collect();
         let files: Vec<f64> = done.iter().map(|r| r.source_files as f64).collect();
+        let engine_arms: Vec<&super::ArmResult> =
+            done.iter().filter_map(|r| r.engine.as_ref()).collect();
         GroupSummary {
+            density: Density::of(&engine_arms),
             name: name.to_owned(),
             tasks: done.len(),
             skipped: results.len() - done.len(),
@@ -131,6 +169,25 @@ pub fn markdown(s: &Summary) -> String {
             cold,
             fmt_ms(g.reindex_p50_ms),
             fmt_ms(g.reindex_p95_ms),
+        ));
+    }
+    out.push_str(
+        "\n| repo | report chars p50 | report chars p90 | cited lines p50 | cited lines p90 \
+         | quotes verified |\n",
+    );
+    out.push_str("|---|---|---|---|---|---|\n");
+    for g in s.repos.iter().chain(std::iter::once(&s.overall)) {
+        let d = &g.density;
+        let f = |v: Option<f64>| v.map_or("-".to_owned(), |x| format!("{x:.0}"));
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            g.name,
+            f(d.report_chars_p50),
+            f(d.report_chars_p90),
+            f(d.cited_width_p50),
+            f(d.cited_width_p90),
+            d.quotes_verified
+                .map_or("-".to_owned(), |x| format!("{:.0}%", x * 100.0)),
         ));
     }
     out

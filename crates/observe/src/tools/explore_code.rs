@@ -217,7 +217,13 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
             .filter(|s| graph.file_of(s.node) == hit.file)
             .collect();
         let label = |node: NodeId| node_label(db, ws, &graph, node);
-        let ctx = FileContext { graph: &graph, facts, lines: &lines, terms: &found.terms, label: &label };
+        let ctx = FileContext {
+            graph: &graph,
+            facts,
+            lines: &lines,
+            terms: &found.terms,
+            label: &label,
+        };
         let plan = plan_windows(&ctx, &file_symbols, args, &mut result.truncation);
         let mut windows = Vec::new();
         for (range, score, reason, truncated) in plan {
@@ -249,21 +255,31 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
             windows,
         });
     }
-    let shown: std::collections::HashSet<&str> = result.files.iter().map(|f| f.path.as_str()).collect();
+    let shown: std::collections::HashSet<&str> =
+        result.files.iter().map(|f| f.path.as_str()).collect();
     let more: Vec<FileMatch> = found
         .files
         .iter()
         .filter(|h| !shown.contains(h.path.as_str()))
         .take(MORE_FILES)
         .map(|h| {
-            let best = found.symbols.iter().find(|s| graph.file_of(s.node) == h.file).and_then(|s| {
-                let facts = &file_index(db, files[h.file as usize]).facts;
-                let d = facts.decls.get(graph.decl_of(s.node)? as usize)?;
-                Some((
-                    WindowSymbol { name: d.name.clone(), qualified: d.qualified.clone(), kind: d.kind.as_str().to_owned(), line: d.signature_line },
-                    d.lines,
-                ))
-            });
+            let best = found
+                .symbols
+                .iter()
+                .find(|s| graph.file_of(s.node) == h.file)
+                .and_then(|s| {
+                    let facts = &file_index(db, files[h.file as usize]).facts;
+                    let d = facts.decls.get(graph.decl_of(s.node)? as usize)?;
+                    Some((
+                        WindowSymbol {
+                            name: d.name.clone(),
+                            qualified: d.qualified.clone(),
+                            kind: d.kind.as_str().to_owned(),
+                            line: d.signature_line,
+                        },
+                        d.lines,
+                    ))
+                });
             FileMatch {
                 path: h.path.clone(),
                 score: round3(h.score),
@@ -338,7 +354,13 @@ fn plan_windows(
     args: &ExploreArgs,
     trunc: &mut Truncation,
 ) -> Vec<(LineRange, f64, String, bool)> {
-    let FileContext { graph, facts, lines, terms, label } = *ctx;
+    let FileContext {
+        graph,
+        facts,
+        lines,
+        terms,
+        label,
+    } = *ctx;
     let line_count = lines.len() as u32;
     if line_count == 0 {
         return Vec::new();
@@ -351,7 +373,10 @@ fn plan_windows(
         .collect();
     // Weak neighbours (a type two hops away) do not take window slots from real hits.
     let best = symbols.iter().map(|s| s.score()).fold(0.0, f64::max);
-    for s in symbols.iter().filter(|s| s.score() >= WEAK_WINDOW_SHARE * best) {
+    for s in symbols
+        .iter()
+        .filter(|s| s.score() >= WEAK_WINDOW_SHARE * best)
+    {
         let Some(di) = graph.decl_of(s.node) else {
             continue;
         };
@@ -580,7 +605,11 @@ impl ExploreResult {
         if !self.more_files.is_empty() {
             let _ = writeln!(out, "\nmore files:");
             for m in self.more_files.iter().take(8) {
-                let tag = m.best_symbol.as_ref().map(|s| format!(" - {} ({}:{})", s.qualified, s.kind, s.line)).unwrap_or_default();
+                let tag = m
+                    .best_symbol
+                    .as_ref()
+                    .map(|s| format!(" - {} ({}:{})", s.qualified, s.kind, s.line))
+                    .unwrap_or_default();
                 let _ = writeln!(out, "  {}{}", m.path, tag);
             }
         }

@@ -33,6 +33,9 @@ pub fn write_file(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
     std::fs::write(&path, text).expect("write");
     let later = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
-    let f = std::fs::File::options().write(true).open(&path).expect("open");
+    let f = std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .expect("open");
     f.set_modified(later).expect("set mtime");
 }
