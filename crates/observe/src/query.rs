@@ -17,7 +17,20 @@ pub struct QueryTerm {
     pub df: u32,
     /// True for a whole multi-word identifier written in the query (`recordStore`).
     pub compound: bool,
+    /// For a word of the repository that shares a long prefix with a query word
+    /// (`serialize` for `serializing`): that query word. Its `idf` is damped.
+    pub variant_of: Option<String>,
 }
+
+/// A repository word is a variant of a query word when they share a prefix of at least
+/// this many characters...
+const VARIANT_MIN_PREFIX: usize = 4;
+/// ...covering at least this share of the shorter word.
+const VARIANT_MIN_SHARE: f64 = 0.75;
+/// Variants weigh this share of their IDF: likely the same word, not certainly.
+const VARIANT_WEIGHT: f64 = 0.6;
+/// Most variants kept per query word (the most frequent in the repository).
+const MAX_VARIANTS: usize = 3;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct QueryTerms {
@@ -44,7 +57,43 @@ impl QueryTerms {
                 }
             }
         }
+        out.add_variants(stats, &mut seen);
         out
+    }
+
+    /// Adds the repository's words that share a long prefix with a query word, so
+    /// `caching` finds `cache` and `handler` finds `handle`, from string shape alone.
+    fn add_variants(&mut self, stats: &TermStats, seen: &mut std::collections::HashSet<String>) {
+        let words: Vec<String> = self
+            .terms
+            .iter()
+            .filter(|t| !t.compound)
+            .map(|t| t.term.clone())
+            .chain(self.unknown.iter().cloned())
+            .filter(|w| w.len() >= VARIANT_MIN_PREFIX)
+            .collect();
+        let mut found_for: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for word in words {
+            let mut variants: Vec<(&String, u32)> = stats
+                .df
+                .iter()
+                .filter(|(v, _)| !seen.contains(*v) && is_variant(&word, v))
+                .map(|(v, df)| (v, *df))
+                .collect();
+            variants.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            for (v, df) in variants.into_iter().take(MAX_VARIANTS) {
+                seen.insert(v.clone());
+                found_for.insert(word.clone());
+                self.terms.push(QueryTerm {
+                    term: v.clone(),
+                    idf: stats.idf(v) * VARIANT_WEIGHT,
+                    df,
+                    compound: false,
+                    variant_of: Some(word.clone()),
+                });
+            }
+        }
+        self.unknown.retain(|w| !found_for.contains(w));
     }
 
     fn push(&mut self, term: String, stats: &TermStats, compound: bool) {
@@ -57,6 +106,7 @@ impl QueryTerms {
                 df,
                 term,
                 compound,
+                variant_of: None,
             });
         }
     }
@@ -76,5 +126,46 @@ impl QueryTerms {
             .filter(|t| !t.compound)
             .map(|t| t.idf)
             .sum()
+    }
+}
+
+/// Whether `b` shares a prefix with `a` long enough to be the same word in another form.
+fn is_variant(a: &str, b: &str) -> bool {
+    if a == b || b.len() < VARIANT_MIN_PREFIX {
+        return false;
+    }
+    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let shorter = a.len().min(b.len());
+    common >= VARIANT_MIN_PREFIX && common as f64 >= VARIANT_MIN_SHARE * shorter as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_share_a_long_prefix() {
+        assert!(is_variant("caching", "cache"));
+        assert!(is_variant("serializing", "serialize"));
+        assert!(is_variant("handle", "handler"));
+        assert!(!is_variant("process", "produce"));
+        assert!(!is_variant("contain", "content"));
+        assert!(!is_variant("test", "test"));
+    }
+
+    #[test]
+    fn unknown_words_with_a_variant_are_not_reported_missing() {
+        let mut stats = TermStats::default();
+        stats.add_document(&crate::terms::TermCounts::from_text(
+            "function cacheValue() {}",
+        ));
+        stats.add_document(&crate::terms::TermCounts::from_text("function other() {}"));
+        let q = QueryTerms::parse("caching things", &stats);
+        assert!(
+            q.terms
+                .iter()
+                .any(|t| t.term == "cache" && t.variant_of.as_deref() == Some("caching"))
+        );
+        assert_eq!(q.unknown, ["things"]);
     }
 }

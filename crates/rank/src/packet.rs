@@ -28,8 +28,8 @@ impl Default for PacketOptions {
         PacketOptions {
             min_entries: 20,
             max_entries: 40,
-            per_file: 3,
-            per_dir: 8,
+            per_file: 1,
+            per_dir: 12,
             budget_chars: 6000,
         }
     }

@@ -178,7 +178,7 @@ pub struct FileMatch {
 }
 
 /// How many files past the cap are listed in `more_files`.
-pub const MORE_FILES: usize = 32;
+pub const MORE_FILES: usize = 48;
 
 pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResult, ToolError> {
     args.validate()?;
