@@ -1,0 +1,262 @@
+//! An explore session: tool calls run against the index, are recorded in order in the salsa
+//! `Session` input, and come back as text with candidate IDs inline. A submitted selection
+//! is validated against the session's registry and rendered. The loop (`crate::agent`) and
+//! the MCP server share this; neither touches the registry any other way.
+
+use std::sync::Arc;
+
+use salsa::Setter as _;
+use serde::Serialize;
+use sightline_observe::paths::RepoRoot;
+use sightline_observe::tools::explore_code::{self, ExploreArgs};
+use sightline_observe::tools::grep::{self, GrepArgs};
+use sightline_observe::tools::list_files::{self, ListFilesArgs};
+use sightline_observe::tools::read_file::{self, ReadFileArgs};
+use sightline_observe::{Index, LineRange};
+use sightline_registry::annotate::render_observation;
+use sightline_registry::{
+    CandidateId, Intent, Observation, RecordedCall, Registry, RegistryDatabase, Selection, Session,
+    ToolCall, session_registry,
+};
+use sightline_render::{Report, render_report};
+use sightline_validate::{Budget, SelectionError, Validated, parse_selection, validate};
+
+/// The tool names a session accepts, as a model sees them.
+pub const TOOL_NAMES: [&str; 5] = [
+    "explore_code",
+    "grep",
+    "read_file",
+    "list_files",
+    "submit_report",
+];
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("the index root cannot be opened for tools: {0}")]
+    Root(#[from] sightline_observe::paths::PathError),
+}
+
+/// What one tool call produced.
+#[derive(Clone, Debug, Serialize)]
+pub struct CallOutcome {
+    pub tool: String,
+    /// The text for the model, candidate IDs inline, cut to the per-observation cap.
+    pub text: String,
+    /// Characters of the full (uncut) rendering.
+    pub full_chars: usize,
+    pub cut: bool,
+    /// Candidates this call created (not ones it merely saw again).
+    pub new_ids: Vec<CandidateId>,
+    /// The call failed (bad arguments, unknown tool, path outside the root); `text` says why.
+    pub is_error: bool,
+    #[serde(skip)]
+    pub observation: Observation,
+}
+
+/// A validated, rendered report.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub validated: Validated,
+    pub report: Report,
+}
+
+pub struct ExploreSession {
+    session: Session,
+    root: RepoRoot,
+    query: String,
+    intent: Intent,
+    /// Per-observation character cap for the text a model sees.
+    pub observation_cap: usize,
+    pub report_budget: usize,
+}
+
+/// Default cap on one observation's text (the full observation is still recorded).
+pub const DEFAULT_OBSERVATION_CAP: usize = 16_000;
+
+impl ExploreSession {
+    pub fn new(
+        index: &Index<RegistryDatabase>,
+        query: &str,
+        intent: Intent,
+    ) -> Result<ExploreSession, SessionError> {
+        let root = RepoRoot::new(index.root())?;
+        let session = Session::new(
+            index.db(),
+            index.workspace(),
+            query.to_owned(),
+            intent,
+            Vec::new(),
+        );
+        Ok(ExploreSession {
+            session,
+            root,
+            query: query.to_owned(),
+            intent,
+            observation_cap: DEFAULT_OBSERVATION_CAP,
+            report_budget: sightline_render::DEFAULT_BUDGET_CHARS,
+        })
+    }
+
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
+    pub fn intent(&self) -> Intent {
+        self.intent
+    }
+
+    pub fn calls(&self, index: &Index<RegistryDatabase>) -> usize {
+        self.session.calls(index.db()).len()
+    }
+
+    /// Runs a tool named by a model with JSON arguments. Unknown tools and malformed
+    /// arguments become error outcomes the model can correct, never panics.
+    pub fn call_json(
+        &self,
+        index: &mut Index<RegistryDatabase>,
+        tool: &str,
+        args: &serde_json::Value,
+    ) -> CallOutcome {
+        match parse_call(tool, args) {
+            Ok(call) => self.call(index, call),
+            Err(message) => error_outcome(tool, message),
+        }
+    }
+
+    /// Runs one typed tool call and records it.
+    pub fn call(&self, index: &mut Index<RegistryDatabase>, call: ToolCall) -> CallOutcome {
+        let tool = call.name().as_str().to_owned();
+        let observation = match &call {
+            ToolCall::ExploreCode(a) => {
+                explore_code::run(index.db(), index.workspace(), a).map(Observation::ExploreCode)
+            }
+            ToolCall::Grep(a) => grep::run(&self.root, a).map(Observation::Grep),
+            ToolCall::ReadFile(a) => read_file::run(&self.root, a).map(Observation::ReadFile),
+            ToolCall::ListFiles(a) => list_files::run(&self.root, a).map(Observation::ListFiles),
+        }
+        .unwrap_or_else(|e| Observation::Error(e.to_string()));
+        let is_error = matches!(observation, Observation::Error(_));
+        let before = session_registry(index.db(), self.session).len();
+        let mut calls = self.session.calls(index.db()).clone();
+        calls.push(RecordedCall {
+            call,
+            observation: observation.clone(),
+        });
+        self.session.set_calls(index.db_mut()).to(calls);
+        let registry = session_registry(index.db(), self.session);
+        let new_ids = registry.iter().skip(before).map(|c| c.id).collect();
+        let full = render_observation(&observation, &registry);
+        let (text, cut) = cap_text(&full, self.observation_cap);
+        CallOutcome {
+            tool,
+            full_chars: full.len(),
+            text,
+            cut,
+            new_ids,
+            is_error,
+            observation,
+        }
+    }
+
+    pub fn registry(&self, index: &Index<RegistryDatabase>) -> Arc<Registry> {
+        session_registry(index.db(), self.session)
+    }
+
+    /// The deterministic selection over everything observed so far.
+    pub fn fallback_selection(&self, index: &Index<RegistryDatabase>) -> Selection {
+        sightline_rank::finish(index.db(), self.session).selection
+    }
+
+    /// Validates and renders a selection (falling back to the deterministic selection when
+    /// nothing survives).
+    pub fn submit(&self, index: &Index<RegistryDatabase>, selection: &Selection) -> Finished {
+        let run = sightline_rank::finish(index.db(), self.session);
+        let validated = validate(
+            selection,
+            &run.registry,
+            self.intent,
+            &run.selection,
+            &Budget::default(),
+        );
+        let report = render_report(
+            &self.query,
+            self.intent,
+            &validated,
+            &run.registry,
+            self.report_budget,
+        );
+        Finished { validated, report }
+    }
+
+    /// Parses a `submit_report` argument (the error names the field) and submits it.
+    pub fn submit_json(
+        &self,
+        index: &Index<RegistryDatabase>,
+        json: &str,
+    ) -> Result<Finished, SelectionError> {
+        let selection = parse_selection(json)?;
+        Ok(self.submit(index, &selection))
+    }
+
+    /// The deterministic selection, validated and rendered: what a session without a model
+    /// (or whose model never submitted) reports.
+    pub fn finish_deterministic(&self, index: &Index<RegistryDatabase>) -> Finished {
+        let selection = self.fallback_selection(index);
+        self.submit(index, &selection)
+    }
+}
+
+/// Maps a model's tool name and JSON arguments to a typed call.
+pub fn parse_call(tool: &str, args: &serde_json::Value) -> Result<ToolCall, String> {
+    fn parse<T: serde::de::DeserializeOwned>(
+        tool: &str,
+        args: &serde_json::Value,
+    ) -> Result<T, String> {
+        serde_json::from_value(args.clone())
+            .map_err(|e| format!("invalid arguments for {tool}: {e}"))
+    }
+    match tool {
+        "explore_code" => parse::<ExploreArgs>(tool, args).map(ToolCall::ExploreCode),
+        "grep" => parse::<GrepArgs>(tool, args).map(ToolCall::Grep),
+        "read_file" => parse::<ReadFileArgs>(tool, args).map(ToolCall::ReadFile),
+        "list_files" => parse::<ListFilesArgs>(tool, args).map(ToolCall::ListFiles),
+        other => Err(format!(
+            "unknown tool `{other}`; the tools are {}",
+            TOOL_NAMES.join(", ")
+        )),
+    }
+}
+
+fn error_outcome(tool: &str, message: String) -> CallOutcome {
+    CallOutcome {
+        tool: tool.to_owned(),
+        full_chars: message.len(),
+        text: format!("error: {message}\n"),
+        cut: false,
+        new_ids: Vec::new(),
+        is_error: true,
+        observation: Observation::Error(message),
+    }
+}
+
+/// Cuts text at a line boundary within `cap` characters, saying so.
+fn cap_text(text: &str, cap: usize) -> (String, bool) {
+    if text.len() <= cap {
+        return (text.to_owned(), false);
+    }
+    let mut end = 0;
+    for (i, _) in text.match_indices('\n') {
+        if i + 1 > cap {
+            break;
+        }
+        end = i + 1;
+    }
+    let mut out = text[..end].to_owned();
+    out.push_str("… (cut at the observation cap; narrow the call to see the rest)\n");
+    (out, true)
+}
+
+/// A range as `start-end`, for messages.
+pub fn range_text(r: Option<LineRange>) -> String {
+    r.map_or_else(String::new, |r| format!("{}-{}", r.start, r.end))
+}
