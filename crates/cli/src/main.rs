@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 mod explore;
 mod index;
 mod open;
+mod serve;
 
 #[derive(Parser)]
 #[command(
@@ -23,11 +24,14 @@ enum Command {
     Index(index::IndexArgs),
     /// Explore a repository for a query.
     Explore(explore::ExploreCmd),
+    /// Serve the exploration tools to an MCP client over stdio.
+    Serve(serve::ServeCmd),
 }
 
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Index(args) => index::run(&args),
         Command::Explore(args) => explore::run(&args),
+        Command::Serve(args) => serve::run(&args),
     }
 }

@@ -18,6 +18,7 @@ pub mod graph;
 pub mod index;
 pub mod mirrors;
 pub mod search;
+pub mod sizing;
 
 pub use db::{Db, ObserveDatabase, SourceFile, Workspace};
 pub use index::{CacheMode, Index, IndexError, IndexOptions, IndexReport, Progress, RefreshReport};

@@ -29,6 +29,8 @@ const W_GRAPH: f64 = 0.6;
 /// Secondary files (tests, examples, generated, vendored) keep this share of their score
 /// unless the query's own terms name the trait's path words.
 const SECONDARY_FACTOR: f64 = 0.3;
+/// Declaration-only files (`.d.ts`) describe code that lives elsewhere; they keep this share.
+const DECLARATION_ONLY_FACTOR: f64 = 0.6;
 
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
@@ -182,18 +184,20 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         }
         let path = f.path(db);
         let path_score = path_score(path, &terms);
+        let import_score = import_score(&crate::db::file_shape(db, *f), &terms);
         let (best_name, rest_name, graph_score) =
             by_file.get(&(fi as u32)).copied().unwrap_or_default();
+        let best_name = best_name.max(import_score);
         if lexical == 0.0 && path_score == 0.0 && best_name == 0.0 && graph_score == 0.0 {
             continue;
         }
         let mut traits = PathTraits::of(path);
         traits.generated |= mirrors.contains(&(fi as u32));
-        let trait_factor = if traits.is_secondary()
-            && !opts.include_secondary
-            && !query_names_path(path, &terms)
-        {
+        let asked_for = opts.include_secondary || query_names_path(path, &terms);
+        let trait_factor = if traits.is_secondary() && !asked_for {
             SECONDARY_FACTOR
+        } else if traits.declaration_only && !asked_for {
+            DECLARATION_ONLY_FACTOR
         } else {
             1.0
         };
@@ -218,7 +222,10 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             .total_cmp(&a.score)
             .then_with(|| a.path.cmp(&b.path))
     });
-    let mut symbols: Vec<SymbolHit> = symbols.into_values().collect();
+    let mut symbols: Vec<SymbolHit> = symbols
+        .into_values()
+        .filter(|h| graph.decl_of(h.node).is_some())
+        .collect();
     symbols.sort_by(|a, b| b.score().total_cmp(&a.score()).then(a.node.cmp(&b.node)));
     SearchResult {
         terms,
@@ -344,10 +351,8 @@ fn expand(graph: &Graph, hits: &mut HashMap<NodeId, SymbolHit>, max_depth: u32) 
                 if gained <= 0.0 {
                     continue;
                 }
-                // Module nodes carry no declaration to show.
-                if graph.decl_of(other).is_none() {
-                    continue;
-                }
+                // Module nodes are kept while spreading (a re-exporting module scores
+                // through them) and dropped from the returned symbols.
                 let entry = hits.entry(other).or_insert_with(|| SymbolHit {
                     node: other,
                     name_score: 0.0,
@@ -377,6 +382,26 @@ fn expand(graph: &Graph, hits: &mut HashMap<NodeId, SymbolHit>, max_depth: u32) 
         next.truncate(MAX_SEEDS * 4);
         frontier = next;
     }
+}
+
+/// A module that imports or re-exports an identifier the query names exactly: the place
+/// that exposes a name matters as much as the place that declares it.
+fn import_score(shape: &crate::db::FileShape, terms: &QueryTerms) -> f64 {
+    let mut best: f64 = 0.0;
+    for imp in &shape.imports {
+        let weight = if imp.reexport { 1.0 } else { 0.5 };
+        for n in &imp.names {
+            for name in [&n.imported, &n.local] {
+                if split_identifier(name).len() < 2 {
+                    continue;
+                }
+                if let Some(t) = terms.get(&compound_key(name)).filter(|t| t.compound) {
+                    best = best.max(t.idf * 2.0 * weight);
+                }
+            }
+        }
+    }
+    best
 }
 
 /// Query terms found among a path's words: the file's stem counts fully, directories less.

@@ -12,7 +12,7 @@ use crate::db::{Db, Workspace, file_index, workspace_graph};
 use crate::facts::{FileFacts, LineRange};
 use crate::graph::{Graph, NodeId};
 use crate::query::QueryTerms;
-use crate::search::{HitVia, ScoreComponents, SearchOptions, SymbolHit, search};
+use crate::search::{FileHit, HitVia, ScoreComponents, SearchOptions, SymbolHit, search};
 use crate::terms::{identifier_tokens, split_identifier};
 
 pub const DEFAULT_MAX_FILES: u32 = 5;
@@ -22,7 +22,7 @@ pub const MAX_DEPTH_CAP: u32 = 3;
 /// best declaration.
 const WEAK_WINDOW_SHARE: f64 = 0.3;
 
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
 pub struct ExploreArgs {
     /// What to look for: identifiers, or a short description using the code's vocabulary.
     pub query: String,
@@ -44,6 +44,14 @@ pub struct ExploreArgs {
     /// Rank tests, examples and generated files like other files (default false).
     #[serde(default)]
     pub include_tests: bool,
+    /// Size the output to the answer (default true): interchangeable implementations off
+    /// the traced flow show as signature skeletons, tests are left out unless asked for,
+    /// and small repositories get a smaller budget. False shows every window in full.
+    #[serde(default = "default_adaptive")]
+    pub adaptive: bool,
+    /// Character budget overriding both `max_chars` and the repository-size tiers.
+    #[serde(default)]
+    pub budget_chars: Option<u32>,
 }
 
 fn default_max_files() -> u32 {
@@ -61,6 +69,9 @@ fn default_lines() -> u32 {
 fn default_chars() -> u32 {
     12_000
 }
+fn default_adaptive() -> bool {
+    true
+}
 
 impl ExploreArgs {
     pub fn new(query: impl Into<String>) -> ExploreArgs {
@@ -72,6 +83,8 @@ impl ExploreArgs {
             max_lines_per_file: default_lines(),
             max_chars: default_chars(),
             include_tests: false,
+            adaptive: default_adaptive(),
+            budget_chars: None,
         }
     }
 
@@ -97,9 +110,13 @@ impl ExploreArgs {
                 "must be 0..=3",
             ));
         }
-        if self.max_windows_per_file == 0 || self.max_lines_per_file == 0 || self.max_chars == 0 {
+        if self.max_windows_per_file == 0
+            || self.max_lines_per_file == 0
+            || self.max_chars == 0
+            || self.budget_chars == Some(0)
+        {
             return Err(ToolError::invalid_argument(
-                "max_windows_per_file/max_lines_per_file/max_chars",
+                "max_windows_per_file/max_lines_per_file/max_chars/budget_chars",
                 0,
                 "caps must be positive",
             ));
@@ -129,6 +146,20 @@ pub struct Window {
     pub text: String,
     /// The declaration was longer than the per-file line cap and was cut.
     pub truncated: bool,
+    /// Full source, or signature lines only (the bodies between them elided). Either way
+    /// `text` is exactly the source lines of `lines`.
+    #[serde(default)]
+    pub view: WindowView,
+}
+
+/// What a window shows of the declarations in it.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum WindowView {
+    /// The declarations' source.
+    #[default]
+    Full,
+    /// Signature lines of declarations shown as a skeleton; their bodies are not shown.
+    Signatures,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -201,8 +232,21 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
             ..Truncation::default()
         },
     };
-    let mut chars_left = args.max_chars as usize;
-    for hit in found.files.iter().take(args.max_files as usize) {
+    let budget = crate::sizing::budget_chars(
+        args.adaptive,
+        args.max_chars,
+        args.budget_chars,
+        crate::sizing::source_file_count(db, ws),
+    );
+    // Adaptive sizing fills the files itself; the loop below is the plain path.
+    let plain: &[FileHit] = if args.adaptive {
+        crate::sizing::fill(db, ws, args, &found, &graph, budget, &mut result);
+        &[]
+    } else {
+        &found.files
+    };
+    let mut chars_left = budget;
+    for hit in plain.iter().take(args.max_files as usize) {
         if chars_left == 0 {
             result.truncation.chars = true;
             break;
@@ -261,6 +305,7 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
         .files
         .iter()
         .filter(|h| !shown.contains(h.path.as_str()))
+        .filter(|h| !(args.adaptive && crate::sizing::is_unasked_test(h)))
         .take(MORE_FILES)
         .map(|h| {
             let best = found
@@ -293,7 +338,7 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
     Ok(result)
 }
 
-fn round_components(c: &ScoreComponents) -> ScoreComponents {
+pub(crate) fn round_components(c: &ScoreComponents) -> ScoreComponents {
     ScoreComponents {
         name: round3(c.name),
         lexical: round3(c.lexical),
@@ -303,11 +348,11 @@ fn round_components(c: &ScoreComponents) -> ScoreComponents {
     }
 }
 
-fn round3(x: f64) -> f64 {
+pub(crate) fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-fn make_window(
+pub(crate) fn make_window(
     facts: &FileFacts,
     range: LineRange,
     score: f64,
@@ -334,21 +379,22 @@ fn make_window(
         reason,
         text,
         truncated,
+        view: WindowView::Full,
     }
 }
 
 /// What window planning needs to know about one file.
-struct FileContext<'a> {
-    graph: &'a Graph,
-    facts: &'a FileFacts,
-    lines: &'a [&'a str],
-    terms: &'a QueryTerms,
-    label: &'a dyn Fn(NodeId) -> String,
+pub(crate) struct FileContext<'a> {
+    pub(crate) graph: &'a Graph,
+    pub(crate) facts: &'a FileFacts,
+    pub(crate) lines: &'a [&'a str],
+    pub(crate) terms: &'a QueryTerms,
+    pub(crate) label: &'a dyn Fn(NodeId) -> String,
 }
 
 /// The window ranges for one file: the best-scoring declarations (children preferred to a
 /// long parent), merged when they touch, capped in count and lines.
-fn plan_windows(
+pub(crate) fn plan_windows(
     ctx: &FileContext,
     symbols: &[&SymbolHit],
     args: &ExploreArgs,
@@ -526,7 +572,7 @@ fn densest_region(facts: &FileFacts, lines: &[&str], terms: &QueryTerms) -> Opti
     })
 }
 
-fn slice_lines(lines: &[&str], r: LineRange) -> String {
+pub(crate) fn slice_lines(lines: &[&str], r: LineRange) -> String {
     let mut out = String::new();
     for l in &lines[(r.start - 1) as usize..(r.end as usize).min(lines.len())] {
         out.push_str(l);
@@ -536,7 +582,7 @@ fn slice_lines(lines: &[&str], r: LineRange) -> String {
 }
 
 /// The longest prefix of `r` whose text fits in `budget` characters.
-fn fit_lines(lines: &[&str], r: LineRange, budget: usize) -> Option<LineRange> {
+pub(crate) fn fit_lines(lines: &[&str], r: LineRange, budget: usize) -> Option<LineRange> {
     let mut used = 0;
     let mut end = None;
     for n in r.start..=r.end {

@@ -28,7 +28,7 @@ pub const MAX_LINE_CHARS: usize = 300;
 const MAX_DIAGNOSTICS: usize = 100;
 
 /// Arguments of [`run`].
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
 pub struct GrepArgs {
     /// Text to search for; a regular expression when `regex` is true. Must not be empty.
     pub pattern: String,

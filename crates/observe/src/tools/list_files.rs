@@ -18,7 +18,7 @@ pub const DEFAULT_MAX_ENTRIES: usize = 200;
 pub const MAX_ENTRIES_CAP: usize = 2000;
 
 /// Arguments of [`run`].
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
 pub struct ListFilesArgs {
     /// Repository-relative directory to list; the repository root when absent.
     #[serde(default)]

@@ -15,7 +15,7 @@ pub const MAX_LINES_CAP: u32 = 2000;
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Arguments of [`run`].
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
 pub struct ReadFileArgs {
     /// Repository-relative path of the file.
     pub path: String,

@@ -1,0 +1,273 @@
+//! Turning a file's planned windows into pieces for its view. Every piece is a contiguous
+//! run of real source lines, so a window built from it still carries its exact text:
+//! skeleton and focused views elide bodies by leaving lines out, never by rewriting them.
+
+use std::collections::{BTreeSet, HashSet};
+
+use crate::facts::{DeclIndex, Declaration, FileFacts, LineRange};
+use crate::terms::identifier_tokens;
+
+use super::classify::FileView;
+
+/// How far past a declaration's recorded signature line the line naming it is looked for
+/// (decorators and annotations can sit between them).
+const SIGNATURE_LOOKAHEAD: u32 = 4;
+/// Most signature lines a skeleton shows per file.
+pub const SKELETON_MAX_LINES: usize = 24;
+
+/// One run of lines to show, before the budget picks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Piece {
+    pub range: LineRange,
+    /// Signature lines only (bodies elided).
+    pub signatures: bool,
+    pub score: f64,
+    pub reason: String,
+    pub truncated: bool,
+    /// Higher survives budget trimming first: 3 on the flow spine, 2 named, 1 otherwise.
+    pub importance: u8,
+}
+
+/// A planned window: range, score, reason, cut at the line cap.
+pub type Planned = (LineRange, f64, String, bool);
+
+/// What the views need to know about each declaration of the file.
+pub struct DeclFlags<'a> {
+    pub on_spine: &'a dyn Fn(DeclIndex) -> bool,
+    pub named: &'a dyn Fn(DeclIndex) -> bool,
+    /// Kept in full in a focused view.
+    pub keep_full: &'a dyn Fn(DeclIndex) -> bool,
+}
+
+/// The line that names the declaration: its signature line, or the first of the next few
+/// lines that contains its name when decorators or annotations come first.
+pub fn signature_line(d: &Declaration, lines: &[&str]) -> u32 {
+    let start = d.signature_line.clamp(d.lines.start, d.lines.end);
+    let last = start.saturating_add(SIGNATURE_LOOKAHEAD).min(d.lines.end);
+    (start..=last)
+        .find(|&n| {
+            n.checked_sub(1)
+                .and_then(|i| lines.get(i as usize))
+                .is_some_and(|text| identifier_tokens(text).any(|t| t == d.name))
+        })
+        .unwrap_or(start)
+}
+
+fn importance(facts: &FileFacts, range: LineRange, flags: &DeclFlags) -> u8 {
+    let inside = |i: usize| range.contains_line(facts.decls[i].signature_line);
+    let any = |f: &dyn Fn(DeclIndex) -> bool| {
+        (0..facts.decls.len()).any(|i| inside(i) && f(i as DeclIndex))
+    };
+    if any(flags.on_spine) {
+        3
+    } else if any(flags.named) {
+        2
+    } else {
+        1
+    }
+}
+
+/// The pieces of one file in `view`.
+pub fn pieces(
+    view: FileView,
+    facts: &FileFacts,
+    lines: &[&str],
+    planned: &[Planned],
+    flags: &DeclFlags,
+    signature_reason: &str,
+) -> Vec<Piece> {
+    let line_count = lines.len() as u32;
+    let full = |(range, score, reason, truncated): &Planned| Piece {
+        range: *range,
+        signatures: false,
+        score: *score,
+        reason: reason.clone(),
+        truncated: *truncated,
+        importance: importance(facts, *range, flags),
+    };
+    let sig_piece = |line: u32, score: f64| Piece {
+        range: LineRange::new(line, line),
+        signatures: true,
+        score,
+        reason: signature_reason.to_owned(),
+        truncated: false,
+        importance: 1,
+    };
+    let mut out: Vec<Piece> = match view {
+        FileView::Full => planned.iter().map(full).collect(),
+        FileView::Skeleton => {
+            let best = planned.iter().map(|p| p.1).fold(0.0, f64::max);
+            skeleton_lines(facts, lines, planned)
+                .into_iter()
+                .map(|l| sig_piece(l, best))
+                .collect()
+        }
+        FileView::Focused => {
+            let mut out = Vec::new();
+            for p in planned {
+                focus_window(facts, lines, p, flags, &mut |piece| out.push(piece), &|l| {
+                    sig_piece(l, p.1)
+                });
+            }
+            out
+        }
+    };
+    out.retain(|p| p.range.start >= 1 && p.range.end <= line_count);
+    merge(out)
+}
+
+/// Signature lines of the declarations around the planned windows: each top-level
+/// declaration they touch and its direct members. Members of callables (local helpers)
+/// are left out: they are part of a body.
+fn skeleton_lines(facts: &FileFacts, lines: &[&str], planned: &[Planned]) -> Vec<u32> {
+    let decls = &facts.decls;
+    let touches = |d: &Declaration| planned.iter().any(|p| p.0.overlaps(&d.lines));
+    let root_of = |mut i: usize| {
+        let mut guard = 0;
+        while let Some(p) = decls[i].parent {
+            if p as usize >= decls.len() || guard > decls.len() {
+                break;
+            }
+            i = p as usize;
+            guard += 1;
+        }
+        i
+    };
+    let roots: BTreeSet<usize> = (0..decls.len())
+        .filter(|&i| touches(&decls[i]))
+        .map(root_of)
+        .collect();
+    // Roots first, then members the windows touched, then the other members.
+    let mut ordered: Vec<usize> = roots.iter().copied().collect();
+    let members: Vec<usize> = (0..decls.len())
+        .filter(|&i| {
+            decls[i].parent.is_some_and(|p| {
+                roots.contains(&(p as usize))
+                    && decls.get(p as usize).is_some_and(|pd| !pd.kind.is_callable())
+            })
+        })
+        .collect();
+    ordered.extend(members.iter().copied().filter(|&i| touches(&decls[i])));
+    ordered.extend(members.iter().copied().filter(|&i| !touches(&decls[i])));
+    let mut shown: Vec<u32> = Vec::new();
+    for i in ordered {
+        let line = signature_line(&decls[i], lines);
+        if !shown.contains(&line) {
+            shown.push(line);
+        }
+        if shown.len() >= SKELETON_MAX_LINES {
+            break;
+        }
+    }
+    shown.sort_unstable();
+    shown
+}
+
+/// One planned window of a focused file: kept declarations in full, the others (and the
+/// containers of anything shown) by their signature lines.
+fn focus_window(
+    facts: &FileFacts,
+    lines: &[&str],
+    planned: &Planned,
+    flags: &DeclFlags,
+    emit: &mut dyn FnMut(Piece),
+    sig: &dyn Fn(u32) -> Piece,
+) {
+    let (range, score, reason, truncated) = planned;
+    let decls = &facts.decls;
+    let inside: Vec<usize> = (0..decls.len())
+        .filter(|&i| range.contains_line(decls[i].signature_line))
+        .collect();
+    if inside.is_empty() {
+        // Text outside any declaration: nothing to elide.
+        emit(Piece {
+            range: *range,
+            signatures: false,
+            score: *score,
+            reason: reason.clone(),
+            truncated: *truncated,
+            importance: 1,
+        });
+        return;
+    }
+    let mut covered_until = 0u32;
+    let mut parents: HashSet<usize> = HashSet::new();
+    for i in inside {
+        let d = &decls[i];
+        if d.signature_line <= covered_until {
+            continue;
+        }
+        if let Some(p) = d.parent {
+            parents.insert(p as usize);
+        }
+        if (flags.keep_full)(i as DeclIndex) {
+            let r = LineRange::new(d.lines.start.max(range.start), d.lines.end.min(range.end));
+            covered_until = r.end;
+            let imp = if (flags.on_spine)(i as DeclIndex) {
+                3
+            } else {
+                2
+            };
+            emit(Piece {
+                range: r,
+                signatures: false,
+                score: *score,
+                reason: reason.clone(),
+                truncated: *truncated && r.end == range.end,
+                importance: imp,
+            });
+        } else {
+            emit(sig(signature_line(d, lines)));
+        }
+    }
+    // The container's line says whose member a shown signature or body is.
+    for p in parents {
+        if let Some(pd) = decls.get(p)
+            && !range.contains_line(pd.signature_line)
+        {
+            emit(sig(signature_line(pd, lines)));
+        }
+    }
+}
+
+/// Sorts pieces, drops signature lines already inside a full piece, and joins touching
+/// runs of the same kind into one.
+fn merge(mut pieces: Vec<Piece>) -> Vec<Piece> {
+    let full: Vec<LineRange> = pieces
+        .iter()
+        .filter(|p| !p.signatures)
+        .map(|p| p.range)
+        .collect();
+    pieces.retain(|p| !p.signatures || !full.iter().any(|f| f.contains(&p.range)));
+    pieces.sort_by(|a, b| {
+        (a.range.start, a.range.end)
+            .cmp(&(b.range.start, b.range.end))
+            .then(a.signatures.cmp(&b.signatures))
+    });
+    let mut out: Vec<Piece> = Vec::new();
+    for p in pieces {
+        match out.last_mut() {
+            Some(last) if last.signatures == p.signatures && p.range.start <= last.range.end + 1 => {
+                last.range.end = last.range.end.max(p.range.end);
+                last.importance = last.importance.max(p.importance);
+                last.truncated |= p.truncated;
+                if p.score > last.score {
+                    last.score = p.score;
+                }
+            }
+            Some(last) if p.range.start <= last.range.end => {
+                // A full piece overlapping another full piece's tail (or a signature run):
+                // show only the lines not shown yet.
+                if p.range.end > last.range.end {
+                    let start = last.range.end + 1;
+                    out.push(Piece {
+                        range: LineRange::new(start, p.range.end),
+                        ..p
+                    });
+                }
+            }
+            _ => out.push(p),
+        }
+    }
+    out
+}

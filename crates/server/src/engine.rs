@@ -1,0 +1,150 @@
+//! The server's state and the synchronous body of every tool: the index (re-stated before
+//! each call so no reply cites a file state older than the call) and the open sessions.
+//! The salsa database is not `Sync`, so the async handlers run these under one lock.
+
+use sightline_agent::{CallOutcome, ExploreSession};
+use sightline_observe::Index;
+use sightline_observe::tools::explore_code::ExploreArgs;
+use sightline_registry::{Intent, Registry, RegistryDatabase, ToolCall};
+
+use crate::error::CallError;
+use crate::output::{CallOut, CandidateOut, ReportOut};
+use crate::params::{ExploreCodeParams, ExploreParams, SubmitParams};
+use crate::sessions::Sessions;
+use crate::value_model::finish_explore;
+
+/// A successful tool reply: text for a model, structured content for programs.
+#[derive(Debug)]
+pub struct Reply<T> {
+    pub text: String,
+    pub structured: T,
+}
+
+pub struct Engine {
+    index: Index<RegistryDatabase>,
+    sessions: Sessions,
+}
+
+impl Engine {
+    pub fn new(index: Index<RegistryDatabase>) -> Engine {
+        Engine {
+            index,
+            sessions: Sessions::default(),
+        }
+    }
+
+    pub fn open_sessions(&self) -> usize {
+        self.sessions.count()
+    }
+
+    /// Brings the index up to date with the files on disk. Only changed files are re-read.
+    fn refresh(&mut self) {
+        let report = self.index.refresh();
+        if !report.is_empty() {
+            eprintln!(
+                "refreshed the index: {} changed, {} added, {} removed",
+                report.changed.len(),
+                report.added.len(),
+                report.removed.len()
+            );
+        }
+    }
+
+    fn start(&self, query: &str, intent: Intent) -> Result<ExploreSession, CallError> {
+        ExploreSession::new(&self.index, query, intent).map_err(|e| CallError::Root(e.to_string()))
+    }
+
+    /// `explore`: one exploration, then the selection of [`finish_explore`], validated and
+    /// rendered. The session is not kept.
+    pub fn explore(&mut self, params: &ExploreParams) -> Result<Reply<ReportOut>, CallError> {
+        self.refresh();
+        let session = self.start(&params.query, params.intent)?;
+        let args = ExploreArgs {
+            max_files: params.max_files,
+            ..ExploreArgs::new(params.query.clone())
+        };
+        let outcome = session.call(&mut self.index, ToolCall::ExploreCode(args));
+        if outcome.is_error {
+            return Err(CallError::Tool(outcome.text));
+        }
+        let finished = finish_explore(&mut self.index, &session);
+        Ok(Reply {
+            text: finished.report.text,
+            structured: finished.report.json.into(),
+        })
+    }
+
+    /// `explore_code`: in the named session, or in a new one when none is named.
+    pub fn explore_code(&mut self, params: ExploreCodeParams) -> Result<Reply<CallOut>, CallError> {
+        let Some(id) = params.session else {
+            let intent = params.intent.ok_or(CallError::MissingIntent)?;
+            self.refresh();
+            let session = self.start(&params.args.query, intent)?;
+            let outcome = session.call(&mut self.index, ToolCall::ExploreCode(params.args));
+            // A session whose first call failed is not kept: the caller starts again.
+            let outcome = ok_outcome(outcome)?;
+            let registry = session.registry(&self.index);
+            let id = self.sessions.insert(session);
+            let header = format!(
+                "session {id} started (intent {}): pass \"session\": \"{id}\" to the next \
+                 calls and to submit_report\n\n",
+                intent.as_str()
+            );
+            return Ok(reply(&id, header, outcome, &registry));
+        };
+        let started = self.sessions.get(&id)?.intent();
+        if let Some(intent) = params.intent
+            && intent != started
+        {
+            return Err(CallError::IntentChanged {
+                id,
+                started: started.as_str(),
+            });
+        }
+        self.call_in(&id, ToolCall::ExploreCode(params.args))
+    }
+
+    /// `grep`, `read_file`, `list_files`: always in a named session.
+    pub fn call_in(&mut self, id: &str, call: ToolCall) -> Result<Reply<CallOut>, CallError> {
+        // Checked before the refresh so a bad id costs nothing.
+        self.sessions.get(id)?;
+        self.refresh();
+        let session = self.sessions.get(id)?;
+        let outcome = ok_outcome(session.call(&mut self.index, call))?;
+        let registry = session.registry(&self.index);
+        Ok(reply(id, format!("session {id}\n\n"), outcome, &registry))
+    }
+
+    /// `submit_report`: validates and renders like the value-model loop's submission. A
+    /// selection that does not parse leaves the session open; an accepted one closes it.
+    pub fn submit(&mut self, params: SubmitParams) -> Result<Reply<ReportOut>, CallError> {
+        let session = self.sessions.get(&params.session)?;
+        let json = serde_json::Value::Object(params.selection).to_string();
+        let finished = session.submit_json(&self.index, &json)?;
+        self.sessions.remove(&params.session)?;
+        Ok(Reply {
+            text: finished.report.text,
+            structured: finished.report.json.into(),
+        })
+    }
+}
+
+fn reply(id: &str, header: String, outcome: CallOutcome, registry: &Registry) -> Reply<CallOut> {
+    Reply {
+        text: header + &outcome.text,
+        structured: CallOut {
+            session: id.to_owned(),
+            tool: outcome.tool,
+            new_candidates: CandidateOut::lookup(registry, &outcome.new_ids),
+            cut: outcome.cut,
+        },
+    }
+}
+
+fn ok_outcome(outcome: CallOutcome) -> Result<CallOutcome, CallError> {
+    if outcome.is_error {
+        Err(CallError::Tool(outcome.text.trim_end().to_owned()))
+    } else {
+        Ok(outcome)
+    }
+}

@@ -1,0 +1,115 @@
+//! `structuredContent` of the tools, for programs (the text content is for models).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use sightline_registry::{Action, CandidateId, Confidence, Registry};
+use sightline_render::{JsonPlace, JsonRead, ReportJson};
+
+/// The report's machine block, field for field the render stage's `ReportJson` (which
+/// carries no schema of its own).
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct ReportOut {
+    pub action: Action,
+    pub confidence: Confidence,
+    /// The places that matter most, in order.
+    pub primary: Vec<PlaceOut>,
+    /// Ranges to read before acting.
+    pub read: Vec<ReadOut>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PlaceOut {
+    /// Repository-relative path.
+    pub path: String,
+    /// Absent for a place without a line range (a listed file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct ReadOut {
+    pub path: String,
+    pub start: u32,
+    pub end: u32,
+    pub required: bool,
+}
+
+impl From<ReportJson> for ReportOut {
+    fn from(json: ReportJson) -> ReportOut {
+        // Destructured so a new report field fails to compile here instead of being lost.
+        let ReportJson {
+            action,
+            confidence,
+            primary,
+            read,
+        } = json;
+        ReportOut {
+            action,
+            confidence,
+            primary: primary.into_iter().map(PlaceOut::from).collect(),
+            read: read.into_iter().map(ReadOut::from).collect(),
+        }
+    }
+}
+
+impl From<JsonPlace> for PlaceOut {
+    fn from(p: JsonPlace) -> PlaceOut {
+        let JsonPlace { path, start, end } = p;
+        PlaceOut { path, start, end }
+    }
+}
+
+impl From<JsonRead> for ReadOut {
+    fn from(r: JsonRead) -> ReadOut {
+        let JsonRead {
+            path,
+            start,
+            end,
+            required,
+        } = r;
+        ReadOut {
+            path,
+            start,
+            end,
+            required,
+        }
+    }
+}
+
+/// What one raw tool call added to its session.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct CallOut {
+    /// The session the call was recorded in; pass it to the next calls.
+    pub session: String,
+    pub tool: String,
+    /// Candidates this call created, in ID order.
+    pub new_candidates: Vec<CandidateOut>,
+    /// The text was cut at the per-call cap (the full observation is still recorded).
+    pub cut: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct CandidateOut {
+    pub id: CandidateId,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<u32>,
+}
+
+impl CandidateOut {
+    pub fn lookup(registry: &Registry, ids: &[CandidateId]) -> Vec<CandidateOut> {
+        ids.iter()
+            .filter_map(|id| registry.get(*id))
+            .map(|c| CandidateOut {
+                id: c.id,
+                path: c.path.clone(),
+                start: c.range.map(|r| r.start),
+                end: c.range.map(|r| r.end),
+            })
+            .collect()
+    }
+}

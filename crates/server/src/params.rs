@@ -1,0 +1,109 @@
+//! The MCP tools' argument types. The raw tools reuse the observe stage's argument types
+//! unchanged (flattened), adding only the session they belong to, so a client's model sees
+//! the same fields the value-model loop sees.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use sightline_observe::tools::explore_code::{ExploreArgs, MAX_FILES_CAP};
+use sightline_observe::tools::grep::GrepArgs;
+use sightline_observe::tools::list_files::ListFilesArgs;
+use sightline_observe::tools::read_file::ReadFileArgs;
+use sightline_registry::{Intent, Selection};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ExploreParams {
+    /// What to find: identifiers, or a short description in the code's own vocabulary.
+    pub query: String,
+    /// What the report is for; edit and debug get exact ranges to read first.
+    pub intent: Intent,
+    /// Most files the exploration looks at (default 8, 1..=8).
+    #[serde(default = "default_explore_files")]
+    pub max_files: u32,
+}
+
+fn default_explore_files() -> u32 {
+    MAX_FILES_CAP
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ExploreCodeParams {
+    /// The session this call belongs to. Omit it to start a new session (then `intent` is
+    /// required); the reply names the new session's id.
+    #[serde(default)]
+    pub session: Option<String>,
+    /// Only when starting a session: what its report is for (explain, locate, edit, debug).
+    #[serde(default)]
+    pub intent: Option<Intent>,
+    #[serde(flatten)]
+    pub args: ExploreArgs,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct GrepParams {
+    /// The session this call belongs to (from `explore_code`'s reply).
+    pub session: String,
+    #[serde(flatten)]
+    pub args: GrepArgs,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ReadFileParams {
+    /// The session this call belongs to (from `explore_code`'s reply).
+    pub session: String,
+    #[serde(flatten)]
+    pub args: ReadFileArgs,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ListFilesParams {
+    /// The session this call belongs to (from `explore_code`'s reply).
+    pub session: String,
+    #[serde(flatten)]
+    pub args: ListFilesArgs,
+}
+
+/// `submit_report`: the session plus the selection's own fields at the top level, exactly
+/// as the value-model loop's `submit_report` takes them. The selection is kept as JSON so
+/// it is parsed by the same function as the loop's (errors name the offending field).
+#[derive(Debug, Deserialize)]
+pub struct SubmitParams {
+    pub session: String,
+    #[serde(flatten)]
+    pub selection: Map<String, Value>,
+}
+
+const SESSION_FIELD_DOC: &str = "The session to close (from `explore_code`'s reply). It \
+    stays open when the selection is rejected, so it can be fixed and submitted again.";
+
+/// The input schema of `submit_report`: the selection's generated schema with the
+/// `session` field added.
+pub fn submit_schema() -> Arc<Map<String, Value>> {
+    let schema = schemars::schema_for!(Selection);
+    let mut object = match serde_json::to_value(schema) {
+        Ok(Value::Object(object)) => object,
+        // The selection is a struct, so its schema is always an object; keep the server up
+        // with a permissive schema if that ever changes.
+        _ => Map::new(),
+    };
+    object.remove("title");
+    object.insert("type".into(), Value::from("object"));
+    let properties = object
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(properties) = properties {
+        properties.insert(
+            "session".into(),
+            serde_json::json!({"type": "string", "description": SESSION_FIELD_DOC}),
+        );
+    }
+    let required = object
+        .entry("required")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(required) = required {
+        required.insert(0, Value::from("session"));
+    }
+    Arc::new(object)
+}

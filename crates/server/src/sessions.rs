@@ -1,0 +1,62 @@
+//! The open explore sessions of one server, by id. A client's raw tool calls accumulate in
+//! one session, so candidate IDs stay stable across its calls until `submit_report` closes
+//! it. Memory stays bounded: only the most recently started sessions are kept.
+
+use std::collections::BTreeMap;
+
+use sightline_agent::ExploreSession;
+
+use crate::error::CallError;
+
+/// How many open sessions the server keeps; starting one more evicts the oldest.
+pub const MAX_OPEN_SESSIONS: usize = 16;
+
+#[derive(Default)]
+pub struct Sessions {
+    /// Keyed by sequence number, so the first entry is the oldest.
+    open: BTreeMap<u64, ExploreSession>,
+    next: u64,
+}
+
+impl Sessions {
+    /// Adds a session and returns its id (`s1`, `s2`, … in start order).
+    pub fn insert(&mut self, session: ExploreSession) -> String {
+        self.next += 1;
+        self.open.insert(self.next, session);
+        while self.open.len() > MAX_OPEN_SESSIONS {
+            self.open.pop_first();
+        }
+        id_text(self.next)
+    }
+
+    pub fn get(&self, id: &str) -> Result<&ExploreSession, CallError> {
+        parse_id(id)
+            .and_then(|n| self.open.get(&n))
+            .ok_or_else(|| unknown(id))
+    }
+
+    pub fn remove(&mut self, id: &str) -> Result<ExploreSession, CallError> {
+        parse_id(id)
+            .and_then(|n| self.open.remove(&n))
+            .ok_or_else(|| unknown(id))
+    }
+
+    pub fn count(&self) -> usize {
+        self.open.len()
+    }
+}
+
+fn id_text(n: u64) -> String {
+    format!("s{n}")
+}
+
+fn parse_id(id: &str) -> Option<u64> {
+    id.trim().strip_prefix('s')?.parse().ok()
+}
+
+fn unknown(id: &str) -> CallError {
+    CallError::UnknownSession {
+        id: id.to_owned(),
+        keep: MAX_OPEN_SESSIONS,
+    }
+}
