@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use sightline_observe::Index;
-use sightline_registry::{Intent, RegistryDatabase};
+use sightline_observe::tools::explore_code::ExploreArgs;
+use sightline_registry::{Intent, RegistryDatabase, ToolCall};
 
 use crate::budget::{BudgetKind, Budgets, StopReason};
 use crate::chat::{
@@ -94,6 +95,7 @@ pub fn run(
         force_submit: false,
         closed: None,
         last: None,
+        explored_query: false,
     };
     state.drive()
 }
@@ -121,12 +123,14 @@ struct Loop<'a> {
     closed: Option<BudgetKind>,
     /// The latest accepted submission (kept while a continuation round runs).
     last: Option<Finished>,
+    /// The model ran `explore_code` on the query itself.
+    explored_query: bool,
 }
 
 /// What to do after one model turn.
 enum Next {
     Continue,
-    Stop(Finished, StopReason),
+    Stop(Box<Finished>, StopReason),
     Fallback(StopReason),
 }
 
@@ -173,7 +177,7 @@ impl Loop<'_> {
             };
             match next {
                 Next::Continue => {}
-                Next::Stop(finished, stop) => return self.end(finished, stop),
+                Next::Stop(finished, stop) => return self.end(*finished, stop),
                 Next::Fallback(stop) => return self.fall_back(stop),
             }
         }
@@ -257,7 +261,13 @@ impl Loop<'_> {
                     let (text, is_error) = self.submit(call, &mut accepted);
                     (text, is_error, Vec::new(), 0, false)
                 } else if let Some(kind) = self.closed {
-                    (prompt::tools_closed(kind.as_str()), true, Vec::new(), 0, false)
+                    (
+                        prompt::tools_closed(kind.as_str()),
+                        true,
+                        Vec::new(),
+                        0,
+                        false,
+                    )
                 } else {
                     self.explore_call(call)
                 };
@@ -309,15 +319,28 @@ impl Loop<'_> {
     fn explore_call(
         &mut self,
         call: &ToolCallRequest,
-    ) -> (String, bool, Vec<sightline_registry::CandidateId>, usize, bool) {
+    ) -> (
+        String,
+        bool,
+        Vec<sightline_registry::CandidateId>,
+        usize,
+        bool,
+    ) {
         let args = match parse_arguments(&call.arguments) {
             Ok(v) => v,
             Err(e) => {
-                let text = format!("error: arguments of {} are not a JSON object: {e}\n", call.name);
+                let text = format!(
+                    "error: arguments of {} are not a JSON object: {e}\n",
+                    call.name
+                );
                 return (text, true, Vec::new(), 0, false);
             }
         };
         let outcome = self.session.call_json(self.index, &call.name, &args);
+        if call.name == "explore_code" && !outcome.is_error {
+            let query = args.get("query").and_then(serde_json::Value::as_str);
+            self.explored_query |= query.is_some_and(|q| q.trim() == self.session.query().trim());
+        }
         self.stats.observation_chars += outcome.text.len();
         (
             outcome.text,
@@ -370,7 +393,11 @@ impl Loop<'_> {
     }
 
     fn after_submit(&mut self, finished: Finished) -> Next {
-        let gap = finished.validated.critical_gap.as_ref().map(ToString::to_string);
+        let gap = finished
+            .validated
+            .critical_gap
+            .as_ref()
+            .map(ToString::to_string);
         let steps_left = self.budgets.max_steps.saturating_sub(self.stats.steps);
         let can_continue = self.stats.continuations < self.budgets.max_continuations
             && steps_left > 0
@@ -392,7 +419,7 @@ impl Loop<'_> {
             }
             _ => {
                 let stop = stop_for(&finished);
-                Next::Stop(finished, stop)
+                Next::Stop(Box::new(finished), stop)
             }
         }
     }
@@ -414,6 +441,12 @@ impl Loop<'_> {
         if let Some(last) = self.last.take() {
             let stop = stop_for(&last);
             return self.end(last, stop);
+        }
+        // The deterministic selection ranks what was observed; make sure that includes
+        // the exploration of the query itself, as a run without a model would.
+        if !self.explored_query {
+            let args = ExploreArgs::new(self.session.query());
+            self.session.call(self.index, ToolCall::ExploreCode(args));
         }
         let finished = self.session.finish_deterministic(self.index);
         self.end(finished, stop)

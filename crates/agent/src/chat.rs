@@ -94,7 +94,7 @@ pub struct ChatResponse {
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum ProviderError {
     /// The endpoint rejected the credentials; retrying cannot help.
-    #[error("authentication failed (HTTP {status}): check SIGHTLINE_API_KEY")]
+    #[error("authentication failed: check SIGHTLINE_API_KEY (HTTP {status})")]
     Auth { status: u16 },
     /// A non-success status that retries did not clear (or that is not retryable).
     #[error("HTTP {status} from the model endpoint: {detail}")]

@@ -62,7 +62,9 @@ pub fn submit_now(which: &str) -> String {
 
 /// The tool result for a call beyond the per-turn limit.
 pub fn too_many_calls(limit: usize) -> String {
-    format!("error: at most {limit} tool calls per turn; this one was not run. Repeat it next turn if still needed.\n")
+    format!(
+        "error: at most {limit} tool calls per turn; this one was not run. Repeat it next turn if still needed.\n"
+    )
 }
 
 /// The tool result for an exploration call made after the budgets closed the tools.

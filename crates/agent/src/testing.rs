@@ -5,7 +5,9 @@
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
-use crate::chat::{ChatProvider, ChatRequest, ChatResponse, Message, ProviderError, ToolCallRequest, Usage};
+use crate::chat::{
+    ChatProvider, ChatRequest, ChatResponse, Message, ProviderError, ToolCallRequest, Usage,
+};
 
 type Computed = Box<dyn Fn(&ChatRequest) -> Result<ChatResponse, ProviderError> + Send>;
 
@@ -100,10 +102,7 @@ impl ScriptedProvider {
 
     /// Every request received so far.
     pub fn requests(&self) -> Vec<ChatRequest> {
-        self.requests
-            .lock()
-            .map(|r| r.clone())
-            .unwrap_or_default()
+        self.requests.lock().map(|r| r.clone()).unwrap_or_default()
     }
 
     /// Turns not played yet.

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod agent;
 mod explore;
 mod index;
 mod open;
@@ -24,6 +25,8 @@ enum Command {
     Index(index::IndexArgs),
     /// Explore a repository for a query.
     Explore(explore::ExploreCmd),
+    /// Explore with a value model that selects what the report shows.
+    Agent(agent::AgentCmd),
     /// Serve the exploration tools to an MCP client over stdio.
     Serve(serve::ServeCmd),
 }
@@ -32,6 +35,7 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Index(args) => index::run(&args),
         Command::Explore(args) => explore::run(&args),
+        Command::Agent(args) => agent::run(&args),
         Command::Serve(args) => serve::run(&args),
     }
 }

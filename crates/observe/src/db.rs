@@ -145,7 +145,8 @@ impl FileShape {
                 enclosing: u.enclosing,
             })
             .collect();
-        usages.sort_by(|a, b| {
+        // The key is the whole usage, so an unstable sort orders exactly like a stable one.
+        usages.sort_unstable_by(|a, b| {
             (a.enclosing, a.kind, &a.name, &a.receiver).cmp(&(
                 b.enclosing,
                 b.kind,
@@ -201,11 +202,41 @@ pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<crate::graph::Graph> {
     Arc::new(crate::graph::Graph::build(&inputs, &resolver))
 }
 
+/// Files per [`term_chunk_stats`] group: an edit recomputes one group's document
+/// frequencies and a merge of the groups, not every file's terms.
+pub const TERM_CHUNK_FILES: usize = 64;
+
 /// Document frequencies of the repository's own vocabulary, over source files.
 #[salsa::tracked(returns(clone))]
 pub fn term_stats(db: &dyn Db, ws: Workspace) -> Arc<crate::idf::TermStats> {
-    let mut stats = crate::idf::TermStats::default();
-    for f in ws.files(db) {
+    let chunks = ws.files(db).len().div_ceil(TERM_CHUNK_FILES);
+    let parts: Vec<Arc<crate::idf::PartialStats>> = (0..chunks as u32)
+        .map(|c| term_chunk_stats(db, ws, TermChunk::new(db, c)))
+        .collect();
+    Arc::new(crate::idf::TermStats::from_partials(
+        parts.iter().map(|p| p.as_ref()),
+    ))
+}
+
+/// A group of [`TERM_CHUNK_FILES`] consecutive workspace files, by position.
+#[salsa::interned(debug)]
+pub struct TermChunk<'db> {
+    #[returns(copy)]
+    pub index: u32,
+}
+
+/// Document frequencies of the source files in one chunk of the workspace's file list.
+#[salsa::tracked(returns(clone))]
+pub fn term_chunk_stats<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<crate::idf::PartialStats> {
+    let files = ws.files(db);
+    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
+    let end = (start + TERM_CHUNK_FILES).min(files.len());
+    let mut stats = crate::idf::PartialStats::default();
+    for f in &files[start..end] {
         if matches!(f.role(db), FileRole::Source(_)) {
             stats.add_document(&file_terms(db, *f));
         }

@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::db::FileShape;
@@ -92,10 +94,47 @@ pub struct GraphStats {
 
 /// What a local name refers to inside one file.
 #[derive(Clone, Debug)]
-enum Binding {
+enum Binding<'a> {
     Decl(NodeId),
-    Imported { file: u32, name: String },
+    Imported { file: u32, name: &'a str },
     Namespace { file: u32 },
+}
+
+/// Per-file lookup tables, built once so resolution does not scan declaration lists.
+#[derive(Default)]
+struct FileTables<'a> {
+    /// The first top-level exported declaration of each name.
+    exports: FxHashMap<&'a str, u32>,
+    /// The first top-level default-exported declaration.
+    default_export: Option<u32>,
+    /// The first declaration of each name under each parent.
+    members: FxHashMap<(u32, &'a str), u32>,
+    /// Every declared name.
+    names: FxHashSet<&'a str>,
+}
+
+impl<'a> FileTables<'a> {
+    fn of(shape: &'a FileShape) -> FileTables<'a> {
+        let mut t = FileTables::default();
+        for (i, d) in shape.decls.iter().enumerate() {
+            let i = i as u32;
+            t.names.insert(d.name.as_str());
+            match d.parent {
+                None => {
+                    if d.default_export && t.default_export.is_none() {
+                        t.default_export = Some(i);
+                    }
+                    if d.exported {
+                        t.exports.entry(d.name.as_str()).or_insert(i);
+                    }
+                }
+                Some(p) => {
+                    t.members.entry((p, d.name.as_str())).or_insert(i);
+                }
+            }
+        }
+        t
+    }
 }
 
 impl Graph {
@@ -104,7 +143,7 @@ impl Graph {
             paths: files.iter().map(|f| f.path.clone()).collect(),
             ..Graph::default()
         };
-        let file_ids: HashMap<&str, u32> = files
+        let file_ids: FxHashMap<&str, u32> = files
             .iter()
             .enumerate()
             .map(|(i, f)| (f.path.as_str(), i as u32))
@@ -126,8 +165,19 @@ impl Graph {
         }
 
         // Resolve every import once: (file, import index) -> target file.
+        let resolutions: Vec<Vec<Resolution>> = files
+            .par_iter()
+            .map(|f| match &f.shape {
+                Some(shape) => shape
+                    .imports
+                    .iter()
+                    .map(|imp| resolver.resolve(&f.path, &imp.specifier))
+                    .collect(),
+                None => Vec::new(),
+            })
+            .collect();
         let mut import_targets: Vec<Vec<Option<u32>>> = Vec::with_capacity(files.len());
-        for f in files {
+        for (f, resolved) in files.iter().zip(resolutions) {
             let Some(shape) = &f.shape else {
                 import_targets.push(Vec::new());
                 continue;
@@ -135,7 +185,8 @@ impl Graph {
             let targets = shape
                 .imports
                 .iter()
-                .map(|imp| match resolver.resolve(&f.path, &imp.specifier) {
+                .zip(resolved)
+                .map(|(imp, resolution)| match resolution {
                     Resolution::File(p) => {
                         g.stats.imports_resolved += 1;
                         file_ids.get(p.as_str()).copied()
@@ -158,110 +209,33 @@ impl Graph {
             import_targets.push(targets);
         }
 
-        let mut edges: Vec<Edge> = Vec::new();
-        for (fi, f) in files.iter().enumerate() {
-            let Some(shape) = &f.shape else { continue };
-            let module = g.module_node[fi];
-            let decl_node = |i: u32| module + 1 + i;
-            for (di, d) in shape.decls.iter().enumerate() {
-                let from = d.parent.map_or(module, decl_node);
-                edges.push(Edge {
-                    from,
-                    to: decl_node(di as u32),
-                    kind: EdgeKind::Contains,
-                    certain: true,
-                });
-            }
-            let mut bindings: HashMap<&str, Binding> = HashMap::new();
-            for (ii, imp) in shape.imports.iter().enumerate() {
-                let Some(target) = import_targets[fi][ii] else {
-                    continue;
-                };
-                edges.push(Edge {
-                    from: module,
-                    to: g.module_node[target as usize],
-                    kind: EdgeKind::Imports,
-                    certain: true,
-                });
-                if imp.reexport {
-                    continue;
-                }
-                for n in &imp.names {
-                    bindings.insert(
-                        n.local.as_str(),
-                        Binding::Imported {
-                            file: target,
-                            name: n.imported.clone(),
-                        },
-                    );
-                }
-                if let Some(ns) = &imp.namespace {
-                    bindings.insert(ns.as_str(), Binding::Namespace { file: target });
-                }
-            }
-            // Local declarations shadow imports of the same name; top-level ones win over nested.
-            for (di, d) in shape.decls.iter().enumerate().rev() {
-                if d.parent.is_none() || !bindings.contains_key(d.name.as_str()) {
-                    bindings.insert(d.name.as_str(), Binding::Decl(decl_node(di as u32)));
-                }
-            }
+        let edges = {
+            let tables: Vec<FileTables> = files
+                .par_iter()
+                .map(|f| f.shape.as_deref().map(FileTables::of).unwrap_or_default())
+                .collect();
+            let global: FxHashMap<&str, &[NodeId]> = g
+                .names
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_slice()))
+                .collect();
             let ctx = ResolveCtx {
                 graph: &g,
                 files,
                 import_targets: &import_targets,
+                tables: &tables,
+                global: &global,
             };
-            for u in &shape.usages {
-                let from = u.enclosing.map_or(module, decl_node);
-                let kind = match u.kind {
-                    UsageKind::Call => EdgeKind::Calls,
-                    UsageKind::Render => EdgeKind::Renders,
-                    UsageKind::Instantiate => EdgeKind::Instantiates,
-                    UsageKind::Reference => EdgeKind::References,
-                };
-                for (to, certain) in ctx.resolve_usage(fi as u32, shape, &bindings, u) {
-                    if to != from {
-                        edges.push(Edge {
-                            from,
-                            to,
-                            kind,
-                            certain,
-                        });
-                    }
-                }
+            let per_file: Vec<Vec<Edge>> = (0..files.len())
+                .into_par_iter()
+                .map(|fi| ctx.file_edges(fi))
+                .collect();
+            let mut edges = Vec::with_capacity(per_file.iter().map(Vec::len).sum());
+            for e in per_file {
+                edges.extend(e);
             }
-            for (decl, hkind, name) in &shape.heritage {
-                let from = decl_node(*decl);
-                let kind = match hkind {
-                    HeritageKind::Extends => EdgeKind::Extends,
-                    HeritageKind::Implements => EdgeKind::Implements,
-                };
-                let targets = match bindings.get(name.as_str()) {
-                    Some(b) => ctx
-                        .resolve_binding(b, 0)
-                        .into_iter()
-                        .map(|t| (t, true))
-                        .collect(),
-                    None => ctx.by_global_name(name, |k| {
-                        matches!(
-                            k,
-                            DeclKind::Class | DeclKind::Interface | DeclKind::TypeAlias
-                        )
-                    }),
-                };
-                for (to, certain) in targets {
-                    if to != from {
-                        edges.push(Edge {
-                            from,
-                            to,
-                            kind,
-                            certain,
-                        });
-                    }
-                }
-            }
-        }
-        edges.sort_unstable();
-        edges.dedup_by(|a, b| a.from == b.from && a.to == b.to && a.kind == b.kind);
+            edges
+        };
         g.index_edges(edges);
         g
     }
@@ -275,8 +249,6 @@ impl Graph {
         for i in 0..n {
             self.out_start[i + 1] += self.out_start[i];
         }
-        let mut in_order: Vec<u32> = (0..edges.len() as u32).collect();
-        in_order.sort_by_key(|&i| edges[i as usize].to);
         self.in_start = vec![0; n + 1];
         for e in &edges {
             self.in_start[e.to as usize + 1] += 1;
@@ -284,7 +256,15 @@ impl Graph {
         for i in 0..n {
             self.in_start[i + 1] += self.in_start[i];
         }
-        let mut by_kind: HashMap<EdgeKind, u32> = HashMap::new();
+        // Edge indices bucketed by target in edge order: a stable sort by target.
+        let mut next = self.in_start.clone();
+        let mut in_order = vec![0u32; edges.len()];
+        for (i, e) in edges.iter().enumerate() {
+            let slot = &mut next[e.to as usize];
+            in_order[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        let mut by_kind: FxHashMap<EdgeKind, u32> = FxHashMap::default();
         for e in &edges {
             *by_kind.entry(e.kind).or_default() += 1;
         }
@@ -335,18 +315,128 @@ struct ResolveCtx<'a> {
     graph: &'a Graph,
     files: &'a [GraphFile],
     import_targets: &'a [Vec<Option<u32>>],
+    tables: &'a [FileTables<'a>],
+    global: &'a FxHashMap<&'a str, &'a [NodeId]>,
 }
 
-impl ResolveCtx<'_> {
-    fn shape(&self, file: u32) -> Option<&FileShape> {
+impl<'a> ResolveCtx<'a> {
+    fn shape(&self, file: u32) -> Option<&'a FileShape> {
         self.files[file as usize].shape.as_deref()
+    }
+
+    /// Every edge leaving file `fi`'s nodes, sorted by (from, to, kind) and deduplicated.
+    /// Every such edge starts at one of the file's own nodes, so concatenating the files'
+    /// lists in file order gives the whole graph's sorted edge list.
+    fn file_edges(&self, fi: usize) -> Vec<Edge> {
+        let files = self.files;
+        let Some(shape) = files[fi].shape.as_deref() else {
+            return Vec::new();
+        };
+        let g = self.graph;
+        let mut edges: Vec<Edge> = Vec::new();
+        let module = g.module_node[fi];
+        let decl_node = |i: u32| module + 1 + i;
+        for (di, d) in shape.decls.iter().enumerate() {
+            let from = d.parent.map_or(module, decl_node);
+            edges.push(Edge {
+                from,
+                to: decl_node(di as u32),
+                kind: EdgeKind::Contains,
+                certain: true,
+            });
+        }
+        let mut bindings: FxHashMap<&str, Binding> = FxHashMap::default();
+        for (ii, imp) in shape.imports.iter().enumerate() {
+            let Some(target) = self.import_targets[fi][ii] else {
+                continue;
+            };
+            edges.push(Edge {
+                from: module,
+                to: g.module_node[target as usize],
+                kind: EdgeKind::Imports,
+                certain: true,
+            });
+            if imp.reexport {
+                continue;
+            }
+            for n in &imp.names {
+                bindings.insert(
+                    n.local.as_str(),
+                    Binding::Imported {
+                        file: target,
+                        name: n.imported.as_str(),
+                    },
+                );
+            }
+            if let Some(ns) = &imp.namespace {
+                bindings.insert(ns.as_str(), Binding::Namespace { file: target });
+            }
+        }
+        // Local declarations shadow imports of the same name; top-level ones win over nested.
+        for (di, d) in shape.decls.iter().enumerate().rev() {
+            if d.parent.is_none() || !bindings.contains_key(d.name.as_str()) {
+                bindings.insert(d.name.as_str(), Binding::Decl(decl_node(di as u32)));
+            }
+        }
+        for u in &shape.usages {
+            let from = u.enclosing.map_or(module, decl_node);
+            let kind = match u.kind {
+                UsageKind::Call => EdgeKind::Calls,
+                UsageKind::Render => EdgeKind::Renders,
+                UsageKind::Instantiate => EdgeKind::Instantiates,
+                UsageKind::Reference => EdgeKind::References,
+            };
+            for (to, certain) in self.resolve_usage(fi as u32, shape, &bindings, u) {
+                if to != from {
+                    edges.push(Edge {
+                        from,
+                        to,
+                        kind,
+                        certain,
+                    });
+                }
+            }
+        }
+        for (decl, hkind, name) in &shape.heritage {
+            let from = decl_node(*decl);
+            let kind = match hkind {
+                HeritageKind::Extends => EdgeKind::Extends,
+                HeritageKind::Implements => EdgeKind::Implements,
+            };
+            let targets = match bindings.get(name.as_str()) {
+                Some(b) => self
+                    .resolve_binding(b, 0)
+                    .into_iter()
+                    .map(|t| (t, true))
+                    .collect(),
+                None => self.by_global_name(name, |k| {
+                    matches!(
+                        k,
+                        DeclKind::Class | DeclKind::Interface | DeclKind::TypeAlias
+                    )
+                }),
+            };
+            for (to, certain) in targets {
+                if to != from {
+                    edges.push(Edge {
+                        from,
+                        to,
+                        kind,
+                        certain,
+                    });
+                }
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup_by(|a, b| a.from == b.from && a.to == b.to && a.kind == b.kind);
+        edges
     }
 
     fn resolve_usage(
         &self,
         file: u32,
         shape: &FileShape,
-        bindings: &HashMap<&str, Binding>,
+        bindings: &FxHashMap<&str, Binding>,
         u: &crate::db::ShapeUsage,
     ) -> Vec<(NodeId, bool)> {
         let receiver = u.receiver.as_str();
@@ -364,12 +454,11 @@ impl ResolveCtx<'_> {
             // A method of the enclosing class.
             let class = enclosing_class(shape, u.enclosing);
             if let Some(class) = class
-                && let Some(i) = shape
-                    .decls
-                    .iter()
-                    .position(|d| d.parent == Some(class) && d.name == u.name)
+                && let Some(&i) = self.tables[file as usize]
+                    .members
+                    .get(&(class, u.name.as_str()))
             {
-                return vec![(self.graph.decl_node(file, i as u32), true)];
+                return vec![(self.graph.decl_node(file, i), true)];
             }
         } else if let Some(Binding::Namespace { file: target }) = bindings.get(receiver) {
             return self
@@ -401,15 +490,19 @@ impl ResolveCtx<'_> {
         name: &str,
         kind_ok: impl Fn(DeclKind) -> bool,
     ) -> Vec<(NodeId, bool)> {
-        let Some(nodes) = self.graph.names.get(name) else {
+        let Some(nodes) = self.global.get(name) else {
             return Vec::new();
         };
-        let matching: Vec<NodeId> = nodes
-            .iter()
-            .copied()
-            .filter(|&n| self.decl_kind(n).is_some_and(&kind_ok))
-            .collect();
-        if matching.is_empty() || matching.len() > MAX_NAME_CANDIDATES {
+        let mut matching: Vec<NodeId> = Vec::new();
+        for &n in nodes.iter() {
+            if self.decl_kind(n).is_some_and(&kind_ok) {
+                if matching.len() == MAX_NAME_CANDIDATES {
+                    return Vec::new();
+                }
+                matching.push(n);
+            }
+        }
+        if matching.is_empty() {
             return Vec::new();
         }
         let certain = matching.len() == 1;
@@ -425,12 +518,8 @@ impl ResolveCtx<'_> {
     fn member_of(&self, owner: NodeId, name: &str) -> Option<NodeId> {
         let file = self.graph.file_of(owner);
         let decl = self.graph.decl_of(owner)?;
-        let shape = self.shape(file)?;
-        let i = shape
-            .decls
-            .iter()
-            .position(|d| d.parent == Some(decl) && d.name == name)?;
-        Some(self.graph.decl_node(file, i as u32))
+        let i = *self.tables[file as usize].members.get(&(decl, name))?;
+        Some(self.graph.decl_node(file, i))
     }
 
     fn resolve_binding(&self, b: &Binding, hops: u32) -> Vec<NodeId> {
@@ -446,16 +535,14 @@ impl ResolveCtx<'_> {
         let Some(shape) = self.shape(file) else {
             return Vec::new();
         };
-        let direct = shape.decls.iter().position(|d| {
-            d.parent.is_none()
-                && if name == "default" {
-                    d.default_export
-                } else {
-                    d.exported && d.name == name
-                }
-        });
+        let tables = &self.tables[file as usize];
+        let direct = if name == "default" {
+            tables.default_export
+        } else {
+            tables.exports.get(name).copied()
+        };
         if let Some(i) = direct {
-            return vec![self.graph.decl_node(file, i as u32)];
+            return vec![self.graph.decl_node(file, i)];
         }
         if hops >= MAX_REEXPORT_HOPS {
             return Vec::new();
@@ -498,7 +585,7 @@ impl ResolveCtx<'_> {
                 continue;
             };
             if let Some(n) = imp.names.iter().find(|n| n.local == name) {
-                let exported_here = shape.decls.iter().all(|d| d.name != name);
+                let exported_here = !tables.names.contains(name);
                 if exported_here {
                     return self.export_of(target, &n.imported, hops + 1);
                 }

@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use crate::terms::TermCounts;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,6 +23,31 @@ impl TermStats {
             } else {
                 self.df.insert(term.clone(), 1);
             }
+        }
+    }
+
+    /// Sums the statistics of disjoint groups of documents: the same result as adding every
+    /// document of every group, in any order.
+    pub fn from_partials<'a>(parts: impl IntoIterator<Item = &'a PartialStats>) -> TermStats {
+        let mut documents = 0;
+        let mut total_terms = 0;
+        let mut merged: FxHashMap<&str, u32> = FxHashMap::default();
+        for p in parts {
+            documents += p.documents;
+            total_terms += p.total_terms;
+            if merged.is_empty() {
+                merged.reserve(p.df.len() * 2);
+            }
+            for (term, n) in &p.df {
+                *merged.entry(term.as_str()).or_default() += n;
+            }
+        }
+        let mut df = HashMap::with_capacity(merged.len());
+        df.extend(merged.into_iter().map(|(t, n)| (t.to_owned(), n)));
+        TermStats {
+            documents,
+            total_terms,
+            df,
         }
     }
 
@@ -45,6 +72,28 @@ impl TermStats {
     }
 }
 
+/// Document frequencies of one group of documents (see [`TermStats::from_partials`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartialStats {
+    pub documents: u32,
+    pub total_terms: u64,
+    pub df: FxHashMap<String, u32>,
+}
+
+impl PartialStats {
+    pub fn add_document(&mut self, counts: &TermCounts) {
+        self.documents += 1;
+        self.total_terms += u64::from(counts.total);
+        for (term, _) in &counts.terms {
+            if let Some(n) = self.df.get_mut(term.as_str()) {
+                *n += 1;
+            } else {
+                self.df.insert(term.clone(), 1);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,5 +107,24 @@ mod tests {
         assert!(s.idf("beta") > s.idf("alpha"));
         assert!(s.idf("alpha") > 0.0);
         assert!(s.idf("missing") > s.idf("beta"));
+    }
+
+    #[test]
+    fn partials_sum_to_the_whole() {
+        let texts = [
+            "alpha beta",
+            "alpha gamma",
+            "alpha",
+            "beta delta deltaGamma",
+            "",
+        ];
+        let mut whole = TermStats::default();
+        let mut parts = vec![PartialStats::default(); 2];
+        for (i, t) in texts.iter().enumerate() {
+            let c = TermCounts::from_text(t);
+            whole.add_document(&c);
+            parts[i % 2].add_document(&c);
+        }
+        assert_eq!(TermStats::from_partials(&parts), whole);
     }
 }

@@ -131,30 +131,38 @@ impl<D: crate::Db> Index<D> {
             root: root.display().to_string(),
             ..IndexReport::default()
         };
+        let cache_path = match &options.cache {
+            CacheMode::Default => default_cache_dir().map(|d| cache_file(&d, &root)),
+            CacheMode::Dir(d) => Some(cache_file(d, &root)),
+            CacheMode::Disabled => None,
+        };
+        // The cache is decoded on a thread of its own while the tree is walked; the report's
+        // `cache_load` is how long the walk then still waited for it.
         let t = Instant::now();
-        let walked = walk_changed(&root, &|_, _| false);
-        report.timings_ms.insert("walk".into(), ms(t));
+        let (walked, cache, cache_wait) = std::thread::scope(|s| {
+            let loader = cache_path
+                .as_deref()
+                .map(|path| s.spawn(|| FactsCache::load(path)));
+            let walked = walk_changed(&root, &|_, _| false);
+            let walked_at = Instant::now();
+            let cache = match loader {
+                Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                None => Ok(FactsCache::default()),
+            };
+            (walked, cache, ms(walked_at))
+        });
+        report.timings_ms.insert("walk".into(), ms(t) - cache_wait);
+        report.timings_ms.insert("cache_load".into(), cache_wait);
         if let Some(p) = options.progress {
             p(Progress::Walked {
                 files: walked.files.len(),
             });
         }
         record_skips(&mut report, &walked);
-
-        let t = Instant::now();
-        let cache_path = match &options.cache {
-            CacheMode::Default => default_cache_dir().map(|d| cache_file(&d, &root)),
-            CacheMode::Dir(d) => Some(cache_file(d, &root)),
-            CacheMode::Disabled => None,
-        };
-        let cache = match &cache_path {
-            Some(path) => FactsCache::load(path).unwrap_or_else(|e| {
-                report.cache_note = Some(format!("{e}; rebuilding"));
-                FactsCache::default()
-            }),
-            None => FactsCache::default(),
-        };
-        report.timings_ms.insert("cache_load".into(), ms(t));
+        let cache = cache.unwrap_or_else(|e| {
+            report.cache_note = Some(format!("{e}; rebuilding"));
+            FactsCache::default()
+        });
 
         let t = Instant::now();
         let (indexed, hits) = index_files(&walked.files, &cache, options.progress);
@@ -187,16 +195,34 @@ impl<D: crate::Db> Index<D> {
             cache_path,
             report,
         };
-        if index.report.parsed > 0 || index.report.cache_note.is_some() {
-            let t = Instant::now();
-            if let Some(path) = &index.cache_path
-                && let Err(e) = fresh.save(path)
-            {
-                index.report.cache_note = Some(format!("could not write cache: {e}"));
+        let save = index.report.parsed > 0 || index.report.cache_note.is_some();
+        match index.cache_path.clone() {
+            // The cache is written on a thread of its own while the graph is built.
+            Some(path) if save => {
+                let saved = std::thread::scope(|s| {
+                    let saver = s.spawn(move || {
+                        let result = fresh.save(&path);
+                        drop(fresh);
+                        result
+                    });
+                    index.finish_report();
+                    let t = Instant::now();
+                    let result = saver
+                        .join()
+                        .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                    (result, ms(t))
+                });
+                let (result, waited) = saved;
+                if let Err(e) = result {
+                    index.report.cache_note = Some(format!("could not write cache: {e}"));
+                }
+                index.report.timings_ms.insert("cache_save".into(), waited);
             }
-            index.report.timings_ms.insert("cache_save".into(), ms(t));
+            _ => {
+                drop(fresh);
+                index.finish_report();
+            }
         }
-        index.finish_report();
         Ok(index)
     }
 
@@ -362,9 +388,14 @@ fn index_files(
     let done = AtomicUsize::new(0);
     let hits = AtomicUsize::new(0);
     let total = files.len();
-    let out = files
-        .par_iter()
-        .map(|f| {
+    // Largest files first, one file per task: no large file is left to parse alone at the end.
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(files[i].text.len()));
+    let built: Vec<(usize, (ContentHash, Arc<FileIndex>))> = order
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|i| {
+            let f = &files[i];
             let hash = content_hash(&f.text);
             let idx = match cache.entries.get(&hash) {
                 Some(idx) => {
@@ -379,8 +410,16 @@ fn index_files(
             {
                 p(Progress::Parsed { done: n, total });
             }
-            (hash, idx)
+            (i, (hash, idx))
         })
+        .collect();
+    let mut out: Vec<Option<(ContentHash, Arc<FileIndex>)>> = vec![None; total];
+    for (i, item) in built {
+        out[i] = Some(item);
+    }
+    let out = out
+        .into_iter()
+        .map(|o| o.expect("every file indexed"))
         .collect();
     (out, hits.load(Ordering::Relaxed) as u32)
 }

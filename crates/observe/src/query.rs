@@ -27,6 +27,8 @@ pub struct QueryTerm {
 const VARIANT_MIN_PREFIX: usize = 4;
 /// ...covering at least this share of the shorter word.
 const VARIANT_MIN_SHARE: f64 = 0.75;
+/// Variants differ in length by at most this much (an inflection, not another word).
+const VARIANT_MAX_LEN_DIFF: usize = 3;
 /// Variants weigh this share of their IDF: likely the same word, not certainly.
 const VARIANT_WEIGHT: f64 = 0.6;
 /// Most variants kept per query word (the most frequent in the repository).
@@ -134,6 +136,10 @@ fn is_variant(a: &str, b: &str) -> bool {
     if a == b || b.len() < VARIANT_MIN_PREFIX {
         return false;
     }
+    // Compound keys (`recordstore`) share a prefix with their first word but are other words.
+    if a.len().abs_diff(b.len()) > VARIANT_MAX_LEN_DIFF {
+        return false;
+    }
     let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
     let shorter = a.len().min(b.len());
     common >= VARIANT_MIN_PREFIX && common as f64 >= VARIANT_MIN_SHARE * shorter as f64
@@ -151,6 +157,7 @@ mod tests {
         assert!(!is_variant("process", "produce"));
         assert!(!is_variant("contain", "content"));
         assert!(!is_variant("test", "test"));
+        assert!(!is_variant("record", "recordstore"));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! a text's subword frequencies. No stemming tables or stop-word lists: the repository's
 //! own document frequencies decide what a term is worth.
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 /// Shortest subword kept as a term. Single characters carry no signal.
@@ -91,23 +92,26 @@ pub struct TermCounts {
 
 impl TermCounts {
     pub fn from_text(text: &str) -> TermCounts {
-        let mut map: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+        let mut map: FxHashMap<String, u32> = FxHashMap::default();
         let mut total: u32 = 0;
         let mut buf = String::new();
+        let mut compound = String::new();
         for tok in identifier_tokens(text) {
             let mut parts = 0;
+            compound.clear();
             split_identifier_into(tok, &mut |w| {
                 parts += 1;
-                if is_term(w) {
-                    buf.clear();
-                    buf.push_str(w);
-                    buf.make_ascii_lowercase();
+                buf.clear();
+                buf.push_str(w);
+                buf.make_ascii_lowercase();
+                compound.push_str(&buf);
+                if is_term(&buf) {
                     bump(&mut map, &buf);
                     total = total.saturating_add(1);
                 }
             });
             if parts > 1 && tok.len() <= MAX_TERM_LEN {
-                bump(&mut map, &compound_key(tok));
+                bump(&mut map, &compound);
             }
         }
         let mut terms: Vec<(String, u32)> = map.into_iter().collect();
@@ -123,7 +127,7 @@ impl TermCounts {
     }
 }
 
-fn bump(map: &mut std::collections::HashMap<String, u32>, key: &str) {
+fn bump(map: &mut FxHashMap<String, u32>, key: &str) {
     if let Some(n) = map.get_mut(key) {
         *n = n.saturating_add(1);
     } else {

@@ -132,7 +132,7 @@ pub fn walk(root: &Path) -> WalkOutcome {
 /// `WalkOutcome::unchanged` instead of being read: the stat sweep behind incremental refresh.
 pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync)) -> WalkOutcome {
     let mut outcome = WalkOutcome::default();
-    let mut candidates: Vec<(String, PathBuf, FileRole)> = Vec::new();
+    let mut candidates: Vec<(String, PathBuf, FileRole, Option<std::fs::Metadata>)> = Vec::new();
     // Pruned dependency directories are counted as one skip each (their contents are not walked).
     let pruned = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
     let pruned_in_filter = pruned.clone();
@@ -169,13 +169,13 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
             outcome.not_indexed += 1;
             continue;
         };
-        if entry
-            .metadata()
-            .is_ok_and(|m| unchanged(&rel, Stamp::of(&m)))
-        {
+        // The walker's metadata is that of the entry itself (links are not followed), and
+        // only regular files get here, so it is what `load` would stat again.
+        let meta = entry.metadata().ok();
+        if meta.as_ref().is_some_and(|m| unchanged(&rel, Stamp::of(m))) {
             outcome.unchanged.push(rel);
         } else {
-            candidates.push((rel, entry.into_path(), role));
+            candidates.push((rel, entry.into_path(), role, meta));
         }
     }
     let pruned = pruned.load(std::sync::atomic::Ordering::Relaxed);
@@ -184,7 +184,7 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
     }
     let loaded: Vec<Result<LoadedFile, (SkipReason, String)>> = candidates
         .into_par_iter()
-        .map(|(rel, abs, role)| load(rel, &abs, role))
+        .map(|(rel, abs, role, meta)| load_with(rel, &abs, role, meta))
         .collect();
     for item in loaded {
         match item {
@@ -198,7 +198,17 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
 
 /// Reads and classifies one file.
 pub fn load(rel: String, abs: &Path, role: FileRole) -> Result<LoadedFile, (SkipReason, String)> {
-    let meta = match std::fs::metadata(abs) {
+    load_with(rel, abs, role, None)
+}
+
+/// [`load`] with the file's metadata when the caller already has it.
+fn load_with(
+    rel: String,
+    abs: &Path,
+    role: FileRole,
+    meta: Option<std::fs::Metadata>,
+) -> Result<LoadedFile, (SkipReason, String)> {
+    let meta = match meta.map_or_else(|| std::fs::metadata(abs), Ok) {
         Ok(m) => m,
         Err(_) => return Err((SkipReason::Unreadable, rel)),
     };

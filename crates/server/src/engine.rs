@@ -1,28 +1,35 @@
-//! The server's state and the synchronous body of every tool: the index (re-stated before
+//! The server's state and the synchronous body of every tool: the index (re-statted before
 //! each call so no reply cites a file state older than the call) and the open sessions.
 //! The salsa database is not `Sync`, so the async handlers run these under one lock.
 
+use std::fmt::Write as _;
+
 use sightline_agent::{CallOutcome, ExploreSession};
 use sightline_observe::Index;
-use sightline_observe::tools::explore_code::ExploreArgs;
 use sightline_registry::{Intent, Registry, RegistryDatabase, ToolCall};
+use sightline_validate::Validated;
 
 use crate::error::CallError;
 use crate::output::{CallOut, CandidateOut, ReportOut};
 use crate::params::{ExploreCodeParams, ExploreParams, SubmitParams};
 use crate::sessions::Sessions;
-use crate::value_model::finish_explore;
+use crate::value_model::{self, ValueModel};
 
 /// A successful tool reply: text for a model, structured content for programs.
 #[derive(Debug)]
 pub struct Reply<T> {
     pub text: String,
+    /// What validation removed or lowered, as a separate block so the report text stays
+    /// exactly the rendered report.
+    pub validation: Option<String>,
     pub structured: T,
 }
 
 pub struct Engine {
     index: Index<RegistryDatabase>,
     sessions: Sessions,
+    /// Used by `explore` only; raw-tool sessions are judged by the client's own model.
+    value_model: Option<ValueModel>,
 }
 
 impl Engine {
@@ -30,7 +37,14 @@ impl Engine {
         Engine {
             index,
             sessions: Sessions::default(),
+            value_model: None,
         }
+    }
+
+    /// Lets `explore` select with `model` instead of deterministically.
+    pub fn with_value_model(mut self, model: ValueModel) -> Engine {
+        self.value_model = Some(model);
+        self
     }
 
     pub fn open_sessions(&self) -> usize {
@@ -54,22 +68,20 @@ impl Engine {
         ExploreSession::new(&self.index, query, intent).map_err(|e| CallError::Root(e.to_string()))
     }
 
-    /// `explore`: one exploration, then the selection of [`finish_explore`], validated and
-    /// rendered. The session is not kept.
+    /// `explore`: a fresh session explored and finished by [`value_model::explore`]. The
+    /// session is not kept.
     pub fn explore(&mut self, params: &ExploreParams) -> Result<Reply<ReportOut>, CallError> {
         self.refresh();
-        let session = self.start(&params.query, params.intent)?;
-        let args = ExploreArgs {
-            max_files: params.max_files,
-            ..ExploreArgs::new(params.query.clone())
-        };
-        let outcome = session.call(&mut self.index, ToolCall::ExploreCode(args));
-        if outcome.is_error {
-            return Err(CallError::Tool(outcome.text));
-        }
-        let finished = finish_explore(&mut self.index, &session);
+        let mut session = self.start(&params.query, params.intent)?;
+        let finished = value_model::explore(
+            &mut self.index,
+            &mut session,
+            params.max_files,
+            self.value_model.as_ref(),
+        )?;
         Ok(Reply {
             text: finished.report.text,
+            validation: None,
             structured: finished.report.json.into(),
         })
     }
@@ -123,6 +135,7 @@ impl Engine {
         let finished = session.submit_json(&self.index, &json)?;
         self.sessions.remove(&params.session)?;
         Ok(Reply {
+            validation: validation_note(&finished.validated),
             text: finished.report.text,
             structured: finished.report.json.into(),
         })
@@ -132,6 +145,7 @@ impl Engine {
 fn reply(id: &str, header: String, outcome: CallOutcome, registry: &Registry) -> Reply<CallOut> {
     Reply {
         text: header + &outcome.text,
+        validation: None,
         structured: CallOut {
             session: id.to_owned(),
             tool: outcome.tool,
@@ -147,4 +161,17 @@ fn ok_outcome(outcome: CallOutcome) -> Result<CallOutcome, CallError> {
     } else {
         Ok(outcome)
     }
+}
+
+/// Tells the submitting model what validation did to its selection, one line per change
+/// (a fallback to the deterministic selection is one of them).
+fn validation_note(validated: &Validated) -> Option<String> {
+    if validated.drops.is_empty() {
+        return None;
+    }
+    let mut note = String::from("validation:\n");
+    for drop in &validated.drops {
+        let _ = writeln!(note, "- {}: {}", drop.what, drop.reason);
+    }
+    Some(note)
 }

@@ -38,10 +38,7 @@ pub enum CallError {
         "session `{id}` was started with intent `{started}`; the intent cannot change \
          within a session (omit `intent`, or start a new session)"
     )]
-    IntentChanged {
-        id: String,
-        started: &'static str,
-    },
+    IntentChanged { id: String, started: &'static str },
     /// The tool ran and reported a failure (bad path, invalid regex, empty query, ...).
     #[error("{0}")]
     Tool(String),

@@ -7,9 +7,7 @@ use std::sync::{Arc, Mutex};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::schema_for_output;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
-};
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use sightline_registry::ToolCall;
@@ -48,7 +46,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Map the code for a question in one call. Explores the repository and returns a compact report (at most ~2,500 characters) of the places that matter, in order, each with a verbatim quote, plus ranges to read and a next action consistent with `intent`. Every path and range in it was observed in the files as they are now. structuredContent holds the machine block: paths, ranges, action, confidence.",
+        description = "Map the code for a question in one call. Explores the repository and returns a compact report (at most ~2,500 characters) of the places that matter, in order, each with a verbatim quote, plus ranges to read and a next action consistent with `intent`. Every path and range in it was observed in the files as they are now. When the server runs with a value model, that model explores and selects; otherwise the selection is deterministic. structuredContent holds the machine block: paths, ranges, action, confidence.",
         output_schema = schema_for_output::<ReportOut>()
     )]
     async fn explore(&self, Parameters(params): Parameters<ExploreParams>) -> CallToolResult {
@@ -117,7 +115,9 @@ impl MapServer {
         let joined = tokio::task::spawn_blocking(move || {
             // A panic in an earlier call poisons the lock; the index itself stays usable,
             // so keep serving rather than failing every later call.
-            let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut engine = engine
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
             body(&mut engine)
         })
         .await;
@@ -135,7 +135,9 @@ impl MapServer {
 fn structured<T: Serialize>(reply: Reply<T>) -> Result<CallToolResult, CallError> {
     let value = serde_json::to_value(&reply.structured)
         .map_err(|e| CallError::Internal(format!("cannot serialize the result: {e}")))?;
-    let mut result = CallToolResult::success(vec![ContentBlock::text(reply.text)]);
+    let mut content = vec![ContentBlock::text(reply.text)];
+    content.extend(reply.validation.map(ContentBlock::text));
+    let mut result = CallToolResult::success(content);
     result.structured_content = Some(value);
     Ok(result)
 }

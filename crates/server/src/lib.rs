@@ -12,7 +12,7 @@ mod handler;
 mod output;
 mod params;
 mod sessions;
-mod value_model;
+pub mod value_model;
 
 pub use engine::{Engine, Reply};
 pub use error::{CallError, ServerError};
@@ -22,20 +22,29 @@ pub use params::{
     ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, SubmitParams,
 };
 pub use sessions::MAX_OPEN_SESSIONS;
+pub use value_model::ValueModel;
 
 use rmcp::ServiceExt as _;
 use sightline_observe::Index;
 use sightline_registry::RegistryDatabase;
 
-/// Serves `index` over stdin/stdout until the client closes stdin.
-pub fn serve_stdio(index: Index<RegistryDatabase>) -> Result<(), ServerError> {
+/// Serves `index` over stdin/stdout until the client closes stdin. `value_model`, when
+/// given, makes `explore` select with that model instead of deterministically.
+pub fn serve_stdio(
+    index: Index<RegistryDatabase>,
+    value_model: Option<ValueModel>,
+) -> Result<(), ServerError> {
+    let engine = match value_model {
+        Some(model) => Engine::new(index).with_value_model(model),
+        None => Engine::new(index),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(ServerError::Runtime)?;
     runtime.block_on(async {
-        let service = MapServer::new(Engine::new(index))
+        let service = MapServer::new(engine)
             .serve(rmcp::transport::stdio())
             .await
             .map_err(|e| ServerError::Handshake(e.to_string()))?;

@@ -19,7 +19,8 @@ pub struct ExploreParams {
     pub query: String,
     /// What the report is for; edit and debug get exact ranges to read first.
     pub intent: Intent,
-    /// Most files the exploration looks at (default 8, 1..=8).
+    /// Most files the first exploration looks at (default 8, 1..=8); a value model, when
+    /// the server has one, sizes its own explorations.
     #[serde(default = "default_explore_files")]
     pub max_files: u32,
 }
@@ -30,11 +31,10 @@ fn default_explore_files() -> u32 {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ExploreCodeParams {
-    /// The session this call belongs to. Omit it to start a new session (then `intent` is
-    /// required); the reply names the new session's id.
+    /// The session this call belongs to; omit it to start a new one (then give `intent`).
     #[serde(default)]
     pub session: Option<String>,
-    /// Only when starting a session: what its report is for (explain, locate, edit, debug).
+    /// Only when starting a session: what its report is for.
     #[serde(default)]
     pub intent: Option<Intent>,
     #[serde(flatten)]
@@ -88,7 +88,9 @@ pub fn submit_schema() -> Arc<Map<String, Value>> {
         // with a permissive schema if that ever changes.
         _ => Map::new(),
     };
+    // Like rmcp's generated input schemas: the tool's description says what it is.
     object.remove("title");
+    object.remove("description");
     object.insert("type".into(), Value::from("object"));
     let properties = object
         .entry("properties")

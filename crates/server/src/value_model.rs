@@ -1,17 +1,67 @@
-//! How an `explore` call turns its exploration into a selection.
+//! How an `explore` call turns a query into a validated report: with a configured value
+//! model (the agent loop explores and selects), or deterministically (one exploration, the
+//! rank stage's selection).
 
-use sightline_agent::{ExploreSession, Finished};
+use sightline_agent::{Budgets, ChatProvider, ExploreSession, Finished, Trace, agent};
 use sightline_observe::Index;
-use sightline_registry::RegistryDatabase;
+use sightline_observe::tools::explore_code::ExploreArgs;
+use sightline_registry::{RegistryDatabase, ToolCall};
 
-/// Chooses, validates and renders the selection of an `explore` call whose first
-/// exploration has already been recorded in `session`.
+use crate::error::CallError;
+
+/// A chat endpoint and the limits one `explore` conversation runs under.
+pub struct ValueModel {
+    provider: Box<dyn ChatProvider + Send + Sync>,
+    budgets: Budgets,
+}
+
+impl ValueModel {
+    pub fn new(provider: Box<dyn ChatProvider + Send + Sync>, budgets: Budgets) -> ValueModel {
+        ValueModel { provider, budgets }
+    }
+
+    pub fn describe(&self) -> String {
+        self.provider.describe()
+    }
+}
+
+/// Explores `session` (fresh, nothing recorded yet) and returns its validated report.
 ///
-/// VALUE MODEL HOOK: this is the single place where a configured value model would drive
-/// the session (explore further with the raw tools, then submit a selection that is
-/// validated like any other). The server has no model configuration yet, so the rank
-/// stage's deterministic selection is used. `index` is mutable because a model's further
-/// tool calls record into the session.
-pub fn finish_explore(index: &mut Index<RegistryDatabase>, session: &ExploreSession) -> Finished {
-    session.finish_deterministic(index)
+/// VALUE MODEL HOOK: the single place where the configured value model is used. With one,
+/// the agent loop drives the session (it explores on its own, so `max_files` does not
+/// apply) and always ends in a report, falling back to the deterministic selection itself.
+/// Without one, one `explore_code` call of `max_files` files is followed by the rank
+/// stage's deterministic selection.
+pub fn explore(
+    index: &mut Index<RegistryDatabase>,
+    session: &mut ExploreSession,
+    max_files: u32,
+    model: Option<&ValueModel>,
+) -> Result<Finished, CallError> {
+    if let Some(model) = model {
+        session.observation_cap = model.budgets.observation_cap;
+        // The loop's trace is a debugging aid of the `agent` command; the server keeps none.
+        let mut trace = Trace::disabled();
+        let run = agent::run(
+            index,
+            session,
+            model.provider.as_ref(),
+            &model.budgets,
+            &mut trace,
+        );
+        eprintln!(
+            "value model finished after {} steps: {:?}",
+            run.stats.steps, run.stop
+        );
+        return Ok(run.finished);
+    }
+    let args = ExploreArgs {
+        max_files,
+        ..ExploreArgs::new(session.query())
+    };
+    let outcome = session.call(index, ToolCall::ExploreCode(args));
+    if outcome.is_error {
+        return Err(CallError::Tool(outcome.text.trim_end().to_owned()));
+    }
+    Ok(session.finish_deterministic(index))
 }

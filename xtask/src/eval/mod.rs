@@ -4,6 +4,7 @@
 //! Heavy work is the observe crate's parsing; run it optimized:
 //! `cargo run --release -p xtask -- eval`.
 
+mod agent;
 mod bm25;
 mod checkout;
 mod engine;
@@ -62,6 +63,9 @@ pub struct EvalArgs {
     /// [default: target/eval, from the workspace root]
     #[arg(long)]
     workdir: Option<PathBuf>,
+    /// Also run the value-model loop per task (endpoint from SIGHTLINE_MODEL etc.).
+    #[arg(long)]
+    agent: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -138,16 +142,18 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
         }
     }
 
+    let mut agent_arm = agent::Arm::new(args.agent);
     let mut results = Vec::new();
     for (repo, tasks) in &by_repo {
         let wc = WorkingCopy::prepare(&bundle_path(&snapshots, repo), &workdir.join(repo))?;
         let visit = visiting_order(&wc, tasks, args.order);
-        results.extend(run_repo(repo, &visit, &wc, args.cold_each)?);
+        results.extend(run_repo(repo, &visit, &wc, args.cold_each, &mut agent_arm)?);
     }
     let wall = started.elapsed().as_secs_f64();
 
     let summary = report::Summary::of(&results);
     print!("{}", report::markdown(&summary));
+    print!("{}", agent_arm.summary());
     println!("\nwall time: {wall:.1} s");
     if let Some(path) = args.json {
         let doc = serde_json::json!({
@@ -224,6 +230,7 @@ fn run_repo(
     tasks: &[&LocatedTask],
     wc: &WorkingCopy,
     cold_each: bool,
+    agent_arm: &mut agent::Arm,
 ) -> anyhow::Result<Vec<TaskResult>> {
     let mut index: Option<Index<RegistryDatabase>> = None;
     let mut counts = bm25::CountCache::default();
@@ -320,6 +327,9 @@ fn run_repo(
             ranks_text(result.engine.as_ref()),
             ranks_text(result.bm25.as_ref()),
         );
+        if let Some(idx) = index.as_mut() {
+            agent_arm.task(idx, repo, &t.query, &t.gold_files);
+        }
         out.push(result);
     }
     Ok(out)

@@ -147,7 +147,12 @@ pub fn parse_response(value: &Value) -> Result<ChatResponse, ProviderError> {
     for (i, block) in blocks.iter().enumerate() {
         match block.get("type").and_then(Value::as_str) {
             Some("text") => {
-                text.push_str(block.get("text").and_then(Value::as_str).unwrap_or_default());
+                text.push_str(
+                    block
+                        .get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                );
             }
             Some("tool_use") => {
                 let id = block.get("id").and_then(Value::as_str);

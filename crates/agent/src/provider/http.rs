@@ -72,9 +72,7 @@ impl Transport {
         loop {
             match self.attempt(url, headers, &body) {
                 Ok(value) => return Ok(value),
-                Err((e, retry_after))
-                    if e.is_retryable() && attempt < self.retry.max_attempts =>
-                {
+                Err((e, retry_after)) if e.is_retryable() && attempt < self.retry.max_attempts => {
                     std::thread::sleep(self.retry.delay(attempt, retry_after));
                     attempt += 1;
                 }
@@ -117,8 +115,12 @@ impl Transport {
             let detail = error_detail(&text);
             return Err((ProviderError::Http { status, detail }, retry_after));
         }
-        serde_json::from_str(&text)
-            .map_err(|e| (ProviderError::Malformed(format!("response is not JSON: {e}")), None))
+        serde_json::from_str(&text).map_err(|e| {
+            (
+                ProviderError::Malformed(format!("response is not JSON: {e}")),
+                None,
+            )
+        })
     }
 
     fn map_error(&self, e: ureq::Error) -> ProviderError {
@@ -165,7 +167,10 @@ mod tests {
         assert_eq!(p.delay(1, None), Duration::from_millis(100));
         assert_eq!(p.delay(3, None), Duration::from_millis(400));
         assert_eq!(p.delay(1, Some(Duration::ZERO)), Duration::ZERO);
-        assert_eq!(p.delay(1, Some(Duration::from_secs(60))), Duration::from_secs(2));
+        assert_eq!(
+            p.delay(1, Some(Duration::from_secs(60))),
+            Duration::from_secs(2)
+        );
     }
 
     #[test]

@@ -183,7 +183,10 @@ mod tests {
 
     use super::*;
 
-    fn resolve(vars: &[(&str, &str)], o: &ProviderOverrides) -> Result<ProviderConfig, ConfigError> {
+    fn resolve(
+        vars: &[(&str, &str)],
+        o: &ProviderOverrides,
+    ) -> Result<ProviderConfig, ConfigError> {
         let map: HashMap<String, String> = vars
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -231,7 +234,10 @@ mod tests {
         assert_eq!(c.kind, ProviderKind::OpenAi);
         assert_eq!(c.base_url, "https://api.openai.com/v1");
         assert_eq!(c.api_key.as_ref().map(ApiKey::expose), Some("s1"));
-        let bad = resolve(&[("SIGHTLINE_PROVIDER", "other"), ("SIGHTLINE_MODEL", "m")], &ProviderOverrides::default());
+        let bad = resolve(
+            &[("SIGHTLINE_PROVIDER", "other"), ("SIGHTLINE_MODEL", "m")],
+            &ProviderOverrides::default(),
+        );
         assert!(matches!(bad, Err(ConfigError::UnknownProvider(_))));
     }
 }

@@ -50,9 +50,10 @@ impl ChatProvider for OpenAiProvider {
         let value = match self.post(&body) {
             // Some models accept only the newer name of the output limit; the error says
             // so, and the same request is sent once more with it.
-            Err(ProviderError::Http { status: 400, detail })
-                if detail.contains("max_completion_tokens") =>
-            {
+            Err(ProviderError::Http {
+                status: 400,
+                detail,
+            }) if detail.contains("max_completion_tokens") => {
                 if let Some(object) = body.as_object_mut() {
                     let limit = object.remove("max_tokens").unwrap_or(Value::Null);
                     object.insert("max_completion_tokens".to_owned(), limit);

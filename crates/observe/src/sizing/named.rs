@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::facts::DeclKind;
-use crate::graph::{Graph, NodeId};
+use crate::graph::{Graph, MAX_NAME_CANDIDATES, NodeId};
 use crate::terms::identifier_tokens;
 
 /// A name with more definitions than this is too common to pick out a flow
@@ -23,6 +23,10 @@ const MIN_NAME_LEN: usize = 3;
 pub struct Named {
     /// Declaration nodes whose name the query wrote.
     pub nodes: HashSet<NodeId>,
+    /// The subset whose name has at most as many definitions as the graph itself would
+    /// guess a call target among: these are traced for the flow spine. A name shared by a
+    /// whole family of overrides (`run` in every step) names the family, not a step.
+    pub traced: HashSet<NodeId>,
     /// The subset that are callables whose name is (near-)unique among the repository's
     /// callables.
     pub unique_callables: HashSet<NodeId>,
@@ -60,8 +64,12 @@ pub fn named_symbols(
             continue;
         }
         let callables = kinds.values().filter(|k| k.is_callable()).count();
+        let traced = kinds.len() <= MAX_NAME_CANDIDATES;
         for (&node, kind) in &kinds {
             named.nodes.insert(node);
+            if traced {
+                named.traced.insert(node);
+            }
             if kind.is_callable() && callables <= NEAR_UNIQUE_DEFINITIONS {
                 named.unique_callables.insert(node);
             }

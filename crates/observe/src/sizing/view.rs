@@ -116,6 +116,38 @@ pub fn pieces(
     merge(out)
 }
 
+/// A focused file also shows the callables it must keep in full (on the flow, uniquely
+/// named) that the plan left out: collapsing the family's other members freed their room.
+pub fn add_kept_callables(
+    facts: &FileFacts,
+    planned: &mut Vec<Planned>,
+    must_show: &dyn Fn(DeclIndex) -> bool,
+    reason: &dyn Fn(DeclIndex) -> String,
+    max_lines: u32,
+    line_count: u32,
+) {
+    for (i, d) in facts.decls.iter().enumerate() {
+        let i = i as DeclIndex;
+        if !d.kind.is_callable()
+            || !must_show(i)
+            || planned.iter().any(|p| p.0.contains_line(d.signature_line))
+            || line_count == 0
+        {
+            continue;
+        }
+        let start = d.lines.start.clamp(1, line_count);
+        let end = d.lines.end.clamp(start, line_count);
+        let cut = end - start + 1 > max_lines.max(1);
+        let end = if cut {
+            start + max_lines.max(1) - 1
+        } else {
+            end
+        };
+        planned.push((LineRange::new(start, end), 0.0, reason(i), cut));
+    }
+    planned.sort_by_key(|p| p.0.start);
+}
+
 /// Signature lines of the declarations around the planned windows: each top-level
 /// declaration they touch and its direct members. Members of callables (local helpers)
 /// are left out: they are part of a body.
@@ -143,7 +175,9 @@ fn skeleton_lines(facts: &FileFacts, lines: &[&str], planned: &[Planned]) -> Vec
         .filter(|&i| {
             decls[i].parent.is_some_and(|p| {
                 roots.contains(&(p as usize))
-                    && decls.get(p as usize).is_some_and(|pd| !pd.kind.is_callable())
+                    && decls
+                        .get(p as usize)
+                        .is_some_and(|pd| !pd.kind.is_callable())
             })
         })
         .collect();
@@ -247,7 +281,9 @@ fn merge(mut pieces: Vec<Piece>) -> Vec<Piece> {
     let mut out: Vec<Piece> = Vec::new();
     for p in pieces {
         match out.last_mut() {
-            Some(last) if last.signatures == p.signatures && p.range.start <= last.range.end + 1 => {
+            Some(last)
+                if last.signatures == p.signatures && p.range.start <= last.range.end + 1 =>
+            {
                 last.range.end = last.range.end.max(p.range.end);
                 last.importance = last.importance.max(p.importance);
                 last.truncated |= p.truncated;

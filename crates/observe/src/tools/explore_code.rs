@@ -436,7 +436,9 @@ pub(crate) fn plan_windows(
                 .get(c as usize)
                 .is_some_and(|cd| cd.parent == Some(di))
         });
-        if has_hit_child && d.lines.len() > cap {
+        // A container reached only through its members (no name match of its own), or too
+        // long to show, is shown through those members.
+        if has_hit_child && (d.lines.len() > cap || s.name_score == 0.0) {
             continue;
         }
         let range = clamp_range(d.lines, line_count);
@@ -505,10 +507,12 @@ fn describe(hit: &SymbolHit, label: &dyn Fn(NodeId) -> String) -> String {
             hops,
         } => {
             let from_name = label(*from);
+            // `incoming`: the edge points from this declaration to the one it was reached
+            // from (it calls it); otherwise the other way (it is called by it).
             let relation = if *incoming {
-                format!("{} by", passive(kind.as_str()))
+                kind.as_str().to_owned()
             } else {
-                format!("{} from", kind.as_str())
+                format!("{} by", passive(kind.as_str()))
             };
             format!(
                 "{relation} {from_name} ({hops} hop{})",
@@ -617,7 +621,18 @@ impl ExploreResult {
             self.matched_files, self.matched_symbols
         );
         for f in &self.files {
-            for w in &f.windows {
+            for (i, w) in f.windows.iter().enumerate() {
+                if w.view == WindowView::Signatures {
+                    // A run of signature windows prints as one skeleton block.
+                    if i == 0 || f.windows[i - 1].view != WindowView::Signatures {
+                        let run: Vec<&Window> = f.windows[i..]
+                            .iter()
+                            .take_while(|w| w.view == WindowView::Signatures)
+                            .collect();
+                        crate::sizing::render::signature_block(&mut out, &f.path, &run, annotate);
+                    }
+                    continue;
+                }
                 let tag = annotate(&f.path, w)
                     .map(|t| format!(" {t}"))
                     .unwrap_or_default();

@@ -1,0 +1,389 @@
+//! `sightline serve` as a real process: JSON-RPC lines over stdio, as an MCP client sends
+//! them. Replies may come out of order, so they are matched by id; every wait is bounded
+//! so a broken server fails the test instead of hanging it.
+
+use std::collections::HashMap;
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
+
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    replies: Receiver<Value>,
+    early: HashMap<u64, Value>,
+    stderr: Arc<Mutex<String>>,
+    next_id: u64,
+    dir: tempfile::TempDir,
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+impl Server {
+    /// Starts the server on a copy of the fixture app and completes the handshake.
+    fn start() -> (Server, Value) {
+        let dir = tempfile::tempdir().unwrap();
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app");
+        copy_dir(&fixture, dir.path());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .arg("serve")
+            .arg("--no-cache")
+            .arg(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start sightline serve");
+        let (tx, replies) = channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("stdout must carry only JSON-RPC: {e}: {line}"));
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let mut err_pipe = child.stderr.take().unwrap();
+        let sink = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = err_pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let mut server = Server {
+            stdin: child.stdin.take(),
+            child,
+            replies,
+            early: HashMap::new(),
+            stderr,
+            next_id: 0,
+            dir,
+        };
+        let init = server.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "serve-test", "version": "0"}
+            }),
+        );
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        (server, init)
+    }
+
+    fn send(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends a request and waits for the reply with its id; returns `result`.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let reply = self.wait_for(id);
+        match reply.get("result") {
+            Some(result) => result.clone(),
+            None => panic!("{method} failed: {reply}"),
+        }
+    }
+
+    fn wait_for(&mut self, id: u64) -> Value {
+        let deadline = Instant::now() + REPLY_TIMEOUT;
+        loop {
+            if let Some(reply) = self.early.remove(&id) {
+                return reply;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.replies.recv_timeout(left) {
+                Ok(message) => {
+                    if let Some(got) = message.get("id").and_then(Value::as_u64) {
+                        self.early.insert(got, message);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no reply to request {id}; stderr:\n{}", self.stderr())
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server exited; stderr:\n{}", self.stderr())
+                }
+            }
+        }
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
+    }
+
+    /// Calls a tool that must succeed; returns (text, structuredContent).
+    fn ok(&mut self, tool: &str, arguments: Value) -> (String, Value) {
+        let result = self.call(tool, arguments.clone());
+        assert_eq!(
+            result["isError"],
+            json!(false),
+            "{tool} {arguments} failed: {result}"
+        );
+        (text_of(&result), result["structuredContent"].clone())
+    }
+
+    /// Calls a tool that must fail; returns its message.
+    fn error(&mut self, tool: &str, arguments: Value) -> String {
+        let result = self.call(tool, arguments.clone());
+        assert_eq!(
+            result["isError"],
+            json!(true),
+            "{tool} {arguments} should fail: {result}"
+        );
+        text_of(&result)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Closing stdin ends the server; kill it if it does not stop promptly.
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn text_of(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn handshake_names_the_server_and_lists_six_tools_with_schemas() {
+    let (mut server, init) = Server::start();
+    assert_eq!(init["serverInfo"]["name"], "sightline");
+    assert_eq!(init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(init["protocolVersion"], "2025-06-18");
+    let listed = server.request("tools/list", json!({}));
+    let tools = listed["tools"].as_array().unwrap();
+    let mut names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "explore",
+            "explore_code",
+            "grep",
+            "list_files",
+            "read_file",
+            "submit_report"
+        ]
+    );
+    for tool in tools {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+        assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
+        assert!(!tool["description"].as_str().unwrap().is_empty());
+    }
+    let schema_of =
+        |name: &str| tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"].clone();
+    assert!(schema_of("explore_code")["properties"]["query"].is_object());
+    assert!(
+        schema_of("grep")["required"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("session"))
+    );
+    let submit = schema_of("submit_report");
+    for field in ["session", "primary", "action", "confidence"] {
+        assert!(
+            submit["required"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(field))
+        );
+    }
+}
+
+#[test]
+fn a_client_model_runs_a_session_from_explore_code_to_submit_report() {
+    let (mut server, _) = Server::start();
+    let (text, first) = server.ok(
+        "explore_code",
+        json!({"query": "validateDraft", "intent": "edit"}),
+    );
+    let session = first["session"].as_str().unwrap().to_owned();
+    assert!(text.starts_with(&format!("session {session}")), "{text}");
+    assert!(text.contains("[c1]"), "candidate IDs are inline: {text}");
+    let candidates = first["new_candidates"].as_array().unwrap();
+    let target = candidates
+        .iter()
+        .find(|c| {
+            c["path"] == "src/handlers/save.ts"
+                && c["start"].as_u64().is_some_and(|s| s <= 7)
+                && c["end"].as_u64().is_some_and(|e| e >= 7)
+        })
+        .unwrap_or_else(|| panic!("validateDraft's window: {first}"));
+    let id = target["id"].as_str().unwrap().to_owned();
+
+    let (read_text, read) = server.ok(
+        "read_file",
+        json!({"session": session, "path": "src/handlers/save.ts", "start_line": 18, "end_line": 22}),
+    );
+    assert_eq!(read["session"], json!(session));
+    assert!(read_text.contains("handleSave"), "{read_text}");
+
+    let rejected = server.error(
+        "submit_report",
+        json!({"session": session, "primary": [id]}),
+    );
+    assert!(rejected.contains("action"), "{rejected}");
+
+    let quote = "export function validateDraft(draft: RecordDraft): RecordDraft {";
+    let (report, json) = server.ok(
+        "submit_report",
+        json!({
+            "session": session,
+            "primary": [id],
+            "flow": [{"candidate": id, "role": "check", "fact": "Validates a draft's title.", "quote": quote}],
+            "read_targets": [{"candidate": id, "purpose": "change the title check", "required": true}],
+            "action": "read_targets",
+            "confidence": "high"
+        }),
+    );
+    assert!(report.contains(&format!("> {quote}")), "{report}");
+    assert_eq!(json["primary"][0]["path"], "src/handlers/save.ts");
+    assert_eq!(json["action"], "read_targets");
+    assert_eq!(json["read"][0]["required"], true);
+
+    let closed = server.error("grep", json!({"session": session, "pattern": "draft"}));
+    assert!(closed.contains("unknown session"), "{closed}");
+}
+
+#[test]
+fn bad_arguments_come_back_as_tool_errors_and_the_server_keeps_serving() {
+    let (mut server, _) = Server::start();
+    let no_intent = server.error("explore_code", json!({"query": "validateDraft"}));
+    assert!(no_intent.contains("intent"), "{no_intent}");
+    let no_query = server.error("explore_code", json!({"intent": "edit"}));
+    assert!(no_query.contains("query"), "{no_query}");
+    let no_session = server.error("grep", json!({"pattern": "draft"}));
+    assert!(no_session.contains("session"), "{no_session}");
+    let unknown = server.error("list_files", json!({"session": "s41"}));
+    assert!(unknown.contains("unknown session `s41`"), "{unknown}");
+    let bad_intent = server.error("explore", json!({"query": "x", "intent": "sometimes"}));
+    assert!(bad_intent.contains("sometimes"), "{bad_intent}");
+    let wrong_type = server.error("explore", json!({"query": 7, "intent": "edit"}));
+    assert!(wrong_type.contains("string"), "{wrong_type}");
+
+    let (_, started) = server.ok(
+        "explore_code",
+        json!({"query": "handleSave", "intent": "debug"}),
+    );
+    let session = started["session"].as_str().unwrap().to_owned();
+    let outside = server.error(
+        "read_file",
+        json!({"session": session, "path": "../../etc/passwd"}),
+    );
+    assert!(outside.contains("passwd"), "{outside}");
+    let bad_regex = server.error(
+        "grep",
+        json!({"session": session, "pattern": "(", "regex": true}),
+    );
+    assert!(!bad_regex.is_empty());
+    let unknown_field = server.error(
+        "submit_report",
+        json!({"session": session, "primary": ["c1"], "action": "read_targets",
+               "confidence": "low", "colour": "blue"}),
+    );
+    assert!(unknown_field.contains("colour"), "{unknown_field}");
+
+    // Still alive and the session still open after all of that.
+    server.ok("list_files", json!({"session": session, "path": "src"}));
+}
+
+#[test]
+fn a_file_edited_between_two_calls_shows_up_in_the_second() {
+    let (mut server, _) = Server::start();
+    let name = "reconcileQuokkaLedger";
+    let (before, _) = server.ok("explore_code", json!({"query": name, "intent": "locate"}));
+    assert!(!before.contains(&format!("function {name}")), "{before}");
+
+    let file = server.dir.path().join("src/handlers/save.ts");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str(&format!(
+        "\nexport function {name}(total: number): number {{\n  return total * 2;\n}}\n"
+    ));
+    std::fs::write(&file, text).unwrap();
+
+    let (after, json) = server.ok("explore_code", json!({"query": name, "intent": "locate"}));
+    assert!(
+        after.contains(&format!("export function {name}")),
+        "{after}"
+    );
+    assert!(
+        json["new_candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["path"] == "src/handlers/save.ts"),
+        "{json}"
+    );
+}
+
+#[test]
+fn explore_returns_a_report_whose_paths_exist() {
+    let (mut server, _) = Server::start();
+    let (report, json) = server.ok(
+        "explore",
+        json!({"query": "validateDraft handleSave", "intent": "edit"}),
+    );
+    assert!(report.starts_with("query:"), "{report}");
+    assert!(report.chars().count() <= 2_500, "{report}");
+    let primary = json["primary"].as_array().unwrap();
+    assert!(!primary.is_empty(), "{report}");
+    let read = json["read"].as_array().unwrap();
+    for place in primary.iter().chain(read) {
+        let path = place["path"].as_str().unwrap();
+        assert!(server.dir.path().join(path).is_file(), "{path}");
+        assert!(report.contains(path), "{path} not in\n{report}");
+    }
+}

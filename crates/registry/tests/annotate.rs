@@ -1,0 +1,56 @@
+//! Tool results rendered for a model carry the IDs the registry assigned, and only those.
+
+use std::path::PathBuf;
+
+use sightline_observe::paths::RepoRoot;
+use sightline_observe::tools::explore_code::{self, ExploreArgs};
+use sightline_observe::tools::grep::{self, GrepArgs};
+use sightline_observe::{CacheMode, Index, IndexOptions};
+use sightline_registry::annotate::render_observation;
+use sightline_registry::{DbOutline, Observation, Registry};
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app")
+}
+
+#[test]
+fn annotated_observations_cite_registered_ids() {
+    let index = Index::open(
+        &fixture(),
+        &IndexOptions {
+            cache: CacheMode::Disabled,
+            progress: None,
+        },
+    )
+    .unwrap();
+    let root = RepoRoot::new(fixture()).unwrap();
+    let outline = DbOutline {
+        db: index.db(),
+        ws: index.workspace(),
+    };
+    let mut registry = Registry::new();
+    let mut args = ExploreArgs::new("postRecord");
+    args.max_files = 2;
+    let explore =
+        Observation::ExploreCode(explore_code::run(index.db(), index.workspace(), &args).unwrap());
+    registry.record(0, &explore, &outline);
+    let grep = Observation::Grep(grep::run(&root, &GrepArgs::new("recordStore.save")).unwrap());
+    registry.record(1, &grep, &outline);
+
+    let explore_text = render_observation(&explore, &registry);
+    let grep_text = render_observation(&grep, &registry);
+    insta::assert_snapshot!("explore_with_ids", explore_text);
+    insta::assert_snapshot!("grep_with_ids", grep_text);
+
+    // Every `[cN]` shown names a registered candidate.
+    for text in [&explore_text, &grep_text] {
+        for piece in text.split('[').skip(1) {
+            let Some(id) = piece.split(']').next() else {
+                continue;
+            };
+            if let Ok(id) = id.parse::<sightline_registry::CandidateId>() {
+                assert!(registry.get(id).is_some(), "{id} shown but not registered");
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The tool bodies without the protocol: sessions, validation through `submit_json`,
+//! freshness and the error messages a model sees.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use sightline_observe::{CacheMode, Index, IndexOptions};
+use sightline_registry::{RegistryDatabase, ToolCall};
+use sightline_server::{CallError, Engine, MAX_OPEN_SESSIONS};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn engine() -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let options = IndexOptions {
+        cache: CacheMode::Disabled,
+        progress: None,
+    };
+    let index = Index::open_with_db(RegistryDatabase::default(), dir.path(), &options).unwrap();
+    (dir, Engine::new(index))
+}
+
+fn params<T: serde::de::DeserializeOwned>(value: Value) -> T {
+    serde_json::from_value(value).unwrap()
+}
+
+fn start(engine: &mut Engine, query: &str) -> (String, sightline_server::CallOut) {
+    let reply = engine
+        .explore_code(params(json!({"query": query, "intent": "edit"})))
+        .unwrap();
+    (reply.structured.session.clone(), reply.structured)
+}
+
+#[test]
+fn a_session_accumulates_calls_and_closes_on_an_accepted_submission() {
+    let (_dir, mut engine) = engine();
+    let (id, first) = start(&mut engine, "validateDraft");
+    assert!(!first.new_candidates.is_empty());
+    let grep = ToolCall::Grep(params(json!({"pattern": "handleSave"})));
+    let second = engine.call_in(&id, grep).unwrap();
+    assert_eq!(second.structured.session, id);
+    // IDs continue within the session instead of starting again at c1.
+    let first_ids: Vec<_> = first.new_candidates.iter().map(|c| c.id).collect();
+    assert!(
+        second
+            .structured
+            .new_candidates
+            .iter()
+            .all(|c| !first_ids.contains(&c.id))
+    );
+
+    let bad = engine.submit(params(json!({"session": id, "primary": ["c1"]})));
+    let Err(CallError::Selection(e)) = bad else {
+        panic!("expected a selection error, got {bad:?}")
+    };
+    assert!(e.to_string().contains("action"), "{e}");
+    assert_eq!(
+        engine.open_sessions(),
+        1,
+        "a rejected selection keeps the session"
+    );
+
+    let good = json!({
+        "session": id, "primary": ["c1"], "action": "read_targets", "confidence": "high",
+        "read_targets": [{"candidate": "c1", "purpose": "change the check", "required": true}],
+    });
+    let report = engine.submit(params(good)).unwrap();
+    assert_eq!(
+        report.structured.primary[0].path,
+        first.new_candidates[0].path
+    );
+    assert_eq!(engine.open_sessions(), 0);
+    let again = engine.call_in(&id, ToolCall::ListFiles(params(json!({}))));
+    assert!(matches!(again, Err(CallError::UnknownSession { .. })));
+}
+
+#[test]
+fn starting_needs_an_intent_and_the_intent_is_fixed() {
+    let (_dir, mut engine) = engine();
+    let missing = engine.explore_code(params(json!({"query": "validateDraft"})));
+    assert!(matches!(missing, Err(CallError::MissingIntent)));
+    let (id, _) = start(&mut engine, "validateDraft");
+    let changed = engine.explore_code(params(
+        json!({"session": id, "query": "handleSave", "intent": "explain"}),
+    ));
+    assert!(matches!(changed, Err(CallError::IntentChanged { .. })));
+    let same = engine.explore_code(params(
+        json!({"session": id, "query": "handleSave", "intent": "edit"}),
+    ));
+    assert!(same.is_ok());
+}
+
+#[test]
+fn a_failed_first_call_leaves_no_session() {
+    let (_dir, mut engine) = engine();
+    let empty = engine.explore_code(params(json!({"query": "  ", "intent": "locate"})));
+    assert!(matches!(empty, Err(CallError::Tool(_))), "{empty:?}");
+    assert_eq!(engine.open_sessions(), 0);
+}
+
+#[test]
+fn tool_failures_in_a_session_are_errors_with_the_reason() {
+    let (_dir, mut engine) = engine();
+    let (id, _) = start(&mut engine, "validateDraft");
+    let outside = ToolCall::ReadFile(params(json!({"path": "../outside.ts"})));
+    let Err(CallError::Tool(message)) = engine.call_in(&id, outside) else {
+        panic!("a path outside the root must fail")
+    };
+    assert!(message.contains("outside.ts"), "{message}");
+    let unknown = engine.call_in("s999", ToolCall::ListFiles(params(json!({}))));
+    assert!(matches!(unknown, Err(CallError::UnknownSession { .. })));
+    let garbage = engine.call_in("nonsense", ToolCall::ListFiles(params(json!({}))));
+    assert!(matches!(garbage, Err(CallError::UnknownSession { .. })));
+}
+
+#[test]
+fn only_the_most_recent_sessions_are_kept() {
+    let (_dir, mut engine) = engine();
+    let (oldest, _) = start(&mut engine, "validateDraft");
+    for _ in 0..MAX_OPEN_SESSIONS {
+        start(&mut engine, "handleSave");
+    }
+    assert_eq!(engine.open_sessions(), MAX_OPEN_SESSIONS);
+    let evicted = engine.call_in(&oldest, ToolCall::ListFiles(params(json!({}))));
+    assert!(matches!(evicted, Err(CallError::UnknownSession { .. })));
+}
+
+#[test]
+fn an_edit_between_calls_is_seen_by_the_next_call() {
+    let (dir, mut engine) = engine();
+    let name = "reconcileQuokkaLedger";
+    // The fixture's save.ts has 22 lines; the added function starts below them.
+    let added = |c: &sightline_server::CandidateOut| {
+        c.path == "src/handlers/save.ts" && c.start.is_some_and(|s| s > 22)
+    };
+    let (_, before) = start(&mut engine, name);
+    assert!(!before.new_candidates.iter().any(added), "{before:?}");
+    let file = dir.path().join("src/handlers/save.ts");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str(&format!(
+        "\nexport function {name}(total: number): number {{\n  return total * 2;\n}}\n"
+    ));
+    std::fs::write(&file, text).unwrap();
+    let (_, after) = start(&mut engine, name);
+    assert!(after.new_candidates.iter().any(added), "{after:?}");
+}
+
+#[test]
+fn explore_reports_only_paths_that_exist() {
+    let (dir, mut engine) = engine();
+    let reply = engine
+        .explore(&params(
+            json!({"query": "validateDraft handleSave", "intent": "edit"}),
+        ))
+        .unwrap();
+    assert!(!reply.structured.primary.is_empty(), "{}", reply.text);
+    for place in &reply.structured.primary {
+        assert!(dir.path().join(&place.path).is_file(), "{}", place.path);
+    }
+    for read in &reply.structured.read {
+        assert!(dir.path().join(&read.path).is_file(), "{}", read.path);
+    }
+    assert_eq!(engine.open_sessions(), 0, "explore keeps no session");
+}
+
+#[test]
+fn explore_selects_with_a_configured_value_model() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use sightline_agent::Budgets;
+    use sightline_agent::testing::{ScriptedProvider, Turn, response_with_calls};
+    use sightline_server::ValueModel;
+
+    let submitted = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&submitted);
+    let submit = json!({
+        "primary": ["c1"], "action": "read_targets", "confidence": "medium",
+        "read_targets": [{"candidate": "c1", "purpose": "change the check", "required": true}],
+    });
+    let provider = ScriptedProvider::new([
+        Turn::call("explore_code", json!({"query": "validateDraft"})),
+        Turn::computed(move |_| {
+            seen.fetch_add(1, Ordering::SeqCst);
+            Ok(response_with_calls(vec![(
+                "submit_report".to_owned(),
+                submit.to_string(),
+            )]))
+        }),
+    ]);
+    let (dir, engine) = engine();
+    let mut engine =
+        engine.with_value_model(ValueModel::new(Box::new(provider), Budgets::default()));
+    let reply = engine
+        .explore(&params(json!({"query": "validateDraft", "intent": "edit"})))
+        .unwrap();
+    assert_eq!(submitted.load(Ordering::SeqCst), 1, "the model submitted");
+    assert_eq!(reply.structured.read.len(), 1, "{}", reply.text);
+    assert!(reply.structured.read[0].required);
+    assert!(dir.path().join(&reply.structured.read[0].path).is_file());
+}
+
+#[test]
+fn a_submission_hears_what_validation_removed() {
+    let (_dir, mut engine) = engine();
+    let (id, _) = start(&mut engine, "validateDraft");
+    let reply = engine
+        .submit(params(json!({
+            "session": id, "primary": ["c1", "c99"],
+            "action": "answer_from_report", "confidence": "high",
+        })))
+        .unwrap();
+    let note = reply.validation.expect("drops are reported");
+    assert!(note.contains("c99"), "{note}");
+    assert!(note.contains("action"), "{note}");
+    assert!(
+        !reply.text.contains("validation:"),
+        "the report text stays the report"
+    );
+}
