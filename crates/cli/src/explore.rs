@@ -32,6 +32,12 @@ pub struct ExploreCmd {
     /// Include tests, examples and generated files in the raw exploration's ranking.
     #[arg(long)]
     pub include_tests: bool,
+    /// Show raw windows in full instead of sizing them to the answer (for comparison).
+    #[arg(long)]
+    pub no_adaptive: bool,
+    /// Character budget of the raw exploration's source (default: tiered by repository size).
+    #[arg(long)]
+    pub raw_budget: Option<u32>,
     /// Character budget of the report.
     #[arg(long, default_value_t = sightline_render::DEFAULT_BUDGET_CHARS)]
     pub budget: usize,
@@ -61,6 +67,8 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
         let mut call = ExploreArgs::new(&args.query);
         call.max_files = args.max_files;
         call.include_tests = args.include_tests;
+        call.adaptive = !args.no_adaptive;
+        call.budget_chars = args.raw_budget;
         let result = explore_code::run(db, ws, &call)?;
         if args.json {
             println!("{}", serde_json::to_string_pretty(&result)?);

@@ -31,11 +31,19 @@ enum Command {
     Serve(serve::ServeCmd),
 }
 
-fn main() -> anyhow::Result<()> {
-    match Cli::parse().command {
+fn main() -> std::process::ExitCode {
+    let result = match Cli::parse().command {
         Command::Index(args) => index::run(&args),
         Command::Explore(args) => explore::run(&args),
         Command::Agent(args) => agent::run(&args),
         Command::Serve(args) => serve::run(&args),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            // The cause chain on one line; backtraces are for bugs, not bad input.
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
     }
 }

@@ -3,7 +3,6 @@
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
-use anyhow::Context as _;
 use clap::Args;
 use sightline_observe::{CacheMode, Index, IndexOptions, Progress};
 
@@ -56,8 +55,7 @@ pub fn open_index<D: sightline_observe::Db>(
         cache: flags.cache_mode(),
         progress: Some(&progress),
     };
-    let index = Index::open_with_db(db, path, &options)
-        .with_context(|| format!("indexing {}", path.display()))?;
+    let index = Index::open_with_db(db, path, &options)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

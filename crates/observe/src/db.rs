@@ -43,6 +43,35 @@ pub struct Workspace {
 pub struct FileIndex {
     pub facts: FileFacts,
     pub terms: TermCounts,
+    /// [`FileShape::of`] these facts, when already computed (in parallel, while opening an
+    /// index). A memo of a pure function of `facts`: not persisted, compared or hashed.
+    #[serde(skip)]
+    pub shape_memo: ShapeMemo,
+}
+
+/// See [`FileIndex::shape_memo`].
+#[derive(Clone, Debug, Default)]
+pub struct ShapeMemo(std::sync::OnceLock<Arc<FileShape>>);
+
+impl ShapeMemo {
+    /// The memoized shape of `facts`, computing it on first use.
+    pub fn get_or_compute(&self, facts: &FileFacts) -> Arc<FileShape> {
+        self.0
+            .get_or_init(|| Arc::new(FileShape::of(facts)))
+            .clone()
+    }
+}
+
+impl PartialEq for ShapeMemo {
+    fn eq(&self, _: &ShapeMemo) -> bool {
+        true
+    }
+}
+
+impl Eq for ShapeMemo {}
+
+impl std::hash::Hash for ShapeMemo {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl FileIndex {
@@ -58,6 +87,7 @@ impl FileIndex {
         FileIndex {
             facts,
             terms: TermCounts::from_text(text),
+            shape_memo: ShapeMemo::default(),
         }
     }
 }
@@ -83,7 +113,8 @@ pub fn file_terms(db: &dyn Db, file: SourceFile) -> Arc<TermCounts> {
 /// graph is not recomputed.
 #[salsa::tracked(returns(clone))]
 pub fn file_shape(db: &dyn Db, file: SourceFile) -> Arc<FileShape> {
-    Arc::new(FileShape::of(&file_index(db, file).facts))
+    let index = file_index(db, file);
+    index.shape_memo.get_or_compute(&index.facts)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -101,6 +132,11 @@ pub struct ShapeUsage {
     pub name: String,
     pub receiver: String,
     pub enclosing: Option<u32>,
+}
+
+/// The order and identity of usages in a [`FileShape`]: every field of the usage.
+fn usage_key(u: &crate::facts::Usage) -> (Option<u32>, crate::facts::UsageKind, &str, &str) {
+    (u.enclosing, u.kind, u.name.as_str(), u.receiver.as_str())
 }
 
 /// See [`file_shape`].
@@ -135,9 +171,13 @@ impl FileShape {
                 ..i.clone()
             })
             .collect();
-        let mut usages: Vec<ShapeUsage> = facts
-            .usages
-            .iter()
+        // Sorted and deduplicated by reference, so each distinct usage is cloned once. The
+        // key is the whole usage, so an unstable sort orders exactly like a stable one.
+        let mut refs: Vec<&crate::facts::Usage> = facts.usages.iter().collect();
+        refs.sort_unstable_by(|a, b| usage_key(a).cmp(&usage_key(b)));
+        refs.dedup_by(|a, b| usage_key(a) == usage_key(b));
+        let usages: Vec<ShapeUsage> = refs
+            .into_iter()
             .map(|u| ShapeUsage {
                 kind: u.kind,
                 name: u.name.clone(),
@@ -145,16 +185,6 @@ impl FileShape {
                 enclosing: u.enclosing,
             })
             .collect();
-        // The key is the whole usage, so an unstable sort orders exactly like a stable one.
-        usages.sort_unstable_by(|a, b| {
-            (a.enclosing, a.kind, &a.name, &a.receiver).cmp(&(
-                b.enclosing,
-                b.kind,
-                &b.name,
-                &b.receiver,
-            ))
-        });
-        usages.dedup();
         let heritage = facts
             .heritage
             .iter()

@@ -19,7 +19,7 @@ use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
 
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
-    #[error("cannot index {path}: {source}")]
+    #[error("cannot index {path}")]
     Root {
         path: PathBuf,
         source: std::io::Error,
@@ -275,28 +275,7 @@ impl<D: crate::Db> Index<D> {
         let mut set_changed = false;
         for file in walked.files {
             seen.insert(file.path.clone());
-            match self.files.get_mut(&file.path) {
-                Some((input, stamp)) => {
-                    *stamp = file.stamp;
-                    if **input.text(&self.db) != *file.text {
-                        input.set_text(&mut self.db).to(Arc::from(file.text));
-                        input.set_known(&mut self.db).to(None);
-                        out.changed.push(file.path);
-                    }
-                }
-                None => {
-                    let input = SourceFile::new(
-                        &self.db,
-                        file.path.clone(),
-                        Arc::from(file.text),
-                        file.role,
-                        None,
-                    );
-                    self.files.insert(file.path.clone(), (input, file.stamp));
-                    out.added.push(file.path);
-                    set_changed = true;
-                }
-            }
+            set_changed |= self.apply(file, &mut out);
         }
         let removed: Vec<String> = self
             .files
@@ -309,6 +288,83 @@ impl<D: crate::Db> Index<D> {
             out.removed.push(p);
             set_changed = true;
         }
+        self.finish_refresh(set_changed, out)
+    }
+
+    /// Like [`Index::refresh`], for a caller that knows which repo-relative paths may have
+    /// changed (a file watcher, an editor): only those are stat'ed and, when their stamp
+    /// changed, read, instead of sweeping the whole tree. Paths the index does not hold yet,
+    /// and ignore files (which can change what the walk sees), fall back to a full
+    /// [`Index::refresh`], since only the walk knows whether they are ignored.
+    pub fn refresh_paths(&mut self, paths: &[&str]) -> RefreshReport {
+        let needs_walk = paths.iter().any(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            !self.files.contains_key(*p)
+                || name == ".gitignore"
+                || name == ".ignore"
+                || p.split('/').any(|c| c == ".git")
+        });
+        if needs_walk {
+            return self.refresh();
+        }
+        let mut paths: Vec<&str> = paths.to_vec();
+        paths.sort_unstable();
+        paths.dedup();
+        let mut out = RefreshReport::default();
+        let mut set_changed = false;
+        for p in paths {
+            let Some((input, stamp)) = self.files.get(p) else {
+                continue;
+            };
+            let abs = self.root.join(p);
+            let role = input.role(&self.db);
+            let now = std::fs::symlink_metadata(&abs)
+                .ok()
+                .filter(|m| m.file_type().is_file());
+            if now.as_ref().is_some_and(|m| Stamp::of(m) == *stamp) {
+                continue;
+            }
+            match now.map(|_| crate::walk::load(p.to_owned(), &abs, role)) {
+                Some(Ok(file)) => set_changed |= self.apply(file, &mut out),
+                _ => {
+                    self.files.remove(p);
+                    out.removed.push(p.to_owned());
+                    set_changed = true;
+                }
+            }
+        }
+        self.finish_refresh(set_changed, out)
+    }
+
+    /// Records one loaded file: updates a known file's text (if it changed) or adds a new
+    /// input. Returns whether the workspace's file set changed.
+    fn apply(&mut self, file: LoadedFile, out: &mut RefreshReport) -> bool {
+        match self.files.get_mut(&file.path) {
+            Some((input, stamp)) => {
+                *stamp = file.stamp;
+                if **input.text(&self.db) != *file.text {
+                    input.set_text(&mut self.db).to(Arc::from(file.text));
+                    input.set_known(&mut self.db).to(None);
+                    out.changed.push(file.path);
+                }
+                false
+            }
+            None => {
+                let input = SourceFile::new(
+                    &self.db,
+                    file.path.clone(),
+                    Arc::from(file.text),
+                    file.role,
+                    None,
+                );
+                self.files.insert(file.path.clone(), (input, file.stamp));
+                out.added.push(file.path);
+                true
+            }
+        }
+    }
+
+    fn finish_refresh(&mut self, set_changed: bool, mut out: RefreshReport) -> RefreshReport {
         if set_changed {
             let mut inputs: Vec<(String, SourceFile)> = self
                 .files
@@ -404,6 +460,11 @@ fn index_files(
                 }
                 None => Arc::new(FileIndex::build(f.role, &f.text)),
             };
+            // The workspace graph needs every source file's shape next; computed here, in
+            // parallel, rather than one by one inside the graph query.
+            if matches!(f.role, crate::walk::FileRole::Source(_)) {
+                let _ = idx.shape_memo.get_or_compute(&idx.facts);
+            }
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some(p) = progress
                 && (n.is_multiple_of(64) || n == total)
@@ -422,4 +483,52 @@ fn index_files(
         .map(|o| o.expect("every file indexed"))
         .collect();
     (out, hits.load(Ordering::Relaxed) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(root: &Path) -> Index {
+        let options = IndexOptions {
+            cache: CacheMode::Disabled,
+            progress: None,
+        };
+        Index::open(root, &options).unwrap()
+    }
+
+    #[test]
+    fn refresh_paths_sees_edits_removals_and_new_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.ts"), "export const a = 1;\n").unwrap();
+        std::fs::write(root.join("src/b.ts"), "export const b = 1;\n").unwrap();
+        let mut index = open(root);
+
+        std::fs::write(root.join("src/a.ts"), "export const a = 2;\n").unwrap();
+        let r = index.refresh_paths(&["src/a.ts", "src/b.ts"]);
+        assert_eq!(r.changed, ["src/a.ts"]);
+        assert!(r.added.is_empty() && r.removed.is_empty());
+        assert!(index.refresh_paths(&["src/a.ts"]).is_empty());
+
+        std::fs::remove_file(root.join("src/b.ts")).unwrap();
+        std::fs::write(root.join("src/c.ts"), "export const c = 1;\n").unwrap();
+        let r = index.refresh_paths(&["src/b.ts", "src/c.ts"]);
+        assert_eq!(r.removed, ["src/b.ts"]);
+        assert_eq!(r.added, ["src/c.ts"]);
+        assert!(index.file("src/b.ts").is_none());
+        assert!(index.file("src/c.ts").is_some());
+
+        // The same state as a full refresh and as a fresh index.
+        assert!(index.refresh().is_empty());
+        let fresh = open(root);
+        let graph = workspace_graph(index.db(), index.workspace());
+        let fresh_graph = workspace_graph(fresh.db(), fresh.workspace());
+        assert_eq!(*graph, *fresh_graph);
+        assert_eq!(
+            *term_stats(index.db(), index.workspace()),
+            *term_stats(fresh.db(), fresh.workspace())
+        );
+    }
 }

@@ -132,7 +132,6 @@ pub fn walk(root: &Path) -> WalkOutcome {
 /// `WalkOutcome::unchanged` instead of being read: the stat sweep behind incremental refresh.
 pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync)) -> WalkOutcome {
     let mut outcome = WalkOutcome::default();
-    let mut candidates: Vec<(String, PathBuf, FileRole, Option<std::fs::Metadata>)> = Vec::new();
     // Pruned dependency directories are counted as one skip each (their contents are not walked).
     let pruned = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
     let pruned_in_filter = pruned.clone();
@@ -144,7 +143,6 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
         .git_exclude(true)
         .require_git(false)
         .follow_links(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(move |e| {
             let name = e.file_name().to_string_lossy();
             let prune = e.file_type().is_some_and(|t| t.is_dir()) && is_dependency_dir(&name);
@@ -153,29 +151,36 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
             }
             !prune
         })
-        .build();
-    for entry in walker {
-        let Ok(entry) = entry else {
-            outcome.skip(SkipReason::Unreadable, String::from("<walk error>"));
-            continue;
+        .build_parallel();
+    // Directories are listed and files stat'ed on several threads; what they find is sorted
+    // by path afterwards (component-wise, the order of a sorted depth-first walk), so the
+    // outcome does not depend on thread timing.
+    let found: std::sync::Mutex<Vec<Found>> = std::sync::Mutex::new(Vec::new());
+    walker.run(|| {
+        let mut flush = FlushOnDrop {
+            local: Vec::new(),
+            into: &found,
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let Some(rel) = rel_path(root, entry.path()) else {
-            continue;
-        };
-        let Some(role) = FileRole::of(&rel) else {
-            outcome.not_indexed += 1;
-            continue;
-        };
-        // The walker's metadata is that of the entry itself (links are not followed), and
-        // only regular files get here, so it is what `load` would stat again.
-        let meta = entry.metadata().ok();
-        if meta.as_ref().is_some_and(|m| unchanged(&rel, Stamp::of(m))) {
-            outcome.unchanged.push(rel);
-        } else {
-            candidates.push((rel, entry.into_path(), role, meta));
+        Box::new(move |entry| {
+            let item = match entry {
+                Err(_) => Some(Found::Error),
+                Ok(entry) => classify(root, entry, unchanged),
+            };
+            if let Some(item) = item {
+                flush.local.push(item);
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.sort_by(|a, b| a.key().cmp(&b.key()));
+    let mut candidates: Vec<(String, PathBuf, FileRole, Option<std::fs::Metadata>)> = Vec::new();
+    for item in found {
+        match item {
+            Found::Error => outcome.skip(SkipReason::Unreadable, String::from("<walk error>")),
+            Found::NotIndexed => outcome.not_indexed += 1,
+            Found::Unchanged(rel) => outcome.unchanged.push(rel),
+            Found::Candidate(rel, abs, role, meta) => candidates.push((rel, abs, role, meta)),
         }
     }
     let pruned = pruned.load(std::sync::atomic::Ordering::Relaxed);
@@ -194,6 +199,61 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
     }
     outcome.files.sort_by(|a, b| a.path.cmp(&b.path));
     outcome
+}
+
+/// One walked entry, before files are read.
+enum Found {
+    Error,
+    NotIndexed,
+    Unchanged(String),
+    Candidate(String, PathBuf, FileRole, Option<std::fs::Metadata>),
+}
+
+impl Found {
+    /// Sort key: walk errors and unindexed files (only counted) first, then paths
+    /// component-wise.
+    fn key(&self) -> Option<&Path> {
+        match self {
+            Found::Error | Found::NotIndexed => None,
+            Found::Unchanged(rel) => Some(Path::new(rel.as_str())),
+            Found::Candidate(rel, ..) => Some(Path::new(rel.as_str())),
+        }
+    }
+}
+
+/// A walker thread's findings, handed over when the thread's visitor is dropped.
+struct FlushOnDrop<'a> {
+    local: Vec<Found>,
+    into: &'a std::sync::Mutex<Vec<Found>>,
+}
+
+impl Drop for FlushOnDrop<'_> {
+    fn drop(&mut self) {
+        let mut all = self.into.lock().unwrap_or_else(|e| e.into_inner());
+        all.append(&mut self.local);
+    }
+}
+
+fn classify(
+    root: &Path,
+    entry: ignore::DirEntry,
+    unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
+) -> Option<Found> {
+    if !entry.file_type().is_some_and(|t| t.is_file()) {
+        return None;
+    }
+    let rel = rel_path(root, entry.path())?;
+    let Some(role) = FileRole::of(&rel) else {
+        return Some(Found::NotIndexed);
+    };
+    // The walker's metadata is that of the entry itself (links are not followed), and
+    // only regular files get here, so it is what `load` would stat again.
+    let meta = entry.metadata().ok();
+    if meta.as_ref().is_some_and(|m| unchanged(&rel, Stamp::of(m))) {
+        Some(Found::Unchanged(rel))
+    } else {
+        Some(Found::Candidate(rel, entry.into_path(), role, meta))
+    }
 }
 
 /// Reads and classifies one file.

@@ -106,6 +106,7 @@ fn window(start: u32, text: &str, symbols: Vec<WindowSymbol>) -> Window {
         reason: "name matches".to_owned(),
         text: text.to_owned(),
         truncated: false,
+        view: Default::default(),
     }
 }
 
