@@ -22,7 +22,7 @@ pub struct AgentCmd {
     #[arg(default_value = ".")]
     pub path: PathBuf,
     /// What the result is for: explain, locate, edit or debug.
-    #[arg(long, default_value = "locate", value_parser = parse_intent)]
+    #[arg(long, default_value = "locate", value_parser = crate::output::parse_intent)]
     pub intent: Intent,
     /// Wire format of the endpoint: openai (chat completions) or anthropic (messages).
     /// Default: SIGHTLINE_PROVIDER, else openai.
@@ -50,9 +50,6 @@ pub struct AgentCmd {
     pub flags: IndexFlags,
 }
 
-fn parse_intent(s: &str) -> Result<Intent, String> {
-    s.parse()
-}
 
 fn parse_kind(s: &str) -> Result<ProviderKind, String> {
     s.parse().map_err(|e: provider::ConfigError| e.to_string())
@@ -116,31 +113,19 @@ pub fn run(args: &AgentCmd) -> anyhow::Result<()> {
 
 fn print_run(args: &AgentCmd, run: &AgentRun) -> anyhow::Result<()> {
     let report = &run.finished.report;
-    if args.json {
-        let validated = &run.finished.validated;
-        let out = JsonRun {
-            query: &args.query,
-            intent: args.intent,
-            report: &report.json,
-            text: &report.text,
-            stop: &run.stop,
-            stats: &run.stats,
-            drops: validated
-                .drops
-                .iter()
-                .map(|d| format!("{}: {}", d.what, d.reason))
-                .collect(),
-            fell_back: validated.fell_back,
-            elapsed_ms: run.elapsed.as_millis(),
-        };
-        println!("{}", serde_json::to_string_pretty(&out)?);
-    } else {
-        print!("{}", report.text);
-        if !report.text.ends_with('\n') {
-            println!();
-        }
-    }
-    Ok(())
+    let validated = &run.finished.validated;
+    let out = args.json.then(|| JsonRun {
+        query: &args.query,
+        intent: args.intent,
+        report: &report.json,
+        text: &report.text,
+        stop: &run.stop,
+        stats: &run.stats,
+        drops: crate::output::drop_lines(validated),
+        fell_back: validated.fell_back,
+        elapsed_ms: run.elapsed.as_millis(),
+    });
+    crate::output::print_report(&report.text, out.as_ref())
 }
 
 /// One line for stderr: what the run cost and why it stopped.

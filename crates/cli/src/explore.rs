@@ -18,7 +18,7 @@ pub struct ExploreCmd {
     #[arg(default_value = ".")]
     pub path: PathBuf,
     /// What the result is for: explain, locate, edit or debug.
-    #[arg(long, default_value = "locate", value_parser = parse_intent)]
+    #[arg(long, default_value = "locate", value_parser = crate::output::parse_intent)]
     pub intent: Intent,
     /// Print the raw exploration (line-numbered source windows) instead of the report.
     #[arg(long)]
@@ -45,9 +45,6 @@ pub struct ExploreCmd {
     pub flags: IndexFlags,
 }
 
-fn parse_intent(s: &str) -> Result<Intent, String> {
-    s.parse()
-}
 
 /// The `--json` form of a report: the machine block plus what validation did.
 #[derive(Serialize)]
@@ -71,9 +68,9 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
         call.budget_chars = args.raw_budget;
         let result = explore_code::run(db, ws, &call)?;
         if args.json {
-            println!("{}", serde_json::to_string_pretty(&result)?);
+            crate::output::print_report("", Some(&result))?;
         } else {
-            print!("{}", result.render_text(&|_, _| None));
+            crate::output::write_stdout(&result.render_text(&|_, _| None))?;
         }
         return Ok(());
     }
@@ -92,25 +89,14 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
         &run.registry,
         args.budget,
     );
-    if args.json {
-        let out = JsonReport {
-            query: &args.query,
-            intent: args.intent,
-            report: sightline_render::render_json(&validated, &run.registry),
-            text: &report.text,
-            drops: validated
-                .drops
-                .iter()
-                .map(|d| format!("{}: {}", d.what, d.reason))
-                .collect(),
-            fell_back: validated.fell_back,
-        };
-        println!("{}", serde_json::to_string_pretty(&out)?);
-    } else {
-        print!("{}", report.text);
-        if !report.text.ends_with('\n') {
-            println!();
-        }
-    }
+    let out = args.json.then(|| JsonReport {
+        query: &args.query,
+        intent: args.intent,
+        report: sightline_render::render_json(&validated, &run.registry),
+        text: &report.text,
+        drops: crate::output::drop_lines(&validated),
+        fell_back: validated.fell_back,
+    });
+    crate::output::print_report(&report.text, out.as_ref())?;
     Ok(())
 }

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use std::fmt::Write as _;
+
 use clap::Args;
 
 use crate::open::{IndexFlags, open_index};
@@ -26,54 +28,64 @@ pub fn run(args: &IndexArgs) -> anyhow::Result<()> {
     )?;
     let r = index.report();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(r)?);
-        return Ok(());
+        return crate::output::print_report("", Some(r));
     }
-    println!("indexed {}", r.root);
-    println!(
+    crate::output::write_stdout(&render(r)?)
+}
+
+/// The human summary of an index report.
+fn render(r: &sightline_observe::IndexReport) -> Result<String, std::fmt::Error> {
+    let mut out = String::new();
+    writeln!(out, "indexed {}", r.root)?;
+    writeln!(
+        out,
         "  files:         {} source, {} manifests ({} parsed, {} from cache)",
         r.source_files, r.manifest_files, r.parsed, r.cache_hits
-    );
+    )?;
     let skipped: u32 = r.skipped.values().sum();
     let reasons: Vec<String> = r.skipped.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    println!(
+    writeln!(
+        out,
         "  skipped:       {skipped}{}",
         if reasons.is_empty() {
             String::new()
         } else {
             format!(" ({})", reasons.join(", "))
         }
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  not indexed:   {} (not source or manifests)",
         r.not_indexed
-    );
-    println!("  declarations:  {}", r.declarations);
+    )?;
+    writeln!(out, "  declarations:  {}", r.declarations)?;
     let kinds: Vec<String> = r
         .edges_by_kind
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    println!("  edges:         {} ({})", r.edges, kinds.join(", "));
-    println!(
+    writeln!(out, "  edges:         {} ({})", r.edges, kinds.join(", "))?;
+    writeln!(
+        out,
         "  imports:       {} resolved, {} external, {} unresolved",
         r.imports_resolved, r.imports_external, r.imports_unresolved
-    );
+    )?;
     for (file, spec) in r.unresolved_examples.iter().take(5) {
-        println!("                   e.g. {file}: '{spec}'");
+        writeln!(out, "                   e.g. {file}: '{spec}'")?;
     }
-    println!(
+    writeln!(
+        out,
         "  parse errors:  {} in {} files",
         r.parse_errors, r.files_with_parse_errors
-    );
+    )?;
     if let Some(note) = &r.cache_note {
-        println!("  cache:         {note}");
+        writeln!(out, "  cache:         {note}")?;
     }
     let timings: Vec<String> = r
         .timings_ms
         .iter()
         .map(|(k, v)| format!("{k} {v:.0}ms"))
         .collect();
-    println!("  timings:       {}", timings.join(", "));
-    Ok(())
+    writeln!(out, "  timings:       {}", timings.join(", "))?;
+    Ok(out)
 }

@@ -6,6 +6,7 @@ mod agent;
 mod explore;
 mod index;
 mod open;
+mod output;
 mod serve;
 
 #[derive(Parser)]

@@ -21,6 +21,12 @@ pub struct CandidateSymbol {
     pub line: u32,
 }
 
+impl From<&sightline_observe::tools::explore_code::WindowSymbol> for CandidateSymbol {
+    fn from(s: &sightline_observe::tools::explore_code::WindowSymbol) -> Self {
+        CandidateSymbol { name: s.name.clone(), qualified: s.qualified.clone(), kind: s.kind.clone(), line: s.line }
+    }
+}
+
 /// Which tool saw the candidate and why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Provenance {

@@ -222,16 +222,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     out.push(Sighting {
                         path: f.path.clone(),
                         range: Some(w.lines),
-                        symbols: w
-                            .symbols
-                            .iter()
-                            .map(|s| CandidateSymbol {
-                                name: s.name.clone(),
-                                qualified: s.qualified.clone(),
-                                kind: s.kind.clone(),
-                                line: s.line,
-                            })
-                            .collect(),
+                        symbols: w.symbols.iter().map(CandidateSymbol::from).collect(),
                         reason: w.reason.clone(),
                         score: Some(w.score.max(f.score)),
                         matched_terms: f.matched_terms.clone(),
@@ -246,16 +237,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                 out.push(Sighting {
                     path: m.path.clone(),
                     range: m.best_range,
-                    symbols: m
-                        .best_symbol
-                        .iter()
-                        .map(|s| CandidateSymbol {
-                            name: s.name.clone(),
-                            qualified: s.qualified.clone(),
-                            kind: s.kind.clone(),
-                            line: s.line,
-                        })
-                        .collect(),
+                    symbols: m.best_symbol.iter().map(CandidateSymbol::from).collect(),
                     reason: "ranked past the file cap".to_owned(),
                     score: Some(m.score),
                     matched_terms: Vec::new(),

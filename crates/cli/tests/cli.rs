@@ -1,0 +1,76 @@
+//! The `sightline` binary end to end on the fixture project: reports per intent, and precise
+//! errors on bad input.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app")
+}
+
+fn sightline(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("run sightline");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn explore_reports_for_each_intent() {
+    let root = fixture();
+    let root = root.to_str().unwrap();
+    for intent in ["explain", "locate", "edit", "debug"] {
+        let (code, stdout, stderr) =
+            sightline(&["explore", "save a record through the store", root, "--intent", intent, "--no-cache"]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.len() <= 2500, "{} chars", stdout.len());
+        insta::assert_snapshot!(format!("explore_{intent}"), stdout);
+    }
+}
+
+#[test]
+fn every_cited_path_exists() {
+    let root = fixture();
+    let (code, stdout, stderr) =
+        sightline(&["explore", "shape area", root.to_str().unwrap(), "--json", "--no-cache"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for place in v["report"]["primary"].as_array().unwrap() {
+        let path = place["path"].as_str().unwrap();
+        assert!(root.join(path).is_file(), "{path}");
+    }
+}
+
+#[test]
+fn bad_input_gets_a_precise_error_and_no_backtrace() {
+    let (code, _, stderr) = sightline(&["explore", "x", "/definitely/not/here", "--no-cache"]);
+    assert_eq!(code, 1);
+    assert!(stderr.starts_with("error: cannot index /definitely/not/here"), "{stderr}");
+    assert!(!stderr.contains("backtrace"), "{stderr}");
+
+    let root = fixture();
+    let (code, _, stderr) = sightline(&["explore", "  ", root.to_str().unwrap(), "--no-cache"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("query"), "{stderr}");
+
+    let (code, _, stderr) = sightline(&["explore", "x", root.to_str().unwrap(), "--intent", "maybe"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown intent `maybe`"), "{stderr}");
+}
+
+#[test]
+fn index_summarises_what_it_saw() {
+    let root = fixture();
+    let (code, stdout, stderr) = sightline(&["index", root.to_str().unwrap(), "--json", "--no-cache"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(v["source_files"].as_u64().unwrap() > 10);
+    assert_eq!(v["imports_unresolved"].as_u64(), Some(0));
+    assert!(v["declarations"].as_u64().unwrap() > 0);
+}
