@@ -218,18 +218,45 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
 #[salsa::tracked(returns(clone))]
 pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<crate::graph::Graph> {
     let files = ws.files(db);
-    let resolver = module_resolver(db, ws);
-    let inputs: Vec<crate::graph::GraphFile> = files
-        .iter()
-        .map(|f| crate::graph::GraphFile {
+    let mut inputs: Vec<crate::graph::GraphFile> = Vec::with_capacity(files.len());
+    let mut resolutions: Vec<Arc<Vec<crate::resolve::Resolution>>> =
+        Vec::with_capacity(files.len());
+    let none: Arc<Vec<crate::resolve::Resolution>> = Arc::default();
+    for f in files {
+        let shape = match f.role(db) {
+            FileRole::Source(_) => Some(file_shape(db, *f)),
+            FileRole::Manifest => None,
+        };
+        resolutions.push(match shape {
+            Some(_) => file_resolutions(db, ws, *f),
+            None => none.clone(),
+        });
+        inputs.push(crate::graph::GraphFile {
             path: f.path(db).clone(),
-            shape: match f.role(db) {
-                FileRole::Source(_) => Some(file_shape(db, *f)),
-                FileRole::Manifest => None,
-            },
-        })
-        .collect();
-    Arc::new(crate::graph::Graph::build(&inputs, &resolver))
+            shape,
+        });
+    }
+    Arc::new(crate::graph::Graph::build_resolved(&inputs, &resolutions))
+}
+
+/// How each import of a source file resolves, in import order. Depends on the file's
+/// shape and the module resolver only, so editing another file does not re-resolve these.
+#[salsa::tracked(returns(clone))]
+pub fn file_resolutions(
+    db: &dyn Db,
+    ws: Workspace,
+    file: SourceFile,
+) -> Arc<Vec<crate::resolve::Resolution>> {
+    let shape = file_shape(db, file);
+    let resolver = module_resolver(db, ws);
+    let path = file.path(db);
+    Arc::new(
+        shape
+            .imports
+            .iter()
+            .map(|imp| resolver.resolve(path, &imp.specifier))
+            .collect(),
+    )
 }
 
 /// Files per [`term_chunk_stats`] group: an edit recomputes one group's document

@@ -139,6 +139,27 @@ impl<'a> FileTables<'a> {
 
 impl Graph {
     pub fn build(files: &[GraphFile], resolver: &ModuleResolver) -> Graph {
+        // Resolve every import once: (file, import index) -> target file.
+        let resolutions: Vec<Vec<Resolution>> = files
+            .par_iter()
+            .map(|f| match &f.shape {
+                Some(shape) => shape
+                    .imports
+                    .iter()
+                    .map(|imp| resolver.resolve(&f.path, &imp.specifier))
+                    .collect(),
+                None => Vec::new(),
+            })
+            .collect();
+        Graph::build_resolved(files, &resolutions)
+    }
+
+    /// [`Graph::build`] with every file's imports already resolved: `resolutions[i][j]` is
+    /// how import `j` of file `i` resolves (empty for files without a shape).
+    pub fn build_resolved<R: std::borrow::Borrow<Vec<Resolution>>>(
+        files: &[GraphFile],
+        resolutions: &[R],
+    ) -> Graph {
         let mut g = Graph {
             paths: files.iter().map(|f| f.path.clone()).collect(),
             ..Graph::default()
@@ -163,19 +184,6 @@ impl Graph {
                 g.stats.declarations += shape.decls.len() as u32;
             }
         }
-
-        // Resolve every import once: (file, import index) -> target file.
-        let resolutions: Vec<Vec<Resolution>> = files
-            .par_iter()
-            .map(|f| match &f.shape {
-                Some(shape) => shape
-                    .imports
-                    .iter()
-                    .map(|imp| resolver.resolve(&f.path, &imp.specifier))
-                    .collect(),
-                None => Vec::new(),
-            })
-            .collect();
         let mut import_targets: Vec<Vec<Option<u32>>> = Vec::with_capacity(files.len());
         for (f, resolved) in files.iter().zip(resolutions) {
             let Some(shape) = &f.shape else {
@@ -185,7 +193,7 @@ impl Graph {
             let targets = shape
                 .imports
                 .iter()
-                .zip(resolved)
+                .zip(resolved.borrow().iter())
                 .map(|(imp, resolution)| match resolution {
                     Resolution::File(p) => {
                         g.stats.imports_resolved += 1;
@@ -386,7 +394,7 @@ impl<'a> ResolveCtx<'a> {
                 UsageKind::Instantiate => EdgeKind::Instantiates,
                 UsageKind::Reference => EdgeKind::References,
             };
-            for (to, certain) in self.resolve_usage(fi as u32, shape, &bindings, u) {
+            self.resolve_usage(fi as u32, shape, &bindings, u, &mut |to, certain| {
                 if to != from {
                     edges.push(Edge {
                         from,
@@ -395,7 +403,7 @@ impl<'a> ResolveCtx<'a> {
                         certain,
                     });
                 }
-            }
+            });
         }
         for (decl, hkind, name) in &shape.heritage {
             let from = decl_node(*decl);
@@ -403,20 +411,7 @@ impl<'a> ResolveCtx<'a> {
                 HeritageKind::Extends => EdgeKind::Extends,
                 HeritageKind::Implements => EdgeKind::Implements,
             };
-            let targets = match bindings.get(name.as_str()) {
-                Some(b) => self
-                    .resolve_binding(b, 0)
-                    .into_iter()
-                    .map(|t| (t, true))
-                    .collect(),
-                None => self.by_global_name(name, |k| {
-                    matches!(
-                        k,
-                        DeclKind::Class | DeclKind::Interface | DeclKind::TypeAlias
-                    )
-                }),
-            };
-            for (to, certain) in targets {
+            let mut push = |to: NodeId, certain: bool| {
                 if to != from {
                     edges.push(Edge {
                         from,
@@ -425,6 +420,23 @@ impl<'a> ResolveCtx<'a> {
                         certain,
                     });
                 }
+            };
+            match bindings.get(name.as_str()) {
+                Some(b) => {
+                    if let Some(t) = self.resolve_binding(b, 0) {
+                        push(t, true);
+                    }
+                }
+                None => self.by_global_name(
+                    name,
+                    |k| {
+                        matches!(
+                            k,
+                            DeclKind::Class | DeclKind::Interface | DeclKind::TypeAlias
+                        )
+                    },
+                    &mut push,
+                ),
             }
         }
         edges.sort_unstable();
@@ -432,23 +444,24 @@ impl<'a> ResolveCtx<'a> {
         edges
     }
 
+    /// Calls `found(target, certain)` for each declaration usage `u` resolves to.
     fn resolve_usage(
         &self,
         file: u32,
         shape: &FileShape,
         bindings: &FxHashMap<&str, Binding>,
         u: &crate::db::ShapeUsage,
-    ) -> Vec<(NodeId, bool)> {
+        found: &mut dyn FnMut(NodeId, bool),
+    ) {
         let receiver = u.receiver.as_str();
         if receiver.is_empty() {
-            return match bindings.get(u.name.as_str()) {
-                Some(b) => self
-                    .resolve_binding(b, 0)
-                    .into_iter()
-                    .map(|t| (t, true))
-                    .collect(),
-                None => Vec::new(),
-            };
+            if let Some(t) = bindings
+                .get(u.name.as_str())
+                .and_then(|b| self.resolve_binding(b, 0))
+            {
+                found(t, true);
+            }
+            return;
         }
         if receiver == "this" {
             // A method of the enclosing class.
@@ -458,55 +471,61 @@ impl<'a> ResolveCtx<'a> {
                     .members
                     .get(&(class, u.name.as_str()))
             {
-                return vec![(self.graph.decl_node(file, i), true)];
+                found(self.graph.decl_node(file, i), true);
+                return;
             }
         } else if let Some(Binding::Namespace { file: target }) = bindings.get(receiver) {
-            return self
-                .export_of(*target, &u.name, 0)
-                .into_iter()
-                .map(|t| (t, true))
-                .collect();
+            if let Some(t) = self.export_of(*target, &u.name, 0) {
+                found(t, true);
+            }
+            return;
         } else if let Some(b @ Binding::Decl(_)) | Some(b @ Binding::Imported { .. }) =
             bindings.get(receiver)
         {
             // `Store.create()` / `handlers.onSave()`: a member of a known declaration.
-            for owner in self.resolve_binding(b, 0) {
-                if let Some(member) = self.member_of(owner, &u.name) {
-                    return vec![(member, true)];
-                }
+            if let Some(owner) = self.resolve_binding(b, 0)
+                && let Some(member) = self.member_of(owner, &u.name)
+            {
+                found(member, true);
+                return;
             }
         }
         if u.kind == UsageKind::Reference {
-            return Vec::new();
+            return;
         }
-        self.by_global_name(&u.name, |k| {
-            k.is_callable() || matches!(k, DeclKind::Class | DeclKind::Property)
-        })
+        self.by_global_name(
+            &u.name,
+            |k| k.is_callable() || matches!(k, DeclKind::Class | DeclKind::Property),
+            found,
+        );
     }
 
-    /// Declarations named `name` anywhere, when the name is rare enough to be a fair guess.
+    /// Declarations named `name` anywhere, when the name is rare enough to be a fair guess:
+    /// calls `found(target, certain)` for each.
     fn by_global_name(
         &self,
         name: &str,
         kind_ok: impl Fn(DeclKind) -> bool,
-    ) -> Vec<(NodeId, bool)> {
+        found: &mut dyn FnMut(NodeId, bool),
+    ) {
         let Some(nodes) = self.global.get(name) else {
-            return Vec::new();
+            return;
         };
-        let mut matching: Vec<NodeId> = Vec::new();
+        let mut matching = [0 as NodeId; MAX_NAME_CANDIDATES];
+        let mut count = 0;
         for &n in nodes.iter() {
             if self.decl_kind(n).is_some_and(&kind_ok) {
-                if matching.len() == MAX_NAME_CANDIDATES {
-                    return Vec::new();
+                if count == MAX_NAME_CANDIDATES {
+                    return;
                 }
-                matching.push(n);
+                matching[count] = n;
+                count += 1;
             }
         }
-        if matching.is_empty() {
-            return Vec::new();
+        let certain = count == 1;
+        for &n in &matching[..count] {
+            found(n, certain);
         }
-        let certain = matching.len() == 1;
-        matching.into_iter().map(|n| (n, certain)).collect()
     }
 
     fn decl_kind(&self, node: NodeId) -> Option<DeclKind> {
@@ -522,19 +541,17 @@ impl<'a> ResolveCtx<'a> {
         Some(self.graph.decl_node(file, i))
     }
 
-    fn resolve_binding(&self, b: &Binding, hops: u32) -> Vec<NodeId> {
+    fn resolve_binding(&self, b: &Binding, hops: u32) -> Option<NodeId> {
         match b {
-            Binding::Decl(n) => vec![*n],
+            Binding::Decl(n) => Some(*n),
             Binding::Imported { file, name } => self.export_of(*file, name, hops),
-            Binding::Namespace { file } => vec![self.graph.module_node[*file as usize]],
+            Binding::Namespace { file } => Some(self.graph.module_node[*file as usize]),
         }
     }
 
-    /// The declaration(s) a module exports under `name`, following re-exports.
-    fn export_of(&self, file: u32, name: &str, hops: u32) -> Vec<NodeId> {
-        let Some(shape) = self.shape(file) else {
-            return Vec::new();
-        };
+    /// The declaration a module exports under `name`, following re-exports.
+    fn export_of(&self, file: u32, name: &str, hops: u32) -> Option<NodeId> {
+        let shape = self.shape(file)?;
         let tables = &self.tables[file as usize];
         let direct = if name == "default" {
             tables.default_export
@@ -542,10 +559,10 @@ impl<'a> ResolveCtx<'a> {
             tables.exports.get(name).copied()
         };
         if let Some(i) = direct {
-            return vec![self.graph.decl_node(file, i)];
+            return Some(self.graph.decl_node(file, i));
         }
         if hops >= MAX_REEXPORT_HOPS {
-            return Vec::new();
+            return None;
         }
         // `import { a } from './x'; export { a }` re-exports a local import.
         for (ii, imp) in shape.imports.iter().enumerate() {
@@ -562,12 +579,12 @@ impl<'a> ResolveCtx<'a> {
                 }
                 if imp.names.is_empty() && imp.namespace.is_none() {
                     let found = self.export_of(target, name, hops + 1);
-                    if !found.is_empty() {
+                    if found.is_some() {
                         return found;
                     }
                 }
                 if imp.namespace.as_deref() == Some(name) {
-                    return vec![self.graph.module_node[target as usize]];
+                    return Some(self.graph.module_node[target as usize]);
                 }
             }
         }
@@ -591,7 +608,7 @@ impl<'a> ResolveCtx<'a> {
                 }
             }
         }
-        Vec::new()
+        None
     }
 }
 

@@ -17,7 +17,6 @@ pub mod db;
 pub mod graph;
 pub mod index;
 pub mod mirrors;
-mod perf_probe;
 pub mod search;
 pub mod sizing;
 

@@ -20,6 +20,11 @@ pub fn split_identifier(ident: &str) -> Vec<String> {
 
 /// Calls `emit` for every subword of `ident` (original case), without allocating.
 pub fn split_identifier_into(ident: &str, emit: &mut dyn FnMut(&str)) {
+    split_words(ident, emit);
+}
+
+/// [`split_identifier_into`], statically dispatched.
+fn split_words(ident: &str, mut emit: impl FnMut(&str)) {
     let bytes = ident.as_bytes();
     let mut start: Option<usize> = None;
     let mut i = 0;
@@ -97,9 +102,17 @@ impl TermCounts {
         let mut buf = String::new();
         let mut compound = String::new();
         for tok in identifier_tokens(text) {
+            // Most tokens are one lowercase word: counted as themselves, no compound.
+            if tok.bytes().all(|b| b.is_ascii_lowercase()) {
+                if is_term(tok) {
+                    bump(&mut map, tok);
+                    total = total.saturating_add(1);
+                }
+                continue;
+            }
             let mut parts = 0;
             compound.clear();
-            split_identifier_into(tok, &mut |w| {
+            split_words(tok, |w| {
                 parts += 1;
                 buf.clear();
                 buf.push_str(w);

@@ -174,13 +174,13 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
     });
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
     found.sort_by(|a, b| a.key().cmp(&b.key()));
-    let mut candidates: Vec<(String, PathBuf, FileRole, Option<std::fs::Metadata>)> = Vec::new();
+    let mut candidates: Vec<(String, PathBuf, FileRole, Option<Stamp>)> = Vec::new();
     for item in found {
         match item {
             Found::Error => outcome.skip(SkipReason::Unreadable, String::from("<walk error>")),
             Found::NotIndexed => outcome.not_indexed += 1,
             Found::Unchanged(rel) => outcome.unchanged.push(rel),
-            Found::Candidate(rel, abs, role, meta) => candidates.push((rel, abs, role, meta)),
+            Found::Candidate(c) => candidates.push(*c),
         }
     }
     let pruned = pruned.load(std::sync::atomic::Ordering::Relaxed);
@@ -206,7 +206,7 @@ enum Found {
     Error,
     NotIndexed,
     Unchanged(String),
-    Candidate(String, PathBuf, FileRole, Option<std::fs::Metadata>),
+    Candidate(Box<(String, PathBuf, FileRole, Option<Stamp>)>),
 }
 
 impl Found {
@@ -216,7 +216,7 @@ impl Found {
         match self {
             Found::Error | Found::NotIndexed => None,
             Found::Unchanged(rel) => Some(Path::new(rel.as_str())),
-            Found::Candidate(rel, ..) => Some(Path::new(rel.as_str())),
+            Found::Candidate(c) => Some(Path::new(c.0.as_str())),
         }
     }
 }
@@ -248,11 +248,16 @@ fn classify(
     };
     // The walker's metadata is that of the entry itself (links are not followed), and
     // only regular files get here, so it is what `load` would stat again.
-    let meta = entry.metadata().ok();
-    if meta.as_ref().is_some_and(|m| unchanged(&rel, Stamp::of(m))) {
+    let stamp = entry.metadata().ok().map(|m| Stamp::of(&m));
+    if stamp.is_some_and(|s| unchanged(&rel, s)) {
         Some(Found::Unchanged(rel))
     } else {
-        Some(Found::Candidate(rel, entry.into_path(), role, meta))
+        Some(Found::Candidate(Box::new((
+            rel,
+            entry.into_path(),
+            role,
+            stamp,
+        ))))
     }
 }
 
@@ -261,18 +266,18 @@ pub fn load(rel: String, abs: &Path, role: FileRole) -> Result<LoadedFile, (Skip
     load_with(rel, abs, role, None)
 }
 
-/// [`load`] with the file's metadata when the caller already has it.
+/// [`load`] with the file's stamp when the caller already has it.
 fn load_with(
     rel: String,
     abs: &Path,
     role: FileRole,
-    meta: Option<std::fs::Metadata>,
+    stamp: Option<Stamp>,
 ) -> Result<LoadedFile, (SkipReason, String)> {
-    let meta = match meta.map_or_else(|| std::fs::metadata(abs), Ok) {
-        Ok(m) => m,
+    let stamp = match stamp.map_or_else(|| std::fs::metadata(abs).map(|m| Stamp::of(&m)), Ok) {
+        Ok(s) => s,
         Err(_) => return Err((SkipReason::Unreadable, rel)),
     };
-    if meta.len() > MAX_FILE_BYTES {
+    if stamp.len > MAX_FILE_BYTES {
         return Err((SkipReason::TooLarge, rel));
     }
     let bytes = match std::fs::read(abs) {
@@ -298,7 +303,7 @@ fn load_with(
         path: rel,
         role,
         text,
-        stamp: Stamp::of(&meta),
+        stamp,
     })
 }
 
