@@ -50,7 +50,6 @@ pub struct AgentCmd {
     pub flags: IndexFlags,
 }
 
-
 fn parse_kind(s: &str) -> Result<ProviderKind, String> {
     s.parse().map_err(|e: provider::ConfigError| e.to_string())
 }

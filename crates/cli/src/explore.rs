@@ -45,7 +45,6 @@ pub struct ExploreCmd {
     pub flags: IndexFlags,
 }
 
-
 /// The `--json` form of a report: the machine block plus what validation did.
 #[derive(Serialize)]
 struct JsonReport<'a> {

@@ -10,7 +10,11 @@ pub fn parse_intent(s: &str) -> Result<Intent, String> {
 
 /// What validation removed or lowered, one line each.
 pub fn drop_lines(validated: &Validated) -> Vec<String> {
-    validated.drops.iter().map(|d| format!("{}: {}", d.what, d.reason)).collect()
+    validated
+        .drops
+        .iter()
+        .map(|d| format!("{}: {}", d.what, d.reason))
+        .collect()
 }
 
 /// Prints `json` pretty when asked, else the report text ending in one newline.

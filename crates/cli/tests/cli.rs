@@ -26,8 +26,14 @@ fn explore_reports_for_each_intent() {
     let root = fixture();
     let root = root.to_str().unwrap();
     for intent in ["explain", "locate", "edit", "debug"] {
-        let (code, stdout, stderr) =
-            sightline(&["explore", "save a record through the store", root, "--intent", intent, "--no-cache"]);
+        let (code, stdout, stderr) = sightline(&[
+            "explore",
+            "save a record through the store",
+            root,
+            "--intent",
+            intent,
+            "--no-cache",
+        ]);
         assert_eq!(code, 0, "{stderr}");
         assert!(stdout.len() <= 2500, "{} chars", stdout.len());
         insta::assert_snapshot!(format!("explore_{intent}"), stdout);
@@ -37,8 +43,13 @@ fn explore_reports_for_each_intent() {
 #[test]
 fn every_cited_path_exists() {
     let root = fixture();
-    let (code, stdout, stderr) =
-        sightline(&["explore", "shape area", root.to_str().unwrap(), "--json", "--no-cache"]);
+    let (code, stdout, stderr) = sightline(&[
+        "explore",
+        "shape area",
+        root.to_str().unwrap(),
+        "--json",
+        "--no-cache",
+    ]);
     assert_eq!(code, 0, "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     for place in v["report"]["primary"].as_array().unwrap() {
@@ -51,7 +62,10 @@ fn every_cited_path_exists() {
 fn bad_input_gets_a_precise_error_and_no_backtrace() {
     let (code, _, stderr) = sightline(&["explore", "x", "/definitely/not/here", "--no-cache"]);
     assert_eq!(code, 1);
-    assert!(stderr.starts_with("error: cannot index /definitely/not/here"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: cannot index /definitely/not/here"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("backtrace"), "{stderr}");
 
     let root = fixture();
@@ -59,7 +73,8 @@ fn bad_input_gets_a_precise_error_and_no_backtrace() {
     assert_eq!(code, 1);
     assert!(stderr.contains("query"), "{stderr}");
 
-    let (code, _, stderr) = sightline(&["explore", "x", root.to_str().unwrap(), "--intent", "maybe"]);
+    let (code, _, stderr) =
+        sightline(&["explore", "x", root.to_str().unwrap(), "--intent", "maybe"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("unknown intent `maybe`"), "{stderr}");
 }
@@ -67,7 +82,8 @@ fn bad_input_gets_a_precise_error_and_no_backtrace() {
 #[test]
 fn index_summarises_what_it_saw() {
     let root = fixture();
-    let (code, stdout, stderr) = sightline(&["index", root.to_str().unwrap(), "--json", "--no-cache"]);
+    let (code, stdout, stderr) =
+        sightline(&["index", root.to_str().unwrap(), "--json", "--no-cache"]);
     assert_eq!(code, 0, "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert!(v["source_files"].as_u64().unwrap() > 10);

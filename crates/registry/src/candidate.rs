@@ -23,7 +23,12 @@ pub struct CandidateSymbol {
 
 impl From<&sightline_observe::tools::explore_code::WindowSymbol> for CandidateSymbol {
     fn from(s: &sightline_observe::tools::explore_code::WindowSymbol) -> Self {
-        CandidateSymbol { name: s.name.clone(), qualified: s.qualified.clone(), kind: s.kind.clone(), line: s.line }
+        CandidateSymbol {
+            name: s.name.clone(),
+            qualified: s.qualified.clone(),
+            kind: s.kind.clone(),
+            line: s.line,
+        }
     }
 }
 
