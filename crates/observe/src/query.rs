@@ -42,7 +42,14 @@ pub struct QueryTerms {
 }
 
 impl QueryTerms {
+    /// Parses a query against the repository's statistics (sorting its vocabulary for
+    /// variant lookups; use [`QueryTerms::parse_with`] with the tracked [`vocabulary`] to
+    /// reuse it across queries).
     pub fn parse(query: &str, stats: &TermStats) -> QueryTerms {
+        Self::parse_with(query, stats, &Vocabulary::of(stats))
+    }
+
+    pub fn parse_with(query: &str, stats: &TermStats, vocabulary: &Vocabulary) -> QueryTerms {
         let mut out = QueryTerms::default();
         let mut seen = std::collections::HashSet::new();
         for token in identifier_tokens(query) {
@@ -59,13 +66,18 @@ impl QueryTerms {
                 }
             }
         }
-        out.add_variants(stats, &mut seen);
+        out.add_variants(stats, vocabulary, &mut seen);
         out
     }
 
     /// Adds the repository's words that share a long prefix with a query word, so
     /// `caching` finds `cache` and `handler` finds `handle`, from string shape alone.
-    fn add_variants(&mut self, stats: &TermStats, seen: &mut std::collections::HashSet<String>) {
+    fn add_variants(
+        &mut self,
+        stats: &TermStats,
+        vocabulary: &Vocabulary,
+        seen: &mut std::collections::HashSet<String>,
+    ) {
         let words: Vec<String> = self
             .terms
             .iter()
@@ -76,10 +88,10 @@ impl QueryTerms {
             .collect();
         let mut found_for: std::collections::HashSet<String> = std::collections::HashSet::new();
         for word in words {
-            let mut variants: Vec<(&String, u32)> = stats
-                .df
+            let mut variants: Vec<(&String, u32)> = vocabulary
+                .with_prefix(&word[..VARIANT_MIN_PREFIX])
                 .iter()
-                .filter(|(v, _)| !seen.contains(*v) && is_variant(&word, v))
+                .filter(|(v, _)| !seen.contains(v) && is_variant(&word, v))
                 .map(|(v, df)| (v, *df))
                 .collect();
             variants.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
@@ -129,6 +141,33 @@ impl QueryTerms {
             .map(|t| t.idf)
             .sum()
     }
+}
+
+/// The repository's terms in sorted order, so the words sharing a prefix are one slice.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Vocabulary {
+    terms: Vec<(String, u32)>,
+}
+
+impl Vocabulary {
+    pub fn of(stats: &TermStats) -> Vocabulary {
+        let mut terms: Vec<(String, u32)> = stats.df.iter().map(|(t, n)| (t.clone(), *n)).collect();
+        terms.sort_unstable();
+        Vocabulary { terms }
+    }
+
+    /// Terms starting with `prefix`, with their document frequencies.
+    pub fn with_prefix(&self, prefix: &str) -> &[(String, u32)] {
+        let start = self.terms.partition_point(|(t, _)| t.as_str() < prefix);
+        let len = self.terms[start..].partition_point(|(t, _)| t.starts_with(prefix));
+        &self.terms[start..start + len]
+    }
+}
+
+/// The workspace's vocabulary, sorted once per change of its term statistics.
+#[salsa::tracked(returns(clone))]
+pub fn vocabulary(db: &dyn crate::db::Db, ws: crate::db::Workspace) -> std::sync::Arc<Vocabulary> {
+    std::sync::Arc::new(Vocabulary::of(&crate::db::term_stats(db, ws)))
 }
 
 /// Whether `b` shares a prefix with `a` long enough to be the same word in another form.

@@ -139,7 +139,7 @@ pub fn symbol_word_index(db: &dyn Db, ws: Workspace) -> Arc<HashMap<String, Vec<
 
 pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> SearchResult {
     let stats = term_stats(db, ws);
-    let terms = QueryTerms::parse(query, &stats);
+    let terms = QueryTerms::parse_with(query, &stats, &crate::query::vocabulary(db, ws));
     let graph = workspace_graph(db, ws);
     let files = ws.files(db);
     if terms.is_empty() {

@@ -49,7 +49,8 @@ pub fn explore_deterministic(
 pub fn finish(db: &dyn sightline_registry::Db, session: Session) -> ExploreRun {
     let registry = session_registry(db, session);
     let stats = term_stats(db, session.workspace(db));
-    let terms = QueryTerms::parse(session.query(db), &stats);
+    let vocabulary = sightline_observe::query::vocabulary(db, session.workspace(db));
+    let terms = QueryTerms::parse_with(session.query(db), &stats, &vocabulary);
     let packet = build_packet(&registry, &terms, &PacketOptions::default());
     let selection = fallback_selection(&packet, &registry, session.intent(db), &terms);
     ExploreRun {
