@@ -30,10 +30,11 @@ struct Totals {
 fn main() {
     let mut args = std::env::args().skip(1);
     let per_repo: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10);
-    let eval = PathBuf::from(
-        args.next()
-            .unwrap_or_else(|| "/work/shared/eval".to_owned()),
-    );
+    // Default: `../shared/eval` beside the workspace root.
+    let eval = args
+        .next()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval"));
     let work = std::env::temp_dir().join("sightline_sizing_measure");
     let mut all = Totals::default();
     let mut repos: Vec<PathBuf> = std::fs::read_dir(eval.join("tasks"))
