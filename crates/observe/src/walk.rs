@@ -118,7 +118,7 @@ impl WalkOutcome {
 }
 
 /// Directory names that hold installed third-party code; never indexed even when not ignored.
-fn is_dependency_dir(name: &str) -> bool {
+pub(crate) fn is_dependency_dir(name: &str) -> bool {
     name == "node_modules" || name == "bower_components" || name == "jspm_packages"
 }
 

@@ -12,10 +12,6 @@ use serde::{Deserialize, Serialize};
 /// Directory names of version-control metadata; never source, often huge.
 const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_darcs"];
 
-/// Installed dependencies: not the repository's own code, and often not gitignored in
-/// the checkouts tools are pointed at.
-const DEPENDENCY_DIR: &str = "node_modules";
-
 /// Directories left out of a walk, by reason. Entries excluded by `.gitignore` and
 /// similar ignore files are not counted.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -64,7 +60,8 @@ pub(crate) fn walk(start: &Path, max_depth: Option<usize>) -> (Walk, Arc<SkipCou
                 return true;
             }
             let name = entry.file_name();
-            if name == DEPENDENCY_DIR {
+            // Installed dependencies: the same rule the index walk applies.
+            if crate::walk::is_dependency_dir(&name.to_string_lossy()) {
                 filter_counters.node_modules.fetch_add(1, Ordering::Relaxed);
                 return false;
             }
