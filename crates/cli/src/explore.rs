@@ -58,6 +58,12 @@ struct JsonReport<'a> {
 
 pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
     let index = open_index(&args.path, &args.flags, RegistryDatabase::default())?;
+    if index.report().source_files == 0 {
+        eprintln!(
+            "note: no TypeScript or JavaScript source files were indexed under {}",
+            index.report().root
+        );
+    }
     let (db, ws) = (index.db(), index.workspace());
     if args.raw {
         let mut call = ExploreArgs::new(&args.query);
