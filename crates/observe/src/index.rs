@@ -447,7 +447,7 @@ fn index_files(
     // Largest files first, one file per task: no large file is left to parse alone at the end.
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(files[i].text.len()));
-    let built: Vec<(usize, (ContentHash, Arc<FileIndex>))> = order
+    let mut built: Vec<(usize, (ContentHash, Arc<FileIndex>))> = order
         .into_par_iter()
         .with_max_len(1)
         .map(|i| {
@@ -474,14 +474,9 @@ fn index_files(
             (i, (hash, idx))
         })
         .collect();
-    let mut out: Vec<Option<(ContentHash, Arc<FileIndex>)>> = vec![None; total];
-    for (i, item) in built {
-        out[i] = Some(item);
-    }
-    let out = out
-        .into_iter()
-        .map(|o| o.expect("every file indexed"))
-        .collect();
+    // Back to walk order (files were parsed largest first).
+    built.sort_unstable_by_key(|(i, _)| *i);
+    let out = built.into_iter().map(|(_, item)| item).collect();
     (out, hits.load(Ordering::Relaxed) as u32)
 }
 
