@@ -7,10 +7,10 @@ use std::sync::Arc;
 use crate::db::{Db, Workspace, file_index};
 use crate::facts::{DeclIndex, DeclKind, FileFacts};
 use crate::graph::{Graph, NodeId};
-use crate::search::{FileHit, SearchResult, SymbolHit};
+use crate::search::{FileHit, SearchResult};
 use crate::tools::explore_code::{
-    ExploreArgs, ExploreResult, ExploredFile, FileContext, WindowView, fit_lines, make_window,
-    node_label, plan_windows, round_components, round3, slice_lines,
+    ExploreArgs, ExploreResult, ExploredFile, PlannedFile, WindowView, fit_lines, make_window,
+    node_label, plan_file, round_components, round3, slice_lines,
 };
 
 use super::budget::{Bid, select};
@@ -53,26 +53,16 @@ pub(crate) fn fill(
     result.truncation.files = hits.len() > args.max_files as usize;
     let mut planned: Vec<Planned> = Vec::new();
     for hit in hits.into_iter().take(args.max_files as usize) {
-        let Some(file) = files.get(hit.file as usize) else {
+        let Some(PlannedFile {
+            index,
+            text,
+            windows,
+        }) = plan_file(db, ws, graph, found, hit, args, &mut result.truncation)
+        else {
             continue;
         };
-        let index = file_index(db, *file);
-        let text: Arc<str> = file.text(db).clone();
         let lines: Vec<&str> = text.lines().collect();
-        let file_symbols: Vec<&SymbolHit> = found
-            .symbols
-            .iter()
-            .filter(|s| graph.file_of(s.node) == hit.file)
-            .collect();
         let label = |node: NodeId| node_label(db, ws, graph, node);
-        let ctx = FileContext {
-            graph,
-            facts: &index.facts,
-            lines: &lines,
-            terms: &found.terms,
-            label: &label,
-        };
-        let windows = plan_windows(&ctx, &file_symbols, args, &mut result.truncation);
         let signals = FileSignals::of(
             graph,
             hit.file,

@@ -251,24 +251,13 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
             result.truncation.chars = true;
             break;
         }
-        let file = files[hit.file as usize];
-        let facts = &file_index(db, file).facts;
-        let text = file.text(db);
-        let lines: Vec<&str> = text.lines().collect();
-        let file_symbols: Vec<&SymbolHit> = found
-            .symbols
-            .iter()
-            .filter(|s| graph.file_of(s.node) == hit.file)
-            .collect();
-        let label = |node: NodeId| node_label(db, ws, &graph, node);
-        let ctx = FileContext {
-            graph: &graph,
-            facts,
-            lines: &lines,
-            terms: &found.terms,
-            label: &label,
+        let Some(planned) = plan_file(db, ws, &graph, &found, hit, args, &mut result.truncation)
+        else {
+            continue;
         };
-        let plan = plan_windows(&ctx, &file_symbols, args, &mut result.truncation);
+        let facts = &planned.index.facts;
+        let lines: Vec<&str> = planned.text.lines().collect();
+        let plan = planned.windows;
         let mut windows = Vec::new();
         for (range, score, reason, truncated) in plan {
             let body = slice_lines(&lines, range);
@@ -381,6 +370,48 @@ pub(crate) fn make_window(
         truncated,
         view: WindowView::Full,
     }
+}
+
+/// One file's source and its planned windows, before any character budget.
+pub(crate) struct PlannedFile {
+    pub index: std::sync::Arc<crate::db::FileIndex>,
+    pub text: std::sync::Arc<str>,
+    pub windows: Vec<(LineRange, f64, String, bool)>,
+}
+
+/// Plans the windows of one ranked file: the step the plain and the adaptive paths share.
+pub(crate) fn plan_file(
+    db: &dyn Db,
+    ws: Workspace,
+    graph: &Graph,
+    found: &crate::search::SearchResult,
+    hit: &FileHit,
+    args: &ExploreArgs,
+    trunc: &mut Truncation,
+) -> Option<PlannedFile> {
+    let file = *ws.files(db).get(hit.file as usize)?;
+    let index = file_index(db, file);
+    let text = file.text(db).clone();
+    let lines: Vec<&str> = text.lines().collect();
+    let file_symbols: Vec<&SymbolHit> = found
+        .symbols
+        .iter()
+        .filter(|s| graph.file_of(s.node) == hit.file)
+        .collect();
+    let label = |node: NodeId| node_label(db, ws, graph, node);
+    let ctx = FileContext {
+        graph,
+        facts: &index.facts,
+        lines: &lines,
+        terms: &found.terms,
+        label: &label,
+    };
+    let windows = plan_windows(&ctx, &file_symbols, args, trunc);
+    Some(PlannedFile {
+        index,
+        text,
+        windows,
+    })
 }
 
 /// What window planning needs to know about one file.
