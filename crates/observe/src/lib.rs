@@ -7,6 +7,7 @@ pub mod path_traits;
 pub mod paths;
 pub mod query;
 pub mod resolve;
+pub mod stem;
 pub mod syntax;
 pub mod terms;
 pub mod tools;

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::terms::split_identifier;
+use crate::terms::term_words;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PathTraits {
@@ -85,7 +85,7 @@ impl PathTraits {
     }
 }
 
-/// The lowercase words of a path's segments, the file's stem weighted apart from its
+/// The normalised words ([`term_words`]) of a path's segments, the file's stem weighted apart from its
 /// directories. A file named `index` takes its directory's name as its stem, since that is
 /// the name it is imported by.
 pub fn path_words(path: &str) -> (Vec<String>, Vec<String>) {
@@ -99,8 +99,8 @@ pub fn path_words(path: &str) -> (Vec<String>, Vec<String>) {
     } else {
         (stem, dirs)
     };
-    let stem_words = split_identifier(stem);
-    let dir_words = dirs.iter().flat_map(|d| split_identifier(d)).collect();
+    let stem_words = term_words(stem);
+    let dir_words = dirs.iter().flat_map(|d| term_words(d)).collect();
     (stem_words, dir_words)
 }
 
@@ -122,7 +122,7 @@ mod tests {
     #[test]
     fn index_files_take_their_directory_name() {
         let (stem, dirs) = path_words("src/middleware/trailing-slash/index.ts");
-        assert_eq!(stem, ["trailing", "slash"]);
-        assert_eq!(dirs, ["src", "middleware"]);
+        assert_eq!(stem, ["trail", "slash"]);
+        assert_eq!(dirs, ["src", "middlewar"]);
     }
 }

@@ -11,7 +11,7 @@ use crate::db::{Db, Workspace, file_terms, term_stats, workspace_graph};
 use crate::graph::{Edge, EdgeKind, Graph, NodeId};
 use crate::path_traits::{PathTraits, path_words};
 use crate::query::QueryTerms;
-use crate::terms::{compound_key, split_identifier};
+use crate::terms::{compound_key, subword_count, term_words};
 use crate::walk::FileRole;
 
 /// BM25 parameters (the usual defaults).
@@ -120,9 +120,8 @@ pub fn symbol_word_index(db: &dyn Db, ws: Workspace) -> Arc<HashMap<String, Vec<
     let graph = workspace_graph(db, ws);
     let mut index: HashMap<String, Vec<NodeId>> = HashMap::new();
     for (name, nodes) in &graph.names {
-        let words = split_identifier(name);
-        let mut keys: Vec<String> = words.clone();
-        if words.len() > 1 {
+        let mut keys: Vec<String> = term_words(name);
+        if subword_count(name) > 1 {
             keys.push(compound_key(name));
         }
         keys.sort();
@@ -139,7 +138,7 @@ pub fn symbol_word_index(db: &dyn Db, ws: Workspace) -> Arc<HashMap<String, Vec<
 
 pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> SearchResult {
     let stats = term_stats(db, ws);
-    let terms = QueryTerms::parse_with(query, &stats, &crate::query::vocabulary(db, ws));
+    let terms = QueryTerms::parse(query, &stats);
     let graph = workspace_graph(db, ws);
     let files = ws.files(db);
     if terms.is_empty() {
@@ -193,7 +192,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         }
         let mut traits = PathTraits::of(path);
         traits.generated |= mirrors.contains(&(fi as u32));
-        let asked_for = opts.include_secondary || query_names_path(path, &terms);
+        let asked_for = opts.include_secondary;
         let trait_factor = if traits.is_secondary() && !asked_for {
             SECONDARY_FACTOR
         } else if traits.declaration_only && !asked_for {
@@ -236,7 +235,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
 
 /// How well a declaration's name matches the query, in IDF units.
 fn name_score(name: &str, terms: &QueryTerms) -> (f64, Vec<String>) {
-    let words = split_identifier(name);
+    let words = term_words(name);
     if words.is_empty() {
         return (0.0, Vec::new());
     }
@@ -263,7 +262,7 @@ fn name_score(name: &str, terms: &QueryTerms) -> (f64, Vec<String>) {
     let coverage = matched.len() as f64 / distinct_words as f64;
     score *= 0.5 + 0.5 * coverage;
     // The query wrote this exact multi-word identifier.
-    if words.len() > 1 && terms.get(&compound_key(name)).is_some_and(|t| t.compound) {
+    if subword_count(name) > 1 && terms.get(&compound_key(name)).is_some_and(|t| t.compound) {
         score *= 2.0;
     }
     (score, matched)
@@ -392,7 +391,7 @@ fn import_score(shape: &crate::db::FileShape, terms: &QueryTerms) -> f64 {
         let weight = if imp.reexport { 1.0 } else { 0.5 };
         for n in &imp.names {
             for name in [&n.imported, &n.local] {
-                if split_identifier(name).len() < 2 {
+                if subword_count(name) < 2 {
                     continue;
                 }
                 if let Some(t) = terms.get(&compound_key(name)).filter(|t| t.compound) {
@@ -427,20 +426,4 @@ fn path_score(path: &str, terms: &QueryTerms) -> f64 {
         }
     }
     score
-}
-
-/// Whether the query's own terms name a word of this path (then a test or example path
-/// is what the query asks for).
-fn query_names_path(path: &str, terms: &QueryTerms) -> bool {
-    let (stem, dirs) = path_words(path);
-    let file = path.rsplit('/').next().unwrap_or(path);
-    let suffix_words: Vec<String> = file.split('.').skip(1).map(str::to_owned).collect();
-    dirs.iter()
-        .chain(stem.iter())
-        .chain(suffix_words.iter())
-        .any(|w| {
-            terms.get(w).is_some()
-                && crate::path_traits::PathTraits::of(&format!("{w}/x")).is_secondary()
-        })
-        || suffix_words.iter().any(|w| terms.get(w).is_some())
 }

@@ -1,6 +1,6 @@
-//! Identifier-structure term handling: split identifiers into lowercase subwords, and count
-//! a text's subword frequencies. No stemming tables or stop-word lists: the repository's
-//! own document frequencies decide what a term is worth.
+//! Identifier-structure term handling: split identifiers into lowercase subwords, normalise
+//! them with a standard stemmer ([`crate::stem`]), and count a text's term frequencies. No
+//! word lists: the repository's own document frequencies decide what a term is worth.
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -11,10 +11,12 @@ pub const MIN_TERM_LEN: usize = 2;
 pub const MAX_TERM_LEN: usize = 40;
 
 /// Splits an identifier into lowercase subwords on camelCase, PascalCase acronyms,
-/// snake_case, kebab-case, dots and digits: `parseHTTPHeader2` → `parse`, `http`, `header`.
+/// snake_case, kebab-case and dots; digits stay with the letters before them and
+/// non-ASCII letters are letters: `parseHTTPHeader2` → `parse`, `http`, `header2`;
+/// `f12345` → `f12345`. Words are not normalised: see [`term_words`] for that.
 pub fn split_identifier(ident: &str) -> Vec<String> {
     let mut out = Vec::new();
-    split_identifier_into(ident, &mut |w| out.push(w.to_ascii_lowercase()));
+    split_identifier_into(ident, &mut |w| out.push(w.to_lowercase()));
     out
 }
 
@@ -25,33 +27,31 @@ pub fn split_identifier_into(ident: &str, emit: &mut dyn FnMut(&str)) {
 
 /// [`split_identifier_into`], statically dispatched.
 fn split_words(ident: &str, mut emit: impl FnMut(&str)) {
-    let bytes = ident.as_bytes();
     let mut start: Option<usize> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if !c.is_ascii_alphabetic() {
+    let mut prev = ' ';
+    let mut chars = ident.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if !c.is_alphanumeric() {
             if let Some(s) = start.take() {
                 emit(&ident[s..i]);
             }
-            i += 1;
+            prev = c;
             continue;
         }
         match start {
             None => start = Some(i),
             Some(s) => {
-                let prev = bytes[i - 1];
-                let next_is_lower = bytes.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
-                // `aB` starts a word at B; `ABc` starts a word at B (end of an acronym).
-                let boundary = (prev.is_ascii_lowercase() && c.is_ascii_uppercase())
-                    || (prev.is_ascii_uppercase() && c.is_ascii_uppercase() && next_is_lower);
+                let next_is_lower = chars.peek().is_some_and(|(_, n)| n.is_lowercase());
+                // `aB` and `1B` start a word at B; `ABc` starts one at B (an acronym's end).
+                let boundary = ((prev.is_lowercase() || prev.is_numeric()) && c.is_uppercase())
+                    || (prev.is_uppercase() && c.is_uppercase() && next_is_lower);
                 if boundary {
                     emit(&ident[s..i]);
                     start = Some(i);
                 }
             }
         }
-        i += 1;
+        prev = c;
     }
     if let Some(s) = start {
         emit(&ident[s..]);
@@ -63,24 +63,54 @@ pub fn is_term(word: &str) -> bool {
     (MIN_TERM_LEN..=MAX_TERM_LEN).contains(&word.len())
 }
 
-/// Iterates the identifier-like tokens (`[A-Za-z_$][A-Za-z0-9_$]*`) of a text, including those
-/// inside comments and string literals.
+/// Calls `emit` with the indexed forms of one lowercase subword: its normal form
+/// ([`crate::stem`]) when it is a term, and for a word of letters then digits (`header2`,
+/// `base64`) also the letters alone, so both spellings find it.
+pub fn for_each_term(lower: &str, mut emit: impl FnMut(&str)) {
+    if is_term(lower) {
+        crate::stem::with_stem(lower, &mut emit);
+    }
+    let letters = lower.trim_end_matches(|c: char| c.is_ascii_digit());
+    if letters.len() < lower.len() && letters.chars().all(char::is_alphabetic) && is_term(letters) {
+        crate::stem::with_stem(letters, &mut emit);
+    }
+}
+
+/// The terms of an identifier as the engine indexes and matches them: its subwords,
+/// lowercased and normalised ([`for_each_term`]), in order, duplicates kept.
+pub fn term_words(ident: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    split_words(ident, |w| {
+        for_each_term(&w.to_lowercase(), |t| out.push(t.to_owned()))
+    });
+    out
+}
+
+/// How many subwords `ident` splits into (a compound key is indexed when there are several).
+pub fn subword_count(ident: &str) -> usize {
+    let mut n = 0;
+    split_words(ident, |_| n += 1);
+    n
+}
+
+/// Iterates the identifier-like tokens of a text (a letter, `_` or `$`, then letters,
+/// digits, `_` or `$`; letters of any script), including those inside comments and string
+/// literals.
 pub fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
-    let bytes = text.as_bytes();
-    let mut i = 0;
+    let mut chars = text.char_indices().peekable();
     std::iter::from_fn(move || {
-        while i < bytes.len() {
-            let c = bytes[i];
-            if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
-                let s = i;
-                while i < bytes.len()
-                    && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$')
-                {
-                    i += 1;
+        while let Some((i, c)) = chars.next() {
+            if c.is_alphabetic() || c == '_' || c == '$' {
+                let mut end = i + c.len_utf8();
+                while let Some(&(j, d)) = chars.peek() {
+                    if !(d.is_alphanumeric() || d == '_' || d == '$') {
+                        break;
+                    }
+                    end = j + d.len_utf8();
+                    chars.next();
                 }
-                return Some(&text[s..i]);
+                return Some(&text[i..end]);
             }
-            i += 1;
         }
         None
     })
@@ -102,10 +132,10 @@ impl TermCounts {
         let mut buf = String::new();
         let mut compound = String::new();
         for tok in identifier_tokens(text) {
-            // Most tokens are one lowercase word: counted as themselves, no compound.
+            // Most tokens are one lowercase word: counted as their normal form, no compound.
             if tok.bytes().all(|b| b.is_ascii_lowercase()) {
                 if is_term(tok) {
-                    bump(&mut map, tok);
+                    crate::stem::with_stem(tok, |t| bump(&mut map, t));
                     total = total.saturating_add(1);
                 }
                 continue;
@@ -115,11 +145,14 @@ impl TermCounts {
             split_words(tok, |w| {
                 parts += 1;
                 buf.clear();
-                buf.push_str(w);
-                buf.make_ascii_lowercase();
+                buf.extend(w.chars().flat_map(char::to_lowercase));
                 compound.push_str(&buf);
-                if is_term(&buf) {
-                    bump(&mut map, &buf);
+                let mut counted = false;
+                for_each_term(&buf, |t| {
+                    bump(&mut map, t);
+                    counted = true;
+                });
+                if counted {
                     total = total.saturating_add(1);
                 }
             });
@@ -152,10 +185,8 @@ fn bump(map: &mut FxHashMap<String, u32>, key: &str) {
 /// `recordStore`, `record_store` and `RecordStore` share one key.
 pub fn compound_key(ident: &str) -> String {
     let mut key = String::with_capacity(ident.len());
-    split_identifier_into(ident, &mut |w| {
-        for c in w.chars() {
-            key.push(c.to_ascii_lowercase());
-        }
+    split_words(ident, |w| {
+        key.extend(w.chars().flat_map(char::to_lowercase))
     });
     key
 }
@@ -168,21 +199,41 @@ mod tests {
     fn splits_common_identifier_shapes() {
         assert_eq!(
             split_identifier("parseHTTPHeader2"),
-            ["parse", "http", "header"]
+            ["parse", "http", "header2"]
         );
+        assert_eq!(split_identifier("f12345"), ["f12345"]);
+        assert_eq!(split_identifier("v2Api"), ["v2", "api"]);
+        assert_eq!(split_identifier("größeBerechnen"), ["größe", "berechnen"]);
         assert_eq!(
             split_identifier("record_store-item"),
             ["record", "store", "item"]
         );
         assert_eq!(split_identifier("XMLParser"), ["xml", "parser"]);
         assert_eq!(split_identifier("$el"), ["el"]);
-        assert!(split_identifier("123").is_empty());
+        assert_eq!(split_identifier("123"), ["123"]);
     }
 
     #[test]
     fn compound_keys_ignore_separators_and_case() {
         assert_eq!(compound_key("recordStore"), compound_key("record_store"));
         assert_eq!(compound_key("RecordStore"), "recordstore");
+    }
+
+    #[test]
+    fn identifiers_with_digits_and_non_ascii_letters_are_tokens() {
+        let tokens: Vec<&str> = identifier_tokens("let f12345 = größe_x + $y;").collect();
+        assert_eq!(tokens, ["let", "f12345", "größe_x", "$y"]);
+    }
+
+    #[test]
+    fn terms_are_normalised_and_digit_words_also_count_their_letters() {
+        assert_eq!(term_words("sharedRetries"), ["share", "retri"]);
+        assert_eq!(term_words("header2"), ["header2", "header"]);
+        assert_eq!(term_words("f12345"), ["f12345"]);
+        let c = TermCounts::from_text("function f12345() { return cachedValues; }");
+        assert_eq!(c.get("f12345"), 1);
+        assert_eq!(c.get("cach"), 1);
+        assert_eq!(c.get("valu"), 1);
     }
 
     #[test]
@@ -196,10 +247,13 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn splitting_never_panics_and_yields_alphabetic_words(s in "\\PC{0,40}") {
+        fn splitting_never_panics_and_yields_alphanumeric_words(s in "\\PC{0,40}") {
             for w in split_identifier(&s) {
-                proptest::prop_assert!(w.bytes().all(|b| b.is_ascii_lowercase()));
+                proptest::prop_assert!(!w.is_empty() && w.chars().all(char::is_alphanumeric));
             }
+            let terms = term_words(&s);
+            proptest::prop_assert!(terms.len() <= 2 * split_identifier(&s).len());
+            proptest::prop_assert!(terms.iter().all(|t| !t.is_empty()));
         }
     }
 }

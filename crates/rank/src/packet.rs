@@ -21,6 +21,8 @@ pub struct PacketOptions {
     pub per_dir: usize,
     /// Character budget of the rendered packet.
     pub budget_chars: usize,
+    /// Rank tests, examples and other secondary files like any other (`include_tests`).
+    pub include_secondary: bool,
 }
 
 impl Default for PacketOptions {
@@ -31,6 +33,7 @@ impl Default for PacketOptions {
             per_file: 1,
             per_dir: 12,
             budget_chars: 6000,
+            include_secondary: false,
         }
     }
 }
@@ -85,15 +88,21 @@ impl Packet {
 }
 
 /// Scores every candidate; best first, ties broken by ID (arrival order).
-pub fn rank_all(registry: &Registry, terms: &QueryTerms) -> Vec<(CandidateId, ScoreBreakdown)> {
-    let mut scored: Vec<(CandidateId, ScoreBreakdown)> =
-        registry.iter().map(|c| (c.id, score(c, terms))).collect();
+pub fn rank_all(
+    registry: &Registry,
+    terms: &QueryTerms,
+    include_secondary: bool,
+) -> Vec<(CandidateId, ScoreBreakdown)> {
+    let mut scored: Vec<(CandidateId, ScoreBreakdown)> = registry
+        .iter()
+        .map(|c| (c.id, score(c, terms, include_secondary)))
+        .collect();
     scored.sort_by(|a, b| b.1.total.total_cmp(&a.1.total).then(a.0.cmp(&b.0)));
     scored
 }
 
 pub fn build_packet(registry: &Registry, terms: &QueryTerms, opts: &PacketOptions) -> Packet {
-    let ranked = rank_all(registry, terms);
+    let ranked = rank_all(registry, terms, opts.include_secondary);
     let mut per_file: HashMap<&str, usize> = HashMap::new();
     let mut per_dir: HashMap<&str, usize> = HashMap::new();
     let mut chosen: Vec<usize> = Vec::new();
@@ -132,8 +141,8 @@ pub fn build_packet(registry: &Registry, terms: &QueryTerms, opts: &PacketOption
         let _ = write!(line, " {}", c.label());
         let _ = write!(
             line,
-            " | score {:.2} (tool {:.2}, name {:.2}, lexical {:.2}, kind {:.2}, x{:.2} width, x{:.2} traits)",
-            s.total, s.tool, s.name, s.lexical, s.path_kind, s.tightness, s.trait_factor
+            " | score {:.2} (tool {:.2}, name {:.2}, lexical {:.2}, x{:.2} width, x{:.2} traits)",
+            s.total, s.tool, s.name, s.lexical, s.tightness, s.trait_factor
         );
         if used + line.len() + 1 > opts.budget_chars {
             break;

@@ -49,9 +49,12 @@ pub fn explore_deterministic(
 pub fn finish(db: &dyn sightline_registry::Db, session: Session) -> ExploreRun {
     let registry = session_registry(db, session);
     let stats = term_stats(db, session.workspace(db));
-    let vocabulary = sightline_observe::query::vocabulary(db, session.workspace(db));
-    let terms = QueryTerms::parse_with(session.query(db), &stats, &vocabulary);
-    let packet = build_packet(&registry, &terms, &PacketOptions::default());
+    let terms = QueryTerms::parse(session.query(db), &stats);
+    let options = PacketOptions {
+        include_secondary: asks_for_secondary(session.calls(db)),
+        ..PacketOptions::default()
+    };
+    let packet = build_packet(&registry, &terms, &options);
     let selection = fallback_selection(&packet, &registry, session.intent(db), &terms);
     ExploreRun {
         session,
@@ -60,4 +63,12 @@ pub fn finish(db: &dyn sightline_registry::Db, session: Session) -> ExploreRun {
         packet,
         selection,
     }
+}
+
+/// Whether the session's caller asked for tests and other secondary files (`include_tests`
+/// on an exploration): the packet then ranks them like any other file.
+fn asks_for_secondary(calls: &[RecordedCall]) -> bool {
+    calls
+        .iter()
+        .any(|c| matches!(&c.call, ToolCall::ExploreCode(args) if args.include_tests))
 }

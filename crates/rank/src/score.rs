@@ -2,13 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 use sightline_observe::query::QueryTerms;
-use sightline_observe::terms::split_identifier;
+use sightline_observe::terms::term_words;
 use sightline_registry::Candidate;
 
 /// Ranges up to this many lines are "tight"; wider ones lose score gradually.
 const TIGHT_LINES: f64 = 80.0;
-/// Share of score a secondary file (test, example, generated, vendored) keeps unless the
-/// query's own terms name it.
+/// Share of its own components' score a secondary file (test, example, generated,
+/// vendored) keeps unless the caller asked for such files.
 const SECONDARY_FACTOR: f64 = 0.3;
 /// Share of score a candidate without a range keeps: it can be cited but not read.
 const RANGELESS_FACTOR: f64 = 0.6;
@@ -22,16 +22,18 @@ pub struct ScoreBreakdown {
     pub name: f64,
     /// Query terms the tools matched in the file, IDF-weighted.
     pub lexical: f64,
-    /// Query terms naming one of the candidate's path kinds.
-    pub path_kind: f64,
     /// Multiplier for range width (1 for tight ranges).
     pub tightness: f64,
-    /// Multiplier for secondary traits (1 when none applies).
+    /// Multiplier for secondary traits on `name` and `lexical` (1 when none applies).
     pub trait_factor: f64,
     pub total: f64,
 }
 
-pub fn score(c: &Candidate, terms: &QueryTerms) -> ScoreBreakdown {
+/// Scores one candidate. `include_secondary` is the caller's explicit request for tests,
+/// examples and other secondary files (`include_tests`); without it they are penalised,
+/// once per component: a ranking tool's score already carries the tool's own penalty, so
+/// the factor here applies only to the components this function adds.
+pub fn score(c: &Candidate, terms: &QueryTerms, include_secondary: bool) -> ScoreBreakdown {
     let tool = c
         .provenance
         .iter()
@@ -40,7 +42,7 @@ pub fn score(c: &Candidate, terms: &QueryTerms) -> ScoreBreakdown {
     let mut name = 0.0;
     let mut named: Vec<String> = Vec::new();
     for s in &c.symbols {
-        for w in split_identifier(&s.name) {
+        for w in term_words(&s.name) {
             if named.contains(&w) {
                 continue;
             }
@@ -57,34 +59,23 @@ pub fn score(c: &Candidate, terms: &QueryTerms) -> ScoreBreakdown {
         .filter(|t| !t.compound)
         .map(|t| t.idf)
         .sum();
-    let path_kind: f64 = c
-        .path_kinds
-        .iter()
-        .filter_map(|k| terms.get(k.as_str()))
-        .map(|t| t.idf * 0.5)
-        .sum();
     let tightness = match c.range {
         Some(r) if f64::from(r.len()) > TIGHT_LINES => (TIGHT_LINES / f64::from(r.len())).powf(0.3),
         Some(_) => 1.0,
         None => RANGELESS_FACTOR,
     };
-    let names_trait = c.path.split(['/', '.']).any(|seg| {
-        split_identifier(seg).iter().any(|w| terms.get(w).is_some())
-            && sightline_observe::path_traits::PathTraits::of(&format!("{seg}/x")).is_secondary()
-    });
-    let trait_factor = if c.traits.is_secondary() && !names_trait {
+    let trait_factor = if c.traits.is_secondary() && !include_secondary {
         SECONDARY_FACTOR
     } else {
         1.0
     };
     // Empty float sums are -0.0; normalise so explanations never print "-0.00".
-    let (lexical, path_kind) = (lexical + 0.0, path_kind + 0.0);
-    let total = (tool + 0.5 * name + 0.2 * lexical + path_kind) * tightness * trait_factor;
+    let lexical = lexical + 0.0;
+    let total = (tool + (0.5 * name + 0.2 * lexical) * trait_factor) * tightness;
     ScoreBreakdown {
         tool,
         name,
         lexical,
-        path_kind,
         tightness,
         trait_factor,
         total,

@@ -7,7 +7,6 @@ use sightline_observe::path_traits::PathTraits;
 
 use crate::id::CandidateId;
 use crate::observation::ToolName;
-use crate::path_kind::PathKind;
 
 /// Estimated tokens per source line when no text was observed (measured on TypeScript:
 /// about 4, not the 8 the predecessor assumed).
@@ -60,7 +59,6 @@ pub struct Candidate {
     pub symbols: Vec<CandidateSymbol>,
     pub provenance: Vec<Provenance>,
     pub traits: PathTraits,
-    pub path_kinds: Vec<PathKind>,
     /// Query terms the tools matched here.
     pub matched_terms: Vec<String>,
     pub observed: Vec<ObservedText>,

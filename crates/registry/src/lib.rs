@@ -5,7 +5,6 @@ pub mod annotate;
 pub mod candidate;
 pub mod id;
 pub mod observation;
-pub mod path_kind;
 pub mod registry;
 pub mod selection;
 pub mod session;

@@ -11,7 +11,6 @@ use sightline_observe::path_traits::PathTraits;
 use crate::candidate::{Candidate, CandidateSymbol, ObservedText, Provenance};
 use crate::id::CandidateId;
 use crate::observation::{Observation, ToolName};
-use crate::path_kind::PathKind;
 
 /// Declaration boundaries of indexed files, so grep hits and reads can snap to them.
 pub trait Outline {
@@ -129,7 +128,6 @@ impl Registry {
                 let id = CandidateId(self.candidates.len() as u32 + 1);
                 self.candidates.push(Candidate {
                     id,
-                    path_kinds: PathKind::of(&s.path, &traits),
                     path: s.path.clone(),
                     range: s.range,
                     symbols: Vec::new(),

@@ -46,8 +46,10 @@ fn phrases(names: &[String]) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for name in names {
+        // Letters only (`part` of `part12`): numbered names make one phrase, not one each.
         let words: Vec<String> = split_identifier(name)
-            .into_iter()
+            .iter()
+            .map(|w| w.trim_end_matches(|c: char| c.is_ascii_digit()).to_owned())
             .filter(|w| w.len() >= 3)
             .collect();
         if let [first, .., last] = words.as_slice() {

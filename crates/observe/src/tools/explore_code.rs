@@ -13,7 +13,7 @@ use crate::facts::{FileFacts, LineRange};
 use crate::graph::{Graph, NodeId};
 use crate::query::QueryTerms;
 use crate::search::{FileHit, HitVia, ScoreComponents, SearchOptions, SymbolHit, search};
-use crate::terms::{identifier_tokens, split_identifier};
+use crate::terms::{identifier_tokens, term_words};
 
 pub const DEFAULT_MAX_FILES: u32 = 5;
 pub const MAX_FILES_CAP: u32 = 8;
@@ -589,7 +589,7 @@ fn densest_region(facts: &FileFacts, lines: &[&str], terms: &QueryTerms) -> Opti
     for (i, line) in lines.iter().enumerate() {
         let mut w = 0.0;
         for tok in identifier_tokens(line) {
-            for word in split_identifier(tok) {
+            for word in term_words(tok) {
                 if let Some(t) = terms.get(&word) {
                     w += t.idf;
                 }
