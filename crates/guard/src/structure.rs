@@ -314,8 +314,13 @@ fn split_lexicons(tokens: &[Token]) -> Vec<Hit> {
     }
     let mut hits = Vec::new();
     for (_, list) in scopes {
-        // A single piece long enough is already a lexicon finding of its own.
-        if list.len() < 2 || list.iter().any(|p| p.words.len() >= LEXICON_MIN) {
+        // A piece long enough is already a lexicon finding of its own (reported or waived
+        // there); the rest of the scope is judged without it.
+        let list: Vec<Piece> = list
+            .into_iter()
+            .filter(|p| p.words.len() < LEXICON_MIN)
+            .collect();
+        if list.len() < 2 {
             continue;
         }
         let mut distinct: Vec<String> = Vec::new();
