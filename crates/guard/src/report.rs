@@ -56,6 +56,12 @@ pub enum FindingKind {
         call: String,
         scope: RegexScope,
     },
+    /// A lexicon cut into several short lists or match arms within one scope.
+    SplitLexicon {
+        count: usize,
+        pieces: usize,
+        sample: Vec<String>,
+    },
     /// A `guard:` comment that is not a valid waiver.
     BadWaiver {
         problem: String,
@@ -71,7 +77,7 @@ impl FindingKind {
     pub fn check(&self) -> Option<Check> {
         match self {
             FindingKind::BannedLiteral { .. } => Some(Check::Literal),
-            FindingKind::Lexicon { .. } => Some(Check::Lexicon),
+            FindingKind::Lexicon { .. } | FindingKind::SplitLexicon { .. } => Some(Check::Lexicon),
             FindingKind::QueryRegex { .. } => Some(Check::QueryRegex),
             FindingKind::BadWaiver { .. } | FindingKind::UnusedWaiver { .. } => None,
         }
@@ -157,6 +163,18 @@ impl fmt::Display for FindingKind {
                 write!(
                     f,
                     "lexicon: {count} short lowercase word literals in one list ({}, ...)",
+                    shown.join(", ")
+                )
+            }
+            FindingKind::SplitLexicon {
+                count,
+                pieces,
+                sample,
+            } => {
+                let shown: Vec<String> = sample.iter().map(|w| format!("{w:?}")).collect();
+                write!(
+                    f,
+                    "lexicon: {count} short lowercase word literals split over {pieces} lists or match arms in one scope ({}, ...)",
                     shown.join(", ")
                 )
             }

@@ -5,6 +5,11 @@
 //!   innermost `[` (so tables of `("word", weight)` tuples count too), or a match pattern
 //!   alternating that many such strings (`"a" | "b" | ...`). That is the shape of a
 //!   stop-word list, a morphology table or an action/noun vocabulary.
+//! - **split lexicon**: the same vocabulary cut into pieces that each stay under
+//!   `LEXICON_MIN` — several short arrays, or several match arms (`"a" | "b" => …`,
+//!   `"c" => …`) — inside one function (or at file level, outside every function). When the
+//!   pieces of one scope hold at least `LEXICON_MIN` distinct words between them, it is
+//!   reported like a lexicon (and waived with `allow(lexicon)`).
 //! - **query-regex**: `Regex::new` (or `RegexBuilder::new`, `RegexSet::new`, a `regex!`
 //!   macro) inside a function whose text mentions a `query` identifier, or outside any
 //!   function in a file that does. Regexes over the query's English are how task
@@ -30,6 +35,7 @@ pub type Hit = (usize, usize, FindingKind);
 
 pub fn check(tokens: &[Token]) -> Vec<Hit> {
     let mut hits = lexicons(tokens);
+    hits.extend(split_lexicons(tokens));
     hits.extend(query_regexes(tokens));
     hits
 }
@@ -219,6 +225,120 @@ fn query_regexes(tokens: &[Token]) -> Vec<Hit> {
                 token.line,
                 token.column,
                 FindingKind::QueryRegex { call, scope },
+            ));
+        }
+    }
+    hits
+}
+
+/// A piece of a possible split lexicon: where it starts and its word literals.
+struct Piece {
+    start: usize,
+    words: Vec<String>,
+}
+
+/// Whether tokens `k, k+1` are `=>`.
+fn is_arrow(tokens: &[Token], k: usize) -> bool {
+    tokens.get(k).map(|t| &t.kind) == Some(&Kind::Punct('='))
+        && tokens.get(k + 1).map(|t| &t.kind) == Some(&Kind::Punct('>'))
+}
+
+/// The word-holding pieces of a file: each array literal's words (innermost `[`), each
+/// `"a" | "b"` alternation, and each single-word match arm (`"a" =>`).
+fn pieces(tokens: &[Token]) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut arrays: Vec<Option<Piece>> = Vec::new();
+    let mut k = 0;
+    while k < tokens.len() {
+        if let Some(word) = is_word_literal(&tokens[k]) {
+            if let Some(Some(array)) = arrays.last_mut() {
+                array.words.push(word.to_string());
+            }
+            // An alternation run starting here: `"a" | "b" | ...`.
+            let start = k;
+            let mut words = vec![word.to_string()];
+            let mut j = k + 1;
+            while tokens.get(j).map(|t| &t.kind) == Some(&Kind::Punct('|'))
+                && tokens.get(j + 1).map(|t| &t.kind) != Some(&Kind::Punct('|'))
+            {
+                match tokens.get(j + 1).and_then(is_word_literal) {
+                    Some(w) => {
+                        words.push(w.to_string());
+                        j += 2;
+                    }
+                    None => break,
+                }
+            }
+            let in_array = matches!(arrays.last(), Some(Some(_)));
+            if !in_array && (words.len() > 1 || is_arrow(tokens, j)) {
+                out.push(Piece { start, words });
+            }
+            k = j.max(k + 1);
+            continue;
+        }
+        match tokens[k].kind {
+            Kind::Punct('[') => arrays.push(Some(Piece {
+                start: k,
+                words: Vec::new(),
+            })),
+            Kind::Punct('(' | '{') => arrays.push(None),
+            Kind::Punct(']' | ')' | '}') => {
+                if let Some(Some(array)) = arrays.pop()
+                    && !array.words.is_empty()
+                {
+                    out.push(array);
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    out
+}
+
+fn split_lexicons(tokens: &[Token]) -> Vec<Hit> {
+    let spans = function_spans(tokens);
+    // Pieces grouped by scope: the innermost function holding them, or the file (`None`).
+    let mut scopes: Vec<(Option<usize>, Vec<Piece>)> = Vec::new();
+    for piece in pieces(tokens) {
+        let scope = spans
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.tokens.contains(&piece.start))
+            .min_by_key(|(_, s)| s.tokens.len())
+            .map(|(i, _)| i);
+        match scopes.iter_mut().find(|(s, _)| *s == scope) {
+            Some((_, list)) => list.push(piece),
+            None => scopes.push((scope, vec![piece])),
+        }
+    }
+    let mut hits = Vec::new();
+    for (_, list) in scopes {
+        // A piece long enough is already a lexicon finding of its own (reported or waived
+        // there); the rest of the scope is judged without it.
+        let list: Vec<Piece> = list
+            .into_iter()
+            .filter(|p| p.words.len() < LEXICON_MIN)
+            .collect();
+        if list.len() < 2 {
+            continue;
+        }
+        let mut distinct: Vec<String> = Vec::new();
+        for w in list.iter().flat_map(|p| &p.words) {
+            if !distinct.contains(w) {
+                distinct.push(w.clone());
+            }
+        }
+        if distinct.len() >= LEXICON_MIN {
+            let first = &tokens[list[0].start];
+            hits.push((
+                first.line,
+                first.column,
+                FindingKind::SplitLexicon {
+                    count: distinct.len(),
+                    pieces: list.len(),
+                    sample: distinct.into_iter().take(SAMPLE).collect(),
+                },
             ));
         }
     }

@@ -146,3 +146,76 @@ fn test_module_at_the_end_is_cut_off() {
     let attributed = "fn f() {}\n#[cfg(test)]\n#[allow(unused)]\npub(crate) mod tests;\n";
     assert_eq!(walk::production_part(attributed), "fn f() {}\n");
 }
+
+fn split_lexicons(report: &sightline_guard::Report) -> usize {
+    support::kinds(report)
+        .iter()
+        .filter(|k| matches!(k, FindingKind::SplitLexicon { .. }))
+        .count()
+}
+
+#[test]
+fn a_lexicon_split_over_short_arrays_in_one_function_is_caught() {
+    let source = r#"
+fn kinds(w: &str) -> u8 {
+    const A: [&str; 4] = ["alpha", "beta", "gamma", "delta"];
+    const B: [&str; 4] = ["epsilon", "zeta", "eta", "theta"];
+    u8::from(A.contains(&w) || B.contains(&w))
+}
+"#;
+    assert_eq!(split_lexicons(&scan(source)), 1);
+    assert_eq!(lexicons(&scan(source)), 0);
+}
+
+#[test]
+fn a_lexicon_split_over_match_arms_is_caught() {
+    let source = r#"
+fn kind(w: &str) -> u8 {
+    match w {
+        "alpha" | "beta" => 1,
+        "gamma" | "delta" | "epsilon" => 2,
+        "zeta" => 3,
+        "eta" => 4,
+        "theta" => 5,
+        _ => 0,
+    }
+}
+"#;
+    assert_eq!(split_lexicons(&scan(source)), 1);
+}
+
+#[test]
+fn short_lists_in_separate_functions_are_not_a_split_lexicon() {
+    let source = r#"
+fn a(w: &str) -> bool { ["alpha", "beta", "gamma", "delta"].contains(&w) }
+fn b(w: &str) -> bool { ["epsilon", "zeta", "eta", "theta"].contains(&w) }
+"#;
+    assert_eq!(split_lexicons(&scan(source)), 0);
+}
+
+#[test]
+fn a_split_lexicon_can_be_waived_as_a_lexicon() {
+    let source = r#"
+fn kind(w: &str) -> u8 {
+    // guard: allow(lexicon) reason: a test of the waiver
+    match w { "alpha" | "beta" | "gamma" | "delta" => 1, "epsilon" | "zeta" | "eta" | "theta" => 2, _ => 0 }
+}
+"#;
+    let report = scan(source);
+    assert_eq!(split_lexicons(&report), 0);
+    assert_eq!(report.waived.len(), 1);
+}
+
+#[test]
+fn a_long_waived_list_does_not_hide_the_short_ones_beside_it() {
+    let source = r#"
+fn kinds(w: &str) -> u8 {
+    // guard: allow(lexicon) reason: a test of the waiver
+    let long = ["one", "two", "three", "four", "five", "six", "seven", "eight"];
+    let a = ["alpha", "beta", "gamma", "delta"];
+    let b = ["epsilon", "zeta", "eta", "theta"];
+    u8::from(long.contains(&w) || a.contains(&w) || b.contains(&w))
+}
+"#;
+    assert_eq!(split_lexicons(&scan(source)), 1);
+}
