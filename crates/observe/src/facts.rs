@@ -55,6 +55,7 @@ impl Lang {
     pub fn from_path(path: &str) -> Option<Lang> {
         let ext = path.rsplit_once('.')?.1;
         match ext {
+            // guard: allow(lexicon) reason: file extensions of the language, not English words
             "ts" | "mts" | "cts" => Some(Lang::TypeScript),
             "tsx" | "js" | "jsx" | "mjs" | "cjs" => Some(Lang::Tsx),
             _ => None,

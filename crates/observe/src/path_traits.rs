@@ -28,6 +28,7 @@ impl PathTraits {
         let stem_parts: Vec<&str> = file.split('.').collect();
         let dotted = |names: &[&str]| stem_parts.iter().skip(1).any(|p| names.contains(p));
         PathTraits {
+            // guard: allow(lexicon) reason: conventional test, vendor and build-output directory names, matched against path segments
             test: dir_is(&[
                 "test",
                 "tests",
