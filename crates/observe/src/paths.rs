@@ -39,6 +39,11 @@ pub enum PathError {
     SymlinkLoop { input: String },
     #[error("path `{input}` resolves outside the repository root through a symbolic link")]
     OutsideRoot { input: String },
+    #[error(
+        "path `{input}` is inside version-control metadata (`{dir}`), which the tools never \
+         read: it can hold credentials and is not source"
+    )]
+    VcsInternal { input: String, dir: String },
     #[error("path `{input}` cannot be resolved: {source}")]
     Unresolvable {
         input: String,
@@ -100,6 +105,16 @@ impl RepoRoot {
         let rel = to_rel(self, &abs).ok_or_else(|| PathError::OutsideRoot {
             input: user_path.to_string(),
         })?;
+        // Checked on the resolved path, so a symlink into `.git` is refused too.
+        if let Some(dir) = rel
+            .split('/')
+            .find(|s| crate::tools::walk::VCS_DIRS.contains(s))
+        {
+            return Err(PathError::VcsInternal {
+                input: user_path.to_string(),
+                dir: dir.to_string(),
+            });
+        }
         Ok(RepoPath { rel, abs })
     }
 }

@@ -229,3 +229,36 @@ fn accepted_paths_never_leave_the_root() {
         accepted.get()
     );
 }
+
+#[test]
+fn version_control_metadata_is_refused_however_it_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for vcs in [".git", "sub/.git", ".hg", ".svn"] {
+        std::fs::create_dir_all(root.join(vcs)).unwrap();
+        std::fs::write(root.join(vcs).join("config"), "token = secret\n").unwrap();
+    }
+    std::fs::write(root.join("a.ts"), "export const a = 1;\n").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root.join(".git"), root.join("link")).unwrap();
+    let repo = sightline_observe::paths::RepoRoot::new(root).unwrap();
+    let mut refused = vec![
+        ".git",
+        ".git/config",
+        "./.git/config",
+        "sub/.git/config",
+        ".hg/config",
+        ".svn/config",
+    ];
+    if cfg!(unix) {
+        refused.push("link/config");
+    }
+    for p in refused {
+        let err = repo.resolve(p).unwrap_err();
+        assert!(
+            matches!(err, sightline_observe::paths::PathError::VcsInternal { .. }),
+            "{p}: {err}"
+        );
+    }
+    assert!(repo.resolve("a.ts").is_ok());
+}

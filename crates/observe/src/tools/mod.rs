@@ -6,7 +6,7 @@ pub mod grep;
 mod grep_sink;
 pub mod list_files;
 pub mod read_file;
-mod walk;
+pub(crate) mod walk;
 
 pub use error::ToolError;
 pub use walk::SkipCounts;

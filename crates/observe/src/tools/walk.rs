@@ -10,7 +10,7 @@ use ignore::{Walk, WalkBuilder};
 use serde::{Deserialize, Serialize};
 
 /// Directory names of version-control metadata; never source, often huge.
-const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_darcs"];
+pub(crate) const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_darcs"];
 
 /// Directories left out of a walk, by reason. Entries excluded by `.gitignore` and
 /// similar ignore files are not counted.
