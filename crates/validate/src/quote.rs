@@ -12,6 +12,8 @@ use sightline_registry::selection::MAX_QUOTE_LINES;
 pub enum QuoteError {
     Empty,
     TooManyLines(usize),
+    /// Found, but too small a piece to be evidence (`"e"` is in every file).
+    NotMeaningful,
     NotObserved,
 }
 
@@ -22,6 +24,10 @@ impl QuoteError {
             QuoteError::TooManyLines(n) => {
                 format!("the quote has {n} lines; at most {MAX_QUOTE_LINES} are allowed")
             }
+            QuoteError::NotMeaningful => format!(
+                "the quote is not a meaningful span: quote a whole line, or at least \
+                 {MIN_QUOTE_CHARS} non-space characters of whole tokens"
+            ),
             QuoteError::NotObserved => {
                 "the quote is not in the text observed for this candidate".to_owned()
             }
@@ -30,6 +36,29 @@ impl QuoteError {
 }
 
 /// Collapses every run of whitespace to one space and trims the ends.
+/// Fewest non-space characters a quote that is not a whole line must have.
+pub const MIN_QUOTE_CHARS: usize = 12;
+
+/// Whether `needle`, found in the normalised observed text `hay`, is evidence: a whole
+/// observed line with a letter or digit in it, or a run of whole tokens (it neither starts
+/// nor ends inside a word) with at least [`MIN_QUOTE_CHARS`] non-space characters.
+fn is_meaningful(needle: &str, hay: &str, lines: &[String]) -> bool {
+    if lines.iter().any(|l| l == needle) && needle.chars().any(char::is_alphanumeric) {
+        return true;
+    }
+    if needle.chars().filter(|c| !c.is_whitespace()).count() < MIN_QUOTE_CHARS {
+        return false;
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let first_is_word = needle.chars().next().is_some_and(word);
+    let last_is_word = needle.chars().next_back().is_some_and(word);
+    hay.match_indices(needle).any(|(i, _)| {
+        let before = hay[..i].chars().next_back();
+        let after = hay[i + needle.len()..].chars().next();
+        !(first_is_word && before.is_some_and(word)) && !(last_is_word && after.is_some_and(word))
+    })
+}
+
 pub fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -95,6 +124,12 @@ pub fn verify(quote: &str, candidate: &Candidate) -> Result<Vec<String>, QuoteEr
         .iter()
         .map(|o| normalize(&o.text))
         .collect();
+    let observed_lines: Vec<String> = candidate
+        .observed
+        .iter()
+        .flat_map(|o| o.text.lines().map(normalize))
+        .collect();
+    let mut found_but_small = false;
     for reading in readings(&lines) {
         let needle = reading
             .iter()
@@ -105,11 +140,25 @@ pub fn verify(quote: &str, candidate: &Candidate) -> Result<Vec<String>, QuoteEr
         if needle.is_empty() {
             continue;
         }
-        if haystacks.iter().any(|h| h.contains(&needle)) {
+        let found: Vec<&String> = haystacks.iter().filter(|h| h.contains(&needle)).collect();
+        if found.is_empty() {
+            continue;
+        }
+        // A two-line quote is never one observed line; its joined lines are checked as a
+        // run of tokens.
+        if found
+            .iter()
+            .any(|h| is_meaningful(&needle, h, &observed_lines))
+        {
             return Ok(reading.into_iter().filter(|l| !l.is_empty()).collect());
         }
+        found_but_small = true;
     }
-    Err(QuoteError::NotObserved)
+    Err(if found_but_small {
+        QuoteError::NotMeaningful
+    } else {
+        QuoteError::NotObserved
+    })
 }
 
 /// Rule 2: drops flow links whose quote does not check out against their candidate.

@@ -357,3 +357,30 @@ fn an_empty_fallback_keeps_the_remains_of_the_submission() {
     assert_eq!(again.selection, v.selection);
     assert_eq!(again.drops, vec![]);
 }
+
+#[test]
+fn a_quote_must_be_a_meaningful_span_not_any_substring() {
+    let mut sel = selection(Action::AnswerFromReport, Confidence::Medium);
+    sel.primary = vec![id(1)];
+    sel.flow = vec![
+        // One character, observed: in every file, so evidence of nothing.
+        link(1, "a", "f", "e"),
+        // Long enough, but it starts inside a word (`router.add` cut to `uter.add`).
+        link(1, "b", "f", "uter.add(\"/\", Panel);"),
+        // Whole tokens, at least twelve non-space characters.
+        link(1, "c", "f", "router.add(\"/\", Panel)"),
+        // A whole observed line, however short.
+        link(8, "d", "f", "export const row17 = 17;"),
+    ];
+    let v = run(&sel, Intent::Locate);
+    let dropped: Vec<&str> = v
+        .drops
+        .iter()
+        .filter(|d| d.rule == Rule::QuoteUnverified)
+        .map(|d| d.reason.as_str())
+        .collect();
+    assert_eq!(dropped.len(), 2, "{:?}", v.drops);
+    assert!(dropped.iter().all(|r| r.contains("meaningful span")));
+    let kept: Vec<&str> = v.selection.flow.iter().map(|l| l.role.as_str()).collect();
+    assert_eq!(kept, ["c", "d"]);
+}
