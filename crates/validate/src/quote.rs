@@ -55,7 +55,9 @@ fn is_meaningful(needle: &str, hay: &str, lines: &[String]) -> bool {
     hay.match_indices(needle).any(|(i, _)| {
         let before = hay[..i].chars().next_back();
         let after = hay[i + needle.len()..].chars().next();
-        !(first_is_word && before.is_some_and(word)) && !(last_is_word && after.is_some_and(word))
+        let cuts_a_word_before = first_is_word && before.is_some_and(word);
+        let cuts_a_word_after = last_is_word && after.is_some_and(word);
+        !cuts_a_word_before && !cuts_a_word_after
     })
 }
 
