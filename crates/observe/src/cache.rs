@@ -1,16 +1,21 @@
 //! The persistent per-file cache: `FileIndex` values keyed by a hash of the file's text, so a
-//! fresh process on an unchanged tree starts warm. A cache that cannot be read, is corrupt or
-//! was written by another engine version is ignored and rewritten, never trusted.
+//! fresh process on an unchanged tree starts warm. A cache that cannot be read, is corrupt
+//! (its blake3 checksum does not match), is not a regular file, or was written by another
+//! engine version is ignored and rewritten, never trusted.
+//!
+//! Layout: magic, engine version (bincode string), blake3 of the payload (32 bytes), payload
+//! (bincode entries). Writes go to an unpredictable temp file created exclusively in the
+//! same directory, then renamed over the cache; a failed rename removes the temp file.
 
 use std::collections::HashMap;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::db::FileIndex;
 
 /// Bumped whenever `FileIndex` or the extraction behind it changes meaning.
-pub const FACTS_SCHEMA: u32 = 2;
+pub const FACTS_SCHEMA: u32 = 3;
 const MAGIC: &[u8; 8] = b"SLFACTS\0";
 
 pub type ContentHash = [u8; 32];
@@ -57,34 +62,52 @@ pub struct FactsCache {
     pub entries: HashMap<ContentHash, Arc<FileIndex>>,
 }
 
+/// Opens the cache file for reading without blocking and without following a symlink:
+/// a FIFO or device planted at the path must not hang the process.
+fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let file = match options.open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(Some(file))
+}
+
 impl FactsCache {
     /// Reads a cache file. A missing file is an empty cache, not an error.
     pub fn load(path: &Path) -> Result<FactsCache, CacheError> {
-        let file = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(FactsCache::default()),
-            Err(source) => {
-                return Err(CacheError::Io {
-                    path: path.into(),
-                    source,
-                });
-            }
+        let io = |source| CacheError::Io {
+            path: path.into(),
+            source,
         };
-        let mut reader = BufReader::new(file);
+        let Some(mut file) = open_regular(path).map_err(io)? else {
+            return Ok(FactsCache::default());
+        };
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io)?;
         let corrupt = |reason: String| CacheError::Corrupt {
             path: path.into(),
             reason,
         };
-        let mut magic = [0u8; 8];
-        reader
-            .read_exact(&mut magic)
-            .map_err(|e| corrupt(e.to_string()))?;
-        if &magic != MAGIC {
-            return Err(corrupt("bad magic".into()));
-        }
+        let rest = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or_else(|| corrupt("bad magic".into()))?;
         let cfg = bincode::config::standard().with_limit::<{ 1 << 30 }>();
-        let version: String = bincode::serde::decode_from_std_read(&mut reader, cfg)
-            .map_err(|e| corrupt(e.to_string()))?;
+        let (version, used): (String, usize) =
+            bincode::serde::decode_from_slice(rest, cfg).map_err(|e| corrupt(e.to_string()))?;
         if version != engine_version() {
             return Err(CacheError::VersionMismatch {
                 path: path.into(),
@@ -92,39 +115,133 @@ impl FactsCache {
                 expected: engine_version(),
             });
         }
-        let entries: Vec<(ContentHash, FileIndex)> =
-            bincode::serde::decode_from_std_read(&mut reader, cfg)
-                .map_err(|e| corrupt(e.to_string()))?;
+        let rest = &rest[used..];
+        if rest.len() < 32 {
+            return Err(corrupt("truncated before its checksum".into()));
+        }
+        let (sum, payload) = rest.split_at(32);
+        if blake3::hash(payload).as_bytes().as_slice() != sum {
+            return Err(corrupt("checksum mismatch".into()));
+        }
+        let (entries, _): (Vec<(ContentHash, FileIndex)>, usize) =
+            bincode::serde::decode_from_slice(payload, cfg).map_err(|e| corrupt(e.to_string()))?;
         Ok(FactsCache {
             entries: entries.into_iter().map(|(h, f)| (h, Arc::new(f))).collect(),
         })
     }
 
-    /// Writes the cache atomically (temp file + rename), so a crash never leaves half a file.
+    /// Writes the cache atomically (exclusive temp file + rename), so a crash never leaves
+    /// half a file and a link planted in the directory is never followed.
     pub fn save(&self, path: &Path) -> Result<(), CacheError> {
         let io = |source| CacheError::Io {
             path: path.into(),
             source,
         };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        let file = std::fs::File::create(&tmp).map_err(io)?;
-        let mut w = BufWriter::new(file);
-        w.write_all(MAGIC).map_err(io)?;
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(io)?;
         let cfg = bincode::config::standard();
         let corrupt = |e: bincode::error::EncodeError| CacheError::Corrupt {
             path: path.into(),
             reason: e.to_string(),
         };
-        bincode::serde::encode_into_std_write(engine_version(), &mut w, cfg).map_err(corrupt)?;
         let mut entries: Vec<(&ContentHash, &FileIndex)> =
             self.entries.iter().map(|(h, f)| (h, f.as_ref())).collect();
         entries.sort_by_key(|(h, _)| **h);
-        bincode::serde::encode_into_std_write(&entries, &mut w, cfg).map_err(corrupt)?;
-        w.flush().map_err(io)?;
-        drop(w);
-        std::fs::rename(&tmp, path).map_err(io)
+        let payload = bincode::serde::encode_to_vec(&entries, cfg).map_err(corrupt)?;
+        let version = bincode::serde::encode_to_vec(engine_version(), cfg).map_err(corrupt)?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+        tmp.write_all(MAGIC).map_err(io)?;
+        tmp.write_all(&version).map_err(io)?;
+        tmp.write_all(blake3::hash(&payload).as_bytes())
+            .map_err(io)?;
+        tmp.write_all(&payload).map_err(io)?;
+        tmp.flush().map_err(io)?;
+        // On failure the temp file comes back inside the error and is removed when dropped.
+        tmp.persist(path).map_err(|e| io(e.error))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_entry() -> FactsCache {
+        let mut cache = FactsCache::default();
+        cache.entries.insert(
+            content_hash("export function f() {}"),
+            Arc::new(FileIndex::build(
+                crate::walk::FileRole::Source(crate::facts::Lang::TypeScript),
+                "export function f() {}",
+            )),
+        );
+        cache
+    }
+
+    fn files_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_flipped_payload_byte_is_detected_even_when_it_still_decodes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("facts.bin");
+        one_entry().save(&path).unwrap();
+        assert_eq!(FactsCache::load(&path).unwrap().entries.len(), 1);
+        let mut bytes = std::fs::read(&path).unwrap();
+        // The last byte is inside the payload (a line count or term count).
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = FactsCache::load(&path).err().unwrap();
+        assert!(err.to_string().contains("checksum mismatch"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_at_the_cache_path_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("facts.bin");
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates a file system node.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = FactsCache::load(&path).err().unwrap();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_at_the_cache_path_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim.txt");
+        std::fs::write(&victim, "precious").unwrap();
+        let path = dir.path().join("facts.bin");
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        assert!(FactsCache::load(&path).is_err());
+        // Saving replaces the link itself; the file it pointed to is untouched.
+        one_entry().save(&path).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(!std::fs::symlink_metadata(&path).unwrap().is_symlink());
+    }
+
+    #[test]
+    fn saving_leaves_no_temp_file_behind_even_when_the_rename_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("facts.bin");
+        one_entry().save(&path).unwrap();
+        assert_eq!(files_in(dir.path()), ["facts.bin"]);
+        // A non-empty directory at the target makes the rename fail.
+        let blocked = dir.path().join("blocked.bin");
+        std::fs::create_dir_all(blocked.join("inside")).unwrap();
+        assert!(one_entry().save(&blocked).is_err());
+        assert_eq!(files_in(dir.path()), ["blocked.bin", "facts.bin"]);
     }
 }
