@@ -25,6 +25,8 @@ pub enum DiagnosticKind {
     ExtendsPackageUnsupported { specifier: String },
     #[error("`extends` cycle: {}", chain.join(" -> "))]
     ExtendsCycle { chain: Vec<String> },
+    #[error("`extends` chain deeper than {limit} files; the rest is ignored")]
+    ExtendsTooDeep { limit: usize },
     #[error("package name `{name}` is also declared by `{kept}`, which wins")]
     DuplicatePackageName { name: String, kept: String },
 }

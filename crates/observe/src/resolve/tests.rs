@@ -451,3 +451,38 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_ten_thousand_file_extends_chain_is_cut_with_a_diagnostic_not_a_stack_overflow() {
+    // Resolution runs on a thread with a small stack, so unbounded recursion would abort.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let n = 10_000;
+            let mut owned: Vec<(String, String)> = (0..n)
+                .map(|i| {
+                    let text = match i + 1 < n {
+                        true => format!(r#"{{"extends": "./c{}.json"}}"#, i + 1),
+                        false => r#"{"compilerOptions": {"baseUrl": "."}}"#.to_owned(),
+                    };
+                    (format!("cfg/c{i}.json"), text)
+                })
+                .collect();
+            owned.push((
+                "tsconfig.json".into(),
+                r#"{"extends": "./cfg/c0.json"}"#.into(),
+            ));
+            owned.push(("src/a.ts".into(), String::new()));
+            let entries: Vec<(&str, &str)> = owned
+                .iter()
+                .map(|(p, t)| (p.as_str(), t.as_str()))
+                .collect();
+            let r = repo(&entries);
+            r.diagnostics()
+                .iter()
+                .filter(|d| matches!(d.kind, DiagnosticKind::ExtendsTooDeep { .. }))
+                .count()
+        })
+        .unwrap();
+    assert!(handle.join().unwrap() >= 1);
+}

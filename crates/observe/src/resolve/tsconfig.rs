@@ -55,6 +55,10 @@ impl Layer {
     }
 }
 
+/// Longest `extends` chain followed. Real chains are a handful of files; the limit keeps a
+/// hostile chain from exhausting the stack (the merge recurses once per link).
+pub const MAX_EXTENDS_DEPTH: usize = 64;
+
 /// Loads config files through `read`, following `extends`, memoizing merged layers so a
 /// shared base is parsed (and diagnosed) once.
 pub struct Loader<'r> {
@@ -105,6 +109,15 @@ impl<'r> Loader<'r> {
 
     /// The merged layer of one `extends` entry, or `None` (with a diagnostic).
     fn extended(&mut self, file: &str, spec: &str) -> Option<Layer> {
+        if self.stack.len() >= MAX_EXTENDS_DEPTH {
+            self.diag(
+                file,
+                DiagnosticKind::ExtendsTooDeep {
+                    limit: MAX_EXTENDS_DEPTH,
+                },
+            );
+            return None;
+        }
         let is_relative = spec.starts_with("./") || spec.starts_with("../");
         if !is_relative {
             let kind = if spec.starts_with('/') {
