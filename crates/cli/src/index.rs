@@ -78,6 +78,13 @@ fn render(r: &sightline_observe::IndexReport) -> Result<String, std::fmt::Error>
         "  parse errors:  {} in {} files",
         r.parse_errors, r.files_with_parse_errors
     )?;
+    if r.files_with_elided_names > 0 {
+        writeln!(
+            out,
+            "  deep nesting:  {} files had qualified names shortened to `….name`",
+            r.files_with_elided_names
+        )?;
+    }
     if let Some(note) = &r.cache_note {
         writeln!(out, "  cache:         {note}")?;
     }

@@ -203,6 +203,9 @@ pub struct FileFacts {
     pub parse_errors: u32,
     /// Lines of the first few (at most 8) error nodes, for diagnostics.
     pub error_lines: Vec<u32>,
+    /// Declarations nested so deep that their qualified name's prefix was elided to `…`
+    /// (see `syntax::decls::MAX_QUALIFIED_PREFIX`).
+    pub elided_qualified_names: u32,
     pub line_count: u32,
 }
 

@@ -69,6 +69,8 @@ pub struct IndexReport {
     pub edges_by_kind: BTreeMap<String, u32>,
     pub parse_errors: u32,
     pub files_with_parse_errors: u32,
+    /// Files nested so deep that some qualified names were shortened (`….name`).
+    pub files_with_elided_names: u32,
     pub imports_resolved: u32,
     pub imports_external: u32,
     pub imports_unresolved: u32,
@@ -249,14 +251,16 @@ impl<D: crate::Db> Index<D> {
         r.manifest_files = 0;
         r.parse_errors = 0;
         r.files_with_parse_errors = 0;
+        r.files_with_elided_names = 0;
         for f in self.workspace.files(&self.db) {
             match f.role(&self.db) {
                 crate::walk::FileRole::Source(_) => r.source_files += 1,
                 crate::walk::FileRole::Manifest => r.manifest_files += 1,
             }
-            let errors = file_index(&self.db, *f).facts.parse_errors;
-            r.parse_errors += errors;
-            r.files_with_parse_errors += u32::from(errors > 0);
+            let facts = &file_index(&self.db, *f).facts;
+            r.parse_errors += facts.parse_errors;
+            r.files_with_parse_errors += u32::from(facts.parse_errors > 0);
+            r.files_with_elided_names += u32::from(facts.elided_qualified_names > 0);
         }
     }
 

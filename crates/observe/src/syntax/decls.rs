@@ -10,6 +10,12 @@ use super::walk::{Extractor, Frame};
 use crate::facts::{ByteRange, DeclIndex, DeclKind, Declaration, LineRange};
 
 const SIGNATURE_CHARS: usize = 200;
+/// Longest dotted prefix a qualified name keeps. Deeper nesting elides the prefix to `…`,
+/// so qualified names cost at most this much per declaration and a file of 40,000 nested
+/// literals takes memory linear in its size, not quadratic.
+pub(crate) const MAX_QUALIFIED_PREFIX: usize = 160;
+/// What stands for an elided prefix.
+const ELIDED: &str = "…";
 const DEFAULT_NAME: &str = "default";
 
 /// The extent of a declaration once its wrappers are included.
@@ -138,7 +144,7 @@ impl<'t> Extractor<'t> {
                 self.push_decl(frame, DeclKind::Method, key, Some(prefix));
             }
             Kind::Object | Kind::Wrapper | Kind::Call => {
-                let qual = format!("{}.{key}", self.qual(prefix));
+                let qual = self.qualify(&self.qual(prefix).to_owned(), &key);
                 frame.offer = Some(self.push_qual(qual));
             }
             _ => {}
@@ -164,6 +170,16 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// `prefix.name`, with the prefix elided to `…` past [`MAX_QUALIFIED_PREFIX`] bytes
+    /// (counted in the file's facts).
+    fn qualify(&mut self, prefix: &str, name: &str) -> String {
+        if prefix.len() > MAX_QUALIFIED_PREFIX {
+            self.facts.elided_qualified_names = self.facts.elided_qualified_names.saturating_add(1);
+            return format!("{ELIDED}.{name}");
+        }
+        format!("{prefix}.{name}")
+    }
+
     fn push_decl(
         &mut self,
         frame: &mut Frame<'t>,
@@ -174,8 +190,11 @@ impl<'t> Extractor<'t> {
         let span = self.span(frame);
         let parent = self.enclosing();
         let qualified = match (prefix, parent) {
-            (Some(q), _) => format!("{}.{name}", self.qual(q)),
-            (None, Some(p)) => format!("{}.{name}", self.facts.decls[p as usize].qualified),
+            (Some(q), _) => self.qualify(&self.qual(q).to_owned(), name),
+            (None, Some(p)) => {
+                let parent_qualified = self.facts.decls[p as usize].qualified.clone();
+                self.qualify(&parent_qualified, name)
+            }
             (None, None) => name.to_owned(),
         };
         let sig = self.signature_start(span.signature_from);

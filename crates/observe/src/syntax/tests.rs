@@ -402,3 +402,39 @@ fn syntax_pathological_inputs_do_not_panic() {
     let _ = ts(junk);
     let _ = tsx(junk);
 }
+
+/// Total bytes of every qualified name: what deep nesting used to blow up quadratically.
+fn qualified_bytes(facts: &FileFacts) -> usize {
+    facts.decls.iter().map(|d| d.qualified.len()).sum()
+}
+
+#[test]
+fn deeply_nested_literals_and_functions_keep_qualified_names_linear_in_file_size() {
+    let depth = 40_000;
+    let objects = format!(
+        "export const o = {}1{};\n",
+        "{a:\n".repeat(depth),
+        "}\n".repeat(depth)
+    );
+    let functions = format!(
+        "{}return 1;\n{}",
+        "function f() {\n".repeat(depth / 4),
+        "}\n".repeat(depth / 4)
+    );
+    for src in [objects, functions] {
+        let facts = ts(&src);
+        assert!(
+            qualified_bytes(&facts) <= 64 * src.len(),
+            "{} bytes of qualified names for a {}-byte file",
+            qualified_bytes(&facts),
+            src.len()
+        );
+        assert!(facts.elided_qualified_names > 0);
+        assert!(
+            facts
+                .decls
+                .iter()
+                .all(|d| d.qualified.len() <= super::decls::MAX_QUALIFIED_PREFIX + 1 + d.name.len())
+        );
+    }
+}
