@@ -144,7 +144,8 @@ impl<'t> Extractor<'t> {
                 self.push_decl(frame, DeclKind::Method, key, Some(prefix));
             }
             Kind::Object | Kind::Wrapper | Kind::Call => {
-                let qual = self.qualify(&self.qual(prefix).to_owned(), &key);
+                let prefix = self.qual(prefix).to_owned();
+                let qual = self.qualify(&prefix, key);
                 frame.offer = Some(self.push_qual(qual));
             }
             _ => {}
