@@ -144,8 +144,8 @@ impl<'t> Extractor<'t> {
                 self.push_decl(frame, DeclKind::Method, key, Some(prefix));
             }
             Kind::Object | Kind::Wrapper | Kind::Call => {
-                let prefix = self.qual(prefix).to_owned();
-                let qual = self.qualify(&prefix, key);
+                let (qual, elided) = qualify(self.qual(prefix), key);
+                self.count_elided(elided);
                 frame.offer = Some(self.push_qual(qual));
             }
             _ => {}
@@ -171,14 +171,9 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// `prefix.name`, with the prefix elided to `…` past [`MAX_QUALIFIED_PREFIX`] bytes
-    /// (counted in the file's facts).
-    fn qualify(&mut self, prefix: &str, name: &str) -> String {
-        if prefix.len() > MAX_QUALIFIED_PREFIX {
-            self.facts.elided_qualified_names = self.facts.elided_qualified_names.saturating_add(1);
-            return format!("{ELIDED}.{name}");
-        }
-        format!("{prefix}.{name}")
+    fn count_elided(&mut self, elided: bool) {
+        let n = &mut self.facts.elided_qualified_names;
+        *n = n.saturating_add(u32::from(elided));
     }
 
     fn push_decl(
@@ -191,10 +186,15 @@ impl<'t> Extractor<'t> {
         let span = self.span(frame);
         let parent = self.enclosing();
         let qualified = match (prefix, parent) {
-            (Some(q), _) => self.qualify(&self.qual(q).to_owned(), name),
+            (Some(q), _) => {
+                let (qualified, elided) = qualify(self.qual(q), name);
+                self.count_elided(elided);
+                qualified
+            }
             (None, Some(p)) => {
-                let parent_qualified = self.facts.decls[p as usize].qualified.clone();
-                self.qualify(&parent_qualified, name)
+                let (qualified, elided) = qualify(&self.facts.decls[p as usize].qualified, name);
+                self.count_elided(elided);
+                qualified
             }
             (None, None) => name.to_owned(),
         };
@@ -381,4 +381,13 @@ impl<'t> Extractor<'t> {
 
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// `prefix.name`, with the prefix elided to `…` past [`MAX_QUALIFIED_PREFIX`] bytes; the
+/// flag says whether it was.
+fn qualify(prefix: &str, name: &str) -> (String, bool) {
+    if prefix.len() > MAX_QUALIFIED_PREFIX {
+        return (format!("{ELIDED}.{name}"), true);
+    }
+    (format!("{prefix}.{name}"), false)
 }
