@@ -78,6 +78,17 @@ fn render(r: &sightline_observe::IndexReport) -> Result<String, std::fmt::Error>
         "  parse errors:  {} in {} files",
         r.parse_errors, r.files_with_parse_errors
     )?;
+    if !r.config_problems.is_empty() {
+        let counts: Vec<String> = r
+            .config_problems
+            .iter()
+            .map(|(reason, n)| format!("{n} {reason}"))
+            .collect();
+        writeln!(out, "  config:        {}", counts.join(", "))?;
+        for example in &r.config_problem_examples {
+            writeln!(out, "                   e.g. {example}")?;
+        }
+    }
     if r.files_with_elided_names > 0 {
         writeln!(
             out,

@@ -71,6 +71,11 @@ pub struct IndexReport {
     pub files_with_parse_errors: u32,
     /// Files nested so deep that some qualified names were shortened (`….name`).
     pub files_with_elided_names: u32,
+    /// Problems in configuration files (tsconfig, package.json) by reason; resolution
+    /// carried on without the offending file or field.
+    pub config_problems: BTreeMap<String, u32>,
+    /// A few of them, as `file: problem`.
+    pub config_problem_examples: Vec<String>,
     pub imports_resolved: u32,
     pub imports_external: u32,
     pub imports_unresolved: u32,
@@ -252,6 +257,17 @@ impl<D: crate::Db> Index<D> {
         r.parse_errors = 0;
         r.files_with_parse_errors = 0;
         r.files_with_elided_names = 0;
+        r.config_problems.clear();
+        r.config_problem_examples.clear();
+        let resolver = crate::db::module_resolver(&self.db, self.workspace);
+        for d in resolver.diagnostics() {
+            *r.config_problems
+                .entry(d.kind.reason().to_owned())
+                .or_default() += 1;
+            if r.config_problem_examples.len() < 5 {
+                r.config_problem_examples.push(d.to_string());
+            }
+        }
         for f in self.workspace.files(&self.db) {
             match f.role(&self.db) {
                 crate::walk::FileRole::Source(_) => r.source_files += 1,
@@ -529,5 +545,29 @@ mod tests {
             *term_stats(index.db(), index.workspace()),
             *term_stats(fresh.db(), fresh.workspace())
         );
+    }
+
+    #[test]
+    fn configuration_problems_are_reported_by_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("a")).unwrap();
+        std::fs::write(root.join("tsconfig.json"), "{ not json").unwrap();
+        std::fs::write(
+            root.join("a/tsconfig.json"),
+            r#"{"extends": "./tsconfig.base.json"}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("a/tsconfig.base.json"),
+            r#"{"extends": "./tsconfig.json"}"#,
+        )
+        .unwrap();
+        std::fs::write(root.join("a/x.ts"), "export const x = 1;\n").unwrap();
+        let index = open(root);
+        let problems = &index.report().config_problems;
+        assert!(problems.contains_key("malformed json"), "{problems:?}");
+        assert!(problems.contains_key("extends cycle"), "{problems:?}");
+        assert!(!index.report().config_problem_examples.is_empty());
     }
 }

@@ -31,6 +31,22 @@ pub enum DiagnosticKind {
     DuplicatePackageName { name: String, kept: String },
 }
 
+impl DiagnosticKind {
+    /// A short stable name of the problem, for counts by reason.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            DiagnosticKind::Unreadable => "unreadable",
+            DiagnosticKind::MalformedJson { .. } => "malformed json",
+            DiagnosticKind::InvalidField { .. } => "invalid field",
+            DiagnosticKind::ExtendsNotFound { .. } => "extends not found",
+            DiagnosticKind::ExtendsPackageUnsupported { .. } => "extends package unsupported",
+            DiagnosticKind::ExtendsCycle { .. } => "extends cycle",
+            DiagnosticKind::ExtendsTooDeep { .. } => "extends too deep",
+            DiagnosticKind::DuplicatePackageName { .. } => "duplicate package name",
+        }
+    }
+}
+
 impl std::fmt::Display for ResolveDiagnostic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.file, self.kind)
