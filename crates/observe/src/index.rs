@@ -570,4 +570,26 @@ mod tests {
         assert!(problems.contains_key("extends cycle"), "{problems:?}");
         assert!(!index.report().config_problem_examples.is_empty());
     }
+
+    #[test]
+    fn a_same_size_edit_with_its_mtime_restored_is_still_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let file = root.join("a.ts");
+        std::fs::write(&file, "export const a = 1;\n").unwrap();
+        let mut index = open(root);
+        let mtime = std::fs::metadata(&file).unwrap().modified().unwrap();
+        std::fs::write(&file, "export const b = 2;\n").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), mtime);
+        let report = index.refresh();
+        assert_eq!(report.changed, ["a.ts"]);
+        let input = index.file("a.ts").unwrap();
+        assert_eq!(&**input.text(index.db()), "export const b = 2;\n");
+    }
 }

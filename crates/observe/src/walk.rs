@@ -68,6 +68,11 @@ impl FileRole {
 pub struct Stamp {
     pub len: u64,
     pub modified_nanos: u128,
+    /// Inode change time: any write or `utime` moves it, so an edit whose size and mtime
+    /// were restored is still seen. 0 where the platform has none.
+    pub changed_nanos: i128,
+    /// The inode (0 where the platform has none): a file replaced by another is a change.
+    pub inode: u64,
 }
 
 impl Stamp {
@@ -77,9 +82,21 @@ impl Stamp {
             .ok()
             .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_nanos());
+        #[cfg(unix)]
+        let (changed_nanos, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (
+                i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()),
+                meta.ino(),
+            )
+        };
+        #[cfg(not(unix))]
+        let (changed_nanos, inode) = (0, 0);
         Stamp {
             len: meta.len(),
             modified_nanos,
+            changed_nanos,
+            inode,
         }
     }
 }
