@@ -592,4 +592,21 @@ mod tests {
         let input = index.file("a.ts").unwrap();
         assert_eq!(&**input.text(index.db()), "export const b = 2;\n");
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_names_and_symlinked_files_are_counted_not_silently_dropped() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("real.ts"), "export const a = 1;\n").unwrap();
+        let odd = std::ffi::OsStr::from_bytes(b"odd\xff.ts");
+        std::fs::write(root.join(odd), "export const b = 1;\n").unwrap();
+        std::os::unix::fs::symlink(root.join("real.ts"), root.join("link.ts")).unwrap();
+        let index = open(root);
+        let skipped = &index.report().skipped;
+        assert_eq!(skipped.get("non-utf-8 name"), Some(&1), "{skipped:?}");
+        assert_eq!(skipped.get("symlink"), Some(&1), "{skipped:?}");
+        assert_eq!(index.report().source_files, 1);
+    }
 }

@@ -25,6 +25,10 @@ pub enum SkipReason {
     Generated,
     Unreadable,
     DependencyDir,
+    /// A file name that is not valid UTF-8: paths are UTF-8 everywhere downstream.
+    NonUtf8Name,
+    /// A symbolic link to a file: links are never followed (they can point anywhere).
+    Symlink,
 }
 
 impl SkipReason {
@@ -37,6 +41,8 @@ impl SkipReason {
             SkipReason::Generated => "generated",
             SkipReason::Unreadable => "unreadable",
             SkipReason::DependencyDir => "dependency dir",
+            SkipReason::NonUtf8Name => "non-utf-8 name",
+            SkipReason::Symlink => "symlink",
         }
     }
 }
@@ -195,6 +201,7 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
     for item in found {
         match item {
             Found::Error => outcome.skip(SkipReason::Unreadable, String::from("<walk error>")),
+            Found::Skipped(reason, shown) => outcome.skip(reason, shown),
             Found::NotIndexed => outcome.not_indexed += 1,
             Found::Unchanged(rel) => outcome.unchanged.push(rel),
             Found::Candidate(c) => candidates.push(*c),
@@ -221,6 +228,8 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
 /// One walked entry, before files are read.
 enum Found {
     Error,
+    /// Counted under a skip reason (with a printable form of its path), never read.
+    Skipped(SkipReason, String),
     NotIndexed,
     Unchanged(String),
     Candidate(Box<(String, PathBuf, FileRole, Option<Stamp>)>),
@@ -231,7 +240,7 @@ impl Found {
     /// component-wise.
     fn key(&self) -> Option<&Path> {
         match self {
-            Found::Error | Found::NotIndexed => None,
+            Found::Error | Found::NotIndexed | Found::Skipped(..) => None,
             Found::Unchanged(rel) => Some(Path::new(rel.as_str())),
             Found::Candidate(c) => Some(Path::new(c.0.as_str())),
         }
@@ -256,10 +265,25 @@ fn classify(
     entry: ignore::DirEntry,
     unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
 ) -> Option<Found> {
-    if !entry.file_type().is_some_and(|t| t.is_file()) {
+    let file_type = entry.file_type()?;
+    let shown = || {
+        entry
+            .path()
+            .strip_prefix(root)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .into_owned()
+    };
+    if file_type.is_symlink() {
+        let indexable = entry.path().to_str().and_then(FileRole::of).is_some();
+        return indexable.then(|| Found::Skipped(SkipReason::Symlink, shown()));
+    }
+    if !file_type.is_file() {
         return None;
     }
-    let rel = rel_path(root, entry.path())?;
+    let Some(rel) = rel_path(root, entry.path()) else {
+        return Some(Found::Skipped(SkipReason::NonUtf8Name, shown()));
+    };
     let Some(role) = FileRole::of(&rel) else {
         return Some(Found::NotIndexed);
     };
