@@ -1,6 +1,7 @@
 //! The observe stage: index a repository with tree-sitter and answer typed exploration
 //! tool calls over it.
 
+pub mod escape;
 pub mod facts;
 pub mod idf;
 pub mod path_traits;

@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use sightline_observe::escape::inline;
+
 use crate::observation::Observation;
 use crate::registry::Registry;
 
@@ -27,7 +29,7 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                         let c = registry
                             .in_file(&m.path)
                             .find(|c| c.range == m.best_range)?;
-                        Some(format!("{} [{}]", m.path, c.id))
+                        Some(format!("{} [{}]", inline(&m.path), c.id))
                     })
                     .take(16)
                     .collect();
@@ -39,7 +41,7 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             let mut out = String::new();
             for m in &r.matches {
                 let tag = id_for(&m.path, m.line).unwrap_or_default();
-                let _ = writeln!(out, "{}:{} {} {}", m.path, m.line, tag, m.text);
+                let _ = writeln!(out, "{}:{} {} {}", inline(&m.path), m.line, tag, m.text);
             }
             if r.truncated {
                 let _ = writeln!(out, "(more matches; narrow the pattern or path)");
@@ -56,7 +58,11 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             let tag = id_for(&r.path, r.start_line).unwrap_or_default();
             let mut out = format!(
                 "#### {}:{}-{} {} ({} lines total)\n",
-                r.path, r.start_line, r.end_line, tag, r.total_lines
+                inline(&r.path),
+                r.start_line,
+                r.end_line,
+                tag,
+                r.total_lines
             );
             for (i, line) in r.text.lines().enumerate() {
                 let _ = writeln!(out, "{:>4} {}", r.start_line + i as u32, line);

@@ -3,7 +3,6 @@
 //! up in the registry; nothing is ever copied from the selection's free text.
 
 mod budget;
-pub mod escape;
 mod json;
 mod parts;
 mod text;

@@ -18,7 +18,7 @@ pub(crate) struct Place {
 impl Place {
     fn of(c: &Candidate) -> Place {
         Place {
-            path: crate::escape::inline(&c.path),
+            path: sightline_observe::escape::inline(&c.path),
             range: c.range,
         }
     }
@@ -71,7 +71,7 @@ pub(crate) struct Parts {
 /// Free text from the model on one line: the layout is line-based, so a newline inside a
 /// fact must not start what looks like a new item.
 pub(crate) fn one_line(s: &str) -> String {
-    crate::escape::inline(&quote::normalize(s))
+    sightline_observe::escape::inline(&quote::normalize(s))
 }
 
 impl Parts {

@@ -152,7 +152,7 @@ pub(crate) fn write(parts: &Parts) -> String {
     // Serializing plain strings, numbers and enums cannot fail; an empty object would still
     // be valid JSON if it ever did.
     let json = serde_json::to_string(&parts.json).unwrap_or_else(|_| "{}".to_owned());
-    let json = crate::escape::json_in_fence(&json);
+    let json = sightline_observe::escape::json_in_fence(&json);
     let _ = write!(out, "```json\n{json}\n```\n");
     out
 }

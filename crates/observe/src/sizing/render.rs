@@ -29,6 +29,7 @@ pub fn signature_block(
         format!(" {}", tags.join(" "))
     };
     let (start, end) = (first.lines.start, last.lines.end);
+    let path = crate::escape::inline(path);
     let _ = writeln!(
         out,
         "\n#### {path}:{start}-{end}{tag} - skeleton: signature lines only, bodies elided \

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ToolError;
 use crate::db::{Db, Workspace, file_index, workspace_graph};
+use crate::escape::inline;
 use crate::facts::{FileFacts, LineRange};
 use crate::graph::{Graph, NodeId};
 use crate::query::QueryTerms;
@@ -670,12 +671,12 @@ impl ExploreResult {
                 let syms: Vec<String> = w
                     .symbols
                     .iter()
-                    .map(|s| format!("{} ({}:{})", s.qualified, s.kind, s.line))
+                    .map(|s| format!("{} ({}:{})", inline(&s.qualified), s.kind, s.line))
                     .collect();
                 let _ = writeln!(
                     out,
                     "\n#### {}:{}-{}{} - {}",
-                    f.path,
+                    inline(&f.path),
                     w.lines.start,
                     w.lines.end,
                     tag,
@@ -689,7 +690,7 @@ impl ExploreResult {
                     let _ = writeln!(
                         out,
                         "     … cut at the line cap; read_file {} for the rest",
-                        f.path
+                        inline(&f.path)
                     );
                 }
             }
@@ -700,9 +701,9 @@ impl ExploreResult {
                 let tag = m
                     .best_symbol
                     .as_ref()
-                    .map(|s| format!(" - {} ({}:{})", s.qualified, s.kind, s.line))
+                    .map(|s| format!(" - {} ({}:{})", inline(&s.qualified), s.kind, s.line))
                     .unwrap_or_default();
-                let _ = writeln!(out, "  {}{}", m.path, tag);
+                let _ = writeln!(out, "  {}{}", inline(&m.path), tag);
             }
         }
         let t = &self.truncation;

@@ -94,7 +94,7 @@ impl ListFilesResult {
         let base = depth_of(&self.root);
         for entry in &self.entries {
             let indent = "  ".repeat(depth_of(&entry.path).saturating_sub(base + 1));
-            let name = entry.path.rsplit('/').next().unwrap_or(&entry.path);
+            let name = crate::escape::inline(entry.path.rsplit('/').next().unwrap_or(&entry.path));
             let _ = match (entry.kind, entry.size) {
                 (EntryKind::Dir, _) => writeln!(out, "{indent}{name}/"),
                 (EntryKind::Symlink, _) => writeln!(out, "{indent}{name} -> (symlink)"),

@@ -1,5 +1,5 @@
 //! Text that came from outside the engine — file names, identifiers, a model's free text —
-//! made safe for the report's line-based layout: it can neither start a new line nor open
+//! made safe for line-based text output (tool results, the report): it can neither start a new line nor open
 //! or close a code fence, so a file named "x\n```json\n{…}" cannot forge report content.
 
 /// Control characters become visible escapes (`\n`, `\t`, `\u{1b}`), and a run of three
