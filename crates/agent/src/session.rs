@@ -19,7 +19,7 @@ use sightline_registry::{
     ToolCall, session_registry,
 };
 use sightline_render::{Report, render_report};
-use sightline_validate::{Budget, SelectionError, Validated, parse_selection, validate};
+use sightline_validate::{Budget, SelectionError, Validated, parse_selection, validate_on_disk};
 
 /// The tool names a session accepts, as a model sees them.
 pub const TOOL_NAMES: [&str; 5] = [
@@ -171,12 +171,19 @@ impl ExploreSession {
     /// nothing survives).
     pub fn submit(&self, index: &Index<RegistryDatabase>, selection: &Selection) -> Finished {
         let run = sightline_rank::finish(index.db(), self.session);
-        let validated = validate(
+        // Cited files are read again: one deleted or changed since a tool showed it must
+        // not be cited on the strength of the old observation.
+        let read_now = |path: &str| {
+            let file = self.root.resolve(path).ok()?;
+            std::fs::read_to_string(file.abs()).ok()
+        };
+        let validated = validate_on_disk(
             selection,
             &run.registry,
             self.intent,
             &run.selection,
             &Budget::default(),
+            &read_now,
         );
         let report = render_report(
             &self.query,

@@ -234,3 +234,29 @@ fn a_submission_hears_what_validation_removed() {
         "the report text stays the report"
     );
 }
+
+#[test]
+fn a_file_deleted_after_it_was_observed_is_not_cited() {
+    let (dir, mut engine) = engine();
+    let (id, first) = start(&mut engine, "validateDraft");
+    let cited = first.new_candidates[0].clone();
+    std::fs::remove_file(dir.path().join(&cited.path)).unwrap();
+    let reply = engine
+        .submit(params(json!({
+            "session": id, "primary": [cited.id.to_string()],
+            "action": "read_targets", "confidence": "high",
+            "read_targets": [{"candidate": cited.id.to_string(), "purpose": "change it", "required": true}],
+        })))
+        .unwrap();
+    assert!(
+        reply
+            .structured
+            .primary
+            .iter()
+            .all(|p| p.path != cited.path),
+        "{:?}",
+        reply.structured.primary
+    );
+    let note = reply.validation.expect("the drop is reported");
+    assert!(note.contains("deleted"), "{note}");
+}

@@ -11,9 +11,11 @@ mod outcome;
 mod parse;
 mod pass;
 pub mod quote;
+mod stale;
 mod validate;
 
 pub use budget::Budget;
 pub use outcome::{CriticalGap, Drop, Rule, Validated};
 pub use parse::{SelectionError, parse_selection};
-pub use validate::validate;
+pub use stale::ReadNow;
+pub use validate::{validate, validate_on_disk};

@@ -13,6 +13,8 @@ use sightline_registry::{CandidateId, Selection};
 pub enum Rule {
     /// The ID names no candidate in the registry.
     UnknownId,
+    /// The cited file was deleted, or changed so the quote is gone, after it was observed.
+    StaleFile,
     /// The quote is empty, too long in lines, or not in the candidate's observed text.
     QuoteUnverified,
     /// A read target without a line range (a listing) cannot be read as a target.

@@ -6,7 +6,8 @@ use sightline_registry::{Action, Confidence, Intent, Registry, Selection};
 use crate::budget::Budget;
 use crate::outcome::{CriticalGap, Drop, Rule, Validated};
 use crate::pass::Pass;
-use crate::{clamp, confidence, intent, known, quote};
+use crate::stale::ReadNow;
+use crate::{clamp, confidence, intent, known, quote, stale};
 
 /// Validates `selection` against `registry` for `intent`. Only removes or lowers; when no
 /// primary candidate and no flow link survive, returns `fallback` (validated by the same
@@ -18,7 +19,38 @@ pub fn validate(
     fallback: &Selection,
     budget: &Budget,
 ) -> Validated {
-    let pass = run_rules(selection, registry, intent, budget);
+    validate_with(selection, registry, intent, fallback, budget, None)
+}
+
+/// [`validate`], and every cited file is read again through `read_now`: a file deleted
+/// since it was observed is dropped, and so is a quote its current text no longer holds.
+pub fn validate_on_disk(
+    selection: &Selection,
+    registry: &Registry,
+    intent: Intent,
+    fallback: &Selection,
+    budget: &Budget,
+    read_now: ReadNow,
+) -> Validated {
+    validate_with(
+        selection,
+        registry,
+        intent,
+        fallback,
+        budget,
+        Some(read_now),
+    )
+}
+
+fn validate_with(
+    selection: &Selection,
+    registry: &Registry,
+    intent: Intent,
+    fallback: &Selection,
+    budget: &Budget,
+    read_now: Option<ReadNow>,
+) -> Validated {
+    let pass = run_rules(selection, registry, intent, budget, read_now);
     let critical_gap = critical_gap(&pass, selection, intent, registry);
     // A deliberate "nothing relevant" verdict is an outcome, not a gutted selection; the
     // fallback would pad it with places the model judged irrelevant.
@@ -33,7 +65,7 @@ pub fn validate(
             critical_gap,
         };
     }
-    let mut backup = run_rules(fallback, registry, intent, budget);
+    let mut backup = run_rules(fallback, registry, intent, budget, read_now);
     confidence::lower(
         &mut backup,
         Confidence::Low,
@@ -79,9 +111,18 @@ pub fn validate(
 }
 
 /// Rules 1-5, in order.
-fn run_rules(selection: &Selection, registry: &Registry, intent: Intent, budget: &Budget) -> Pass {
+fn run_rules(
+    selection: &Selection,
+    registry: &Registry,
+    intent: Intent,
+    budget: &Budget,
+    read_now: Option<ReadNow>,
+) -> Pass {
     let mut pass = Pass::new(selection);
     known::drop_unknown_ids(&mut pass, registry);
+    if let Some(read_now) = read_now {
+        stale::drop_stale(&mut pass, registry, read_now);
+    }
     quote::drop_unverified(&mut pass, registry);
     clamp::clamp(&mut pass, registry, budget);
     intent::fit_action(&mut pass, intent);

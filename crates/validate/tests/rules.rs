@@ -384,3 +384,50 @@ fn a_quote_must_be_a_meaningful_span_not_any_substring() {
     let kept: Vec<&str> = v.selection.flow.iter().map(|l| l.role.as_str()).collect();
     assert_eq!(kept, ["c", "d"]);
 }
+
+#[test]
+fn cited_files_deleted_or_changed_on_disk_are_dropped_with_a_reason() {
+    let mut sel = selection(Action::ReadTargets, Confidence::High);
+    sel.primary = vec![id(1), id(8)];
+    sel.flow = vec![
+        link(1, "a", "f", "router.add(\"/\", Panel);"),
+        link(8, "b", "f", "export const row17 = 17;"),
+    ];
+    sel.read_targets = vec![read_target(1, "change it", true)];
+    let reg = registry();
+    let path_of = |n: u32| reg.get(id(n)).unwrap().path.clone();
+    let (gone, edited) = (path_of(1), path_of(8));
+    let read_now = |p: &str| {
+        if p == gone {
+            None
+        } else if p == edited {
+            Some("export const row17 = 18;\n".to_owned())
+        } else {
+            Some(String::new())
+        }
+    };
+    let v = sightline_validate::validate_on_disk(
+        &sel,
+        &reg,
+        Intent::Edit,
+        &fallback(),
+        &Budget::default(),
+        &read_now,
+    );
+    let stale: Vec<&str> = v
+        .drops
+        .iter()
+        .filter(|d| d.rule == Rule::StaleFile)
+        .map(|d| d.what.as_str())
+        .collect();
+    assert_eq!(
+        stale,
+        [
+            "primary c1",
+            "read target c1",
+            "flow link c1",
+            "flow link c8"
+        ]
+    );
+    assert!(v.selection.confidence <= Confidence::Medium);
+}
