@@ -11,6 +11,7 @@ mod outcome;
 mod parse;
 mod pass;
 pub mod quote;
+mod scope;
 mod stale;
 mod validate;
 

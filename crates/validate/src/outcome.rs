@@ -13,6 +13,8 @@ use sightline_registry::{CandidateId, Selection};
 pub enum Rule {
     /// The ID names no candidate in the registry.
     UnknownId,
+    /// A search scope that is not a path of the repository; the scope alone is dropped.
+    ForeignScope,
     /// The cited file was deleted, or changed so the quote is gone, after it was observed.
     StaleFile,
     /// The quote is empty, too long in lines, or not in the candidate's observed text.

@@ -7,7 +7,7 @@ use crate::budget::Budget;
 use crate::outcome::{CriticalGap, Drop, Rule, Validated};
 use crate::pass::Pass;
 use crate::stale::ReadNow;
-use crate::{clamp, confidence, intent, known, quote, stale};
+use crate::{clamp, confidence, intent, known, quote, scope, stale};
 
 /// Validates `selection` against `registry` for `intent`. Only removes or lowers; when no
 /// primary candidate and no flow link survive, returns `fallback` (validated by the same
@@ -123,6 +123,7 @@ fn run_rules(
     if let Some(read_now) = read_now {
         stale::drop_stale(&mut pass, registry, read_now);
     }
+    scope::drop_foreign_scopes(&mut pass, registry);
     quote::drop_unverified(&mut pass, registry);
     clamp::clamp(&mut pass, registry, budget);
     intent::fit_action(&mut pass, intent);

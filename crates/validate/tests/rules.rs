@@ -431,3 +431,38 @@ fn cited_files_deleted_or_changed_on_disk_are_dropped_with_a_reason() {
     );
     assert!(v.selection.confidence <= Confidence::Medium);
 }
+
+#[test]
+fn a_search_scope_must_be_a_path_of_the_repository() {
+    let reg = registry();
+    let path = reg.get(id(1)).unwrap().path.clone();
+    let dir = path
+        .rsplit_once('/')
+        .map_or(String::new(), |(d, _)| d.to_owned());
+    let scoped = |scope: &str| {
+        let mut sel = selection(Action::TargetedGapSearch, Confidence::Medium);
+        sel.primary = vec![id(1)];
+        sel.search_targets = vec![search("term", Some(scope))];
+        let v = run(&sel, Intent::Locate);
+        let scope = v.selection.search_targets[0].scope.clone();
+        let dropped = v.drops.iter().any(|d| d.rule == Rule::ForeignScope);
+        (scope, dropped)
+    };
+    for kept in [
+        dir.clone(),
+        format!("{dir}/**/*.ts"),
+        "**/*.ts".to_owned(),
+        path,
+    ] {
+        assert_eq!(scoped(&kept), (Some(kept.clone()), false), "{kept}");
+    }
+    for foreign in [
+        "/etc",
+        "../outside",
+        "the whole app",
+        "nowhere/at/all",
+        "a\nb",
+    ] {
+        assert_eq!(scoped(foreign), (None, true), "{foreign:?}");
+    }
+}
