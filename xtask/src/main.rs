@@ -1,10 +1,11 @@
-//! Developer tasks: `cargo xtask guard | bench | eval`.
+//! Developer tasks: `cargo xtask guard | bench | eval | soak`.
 
 use clap::{Parser, Subcommand};
 
 mod bench;
 mod eval;
 mod guard;
+mod soak;
 
 #[derive(Parser)]
 #[command(name = "xtask", about = "Sightline developer tasks")]
@@ -21,6 +22,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Retrieval quality on mined localization tasks: engine vs. BM25 (run with --release).
     Eval(eval::EvalArgs),
+    /// Server memory over many tool calls: resident memory every N calls (release build).
+    Soak(soak::SoakArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -28,5 +31,6 @@ fn main() -> anyhow::Result<()> {
         Command::Guard(args) => guard::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Soak(args) => soak::run(args),
     }
 }

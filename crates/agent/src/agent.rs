@@ -59,7 +59,9 @@ pub fn explore(
 ) -> Result<AgentRun, SessionError> {
     let mut session = ExploreSession::new(index, query, intent)?;
     session.observation_cap = budgets.observation_cap;
-    Ok(run(index, &session, provider, budgets, trace))
+    let done = run(index, &session, provider, budgets, trace);
+    session.close(index);
+    Ok(done)
 }
 
 /// Runs the loop over an open session. Never fails: provider errors, malformed model

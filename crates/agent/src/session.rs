@@ -74,19 +74,16 @@ pub struct ExploreSession {
 pub const DEFAULT_OBSERVATION_CAP: usize = 16_000;
 
 impl ExploreSession {
+    /// Opens a session; close it with [`ExploreSession::close`] when done, so a
+    /// long-running process reuses its storage instead of growing.
     pub fn new(
-        index: &Index<RegistryDatabase>,
+        index: &mut Index<RegistryDatabase>,
         query: &str,
         intent: Intent,
     ) -> Result<ExploreSession, SessionError> {
         let root = RepoRoot::new(index.root())?;
-        let session = Session::new(
-            index.db(),
-            index.workspace(),
-            query.to_owned(),
-            intent,
-            Vec::new(),
-        );
+        let ws = index.workspace();
+        let session = index.db_mut().open_session(ws, query.to_owned(), intent);
         Ok(ExploreSession {
             session,
             root,
@@ -95,6 +92,11 @@ impl ExploreSession {
             observation_cap: DEFAULT_OBSERVATION_CAP,
             report_budget: sightline_render::DEFAULT_BUDGET_CHARS,
         })
+    }
+
+    /// Releases everything the session recorded (calls, observations, registry).
+    pub fn close(self, index: &mut Index<RegistryDatabase>) {
+        index.db_mut().close_session(self.session);
     }
 
     pub fn query(&self) -> &str {

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use salsa::Setter as _;
+
 use sightline_observe::LineRange;
 use sightline_observe::db::{Workspace, file_index};
 
@@ -93,6 +95,43 @@ impl Outline for DbOutline<'_> {
 #[derive(Clone, Default)]
 pub struct RegistryDatabase {
     storage: salsa::Storage<Self>,
+    /// Session inputs whose sessions closed, emptied, for the next session to reuse.
+    /// Salsa never frees an input, so a long-running server that made a new one per
+    /// session would keep every closed session's calls and registry forever.
+    idle_sessions: Vec<Session>,
+    /// Session inputs ever created, for tests and measurements of that bound.
+    sessions_created: usize,
+}
+
+impl RegistryDatabase {
+    /// A session input with no calls: a closed one reused when there is one.
+    pub fn open_session(&mut self, ws: Workspace, query: String, intent: Intent) -> Session {
+        let Some(session) = self.idle_sessions.pop() else {
+            self.sessions_created += 1;
+            return Session::new(self, ws, query, intent, Vec::new());
+        };
+        session.set_workspace(self).to(ws);
+        session.set_query(self).to(query);
+        session.set_intent(self).to(intent);
+        session
+    }
+
+    /// Releases what a finished session holds (its calls, their observations and its
+    /// registry) and keeps the emptied input for [`RegistryDatabase::open_session`].
+    pub fn close_session(&mut self, session: Session) {
+        session.set_calls(self).to(Vec::new());
+        session.set_query(self).to(String::new());
+        // Derived again now, so the memo of the full registry is replaced by an empty one
+        // instead of living until the input is next used.
+        let _ = session_registry(self, session);
+        self.idle_sessions.push(session);
+    }
+
+    /// How many session inputs this database ever created: bounded by the sessions open
+    /// at once when every session is closed with [`RegistryDatabase::close_session`].
+    pub fn sessions_created(&self) -> usize {
+        self.sessions_created
+    }
 }
 
 #[salsa::db]

@@ -64,8 +64,24 @@ impl Engine {
         }
     }
 
-    fn start(&self, query: &str, intent: Intent) -> Result<ExploreSession, CallError> {
-        ExploreSession::new(&self.index, query, intent).map_err(|e| CallError::Root(e.to_string()))
+    fn start(&mut self, query: &str, intent: Intent) -> Result<ExploreSession, CallError> {
+        ExploreSession::new(&mut self.index, query, intent)
+            .map_err(|e| CallError::Root(e.to_string()))
+    }
+
+    /// Keeps a session open under a new id; the oldest ones it evicts are closed.
+    fn keep(&mut self, session: ExploreSession) -> String {
+        let (id, evicted) = self.sessions.insert(session);
+        for old in evicted {
+            old.close(&mut self.index);
+        }
+        id
+    }
+
+    /// Session inputs the index ever allocated: stays at most the open-session limit plus
+    /// one however many calls the server answers.
+    pub fn sessions_allocated(&self) -> usize {
+        self.index.db().sessions_created()
     }
 
     /// `explore`: a fresh session explored and finished by [`value_model::explore`]. The
@@ -78,7 +94,9 @@ impl Engine {
             &mut session,
             params.max_files,
             self.value_model.as_ref(),
-        )?;
+        );
+        session.close(&mut self.index);
+        let finished = finished?;
         Ok(Reply {
             text: finished.report.text,
             validation: None,
@@ -94,9 +112,15 @@ impl Engine {
             let session = self.start(&params.args.query, intent)?;
             let outcome = session.call(&mut self.index, ToolCall::ExploreCode(params.args));
             // A session whose first call failed is not kept: the caller starts again.
-            let outcome = ok_outcome(outcome)?;
+            let outcome = match ok_outcome(outcome) {
+                Ok(outcome) => outcome,
+                Err(e) => {
+                    session.close(&mut self.index);
+                    return Err(e);
+                }
+            };
             let registry = session.registry(&self.index);
-            let id = self.sessions.insert(session);
+            let id = self.keep(session);
             let header = format!(
                 "session {id} started (intent {}): pass \"session\": \"{id}\" to the next \
                  calls and to submit_report\n\n",
@@ -133,7 +157,9 @@ impl Engine {
         let session = self.sessions.get(&params.session)?;
         let json = serde_json::Value::Object(params.selection).to_string();
         let finished = session.submit_json(&self.index, &json)?;
-        self.sessions.remove(&params.session)?;
+        self.sessions
+            .remove(&params.session)?
+            .close(&mut self.index);
         Ok(Reply {
             validation: validation_note(&finished.validated),
             text: finished.report.text,

@@ -19,14 +19,16 @@ pub struct Sessions {
 }
 
 impl Sessions {
-    /// Adds a session and returns its id (`s1`, `s2`, … in start order).
-    pub fn insert(&mut self, session: ExploreSession) -> String {
+    /// Adds a session and returns its id (`s1`, `s2`, … in start order) with the oldest
+    /// sessions it evicted, for the caller to close.
+    pub fn insert(&mut self, session: ExploreSession) -> (String, Vec<ExploreSession>) {
         self.next += 1;
         self.open.insert(self.next, session);
+        let mut evicted = Vec::new();
         while self.open.len() > MAX_OPEN_SESSIONS {
-            self.open.pop_first();
+            evicted.extend(self.open.pop_first().map(|(_, s)| s));
         }
-        id_text(self.next)
+        (id_text(self.next), evicted)
     }
 
     pub fn get(&self, id: &str) -> Result<&ExploreSession, CallError> {

@@ -260,3 +260,34 @@ fn a_file_deleted_after_it_was_observed_is_not_cited() {
     let note = reply.validation.expect("the drop is reported");
     assert!(note.contains("deleted"), "{note}");
 }
+
+/// A long-running server must not keep what finished sessions held: every closed, evicted
+/// or failed session gives its storage back, so the inputs allocated stay bounded by the
+/// sessions open at once however many calls are answered (the soak, bounded in calls).
+#[test]
+fn storage_of_finished_and_evicted_sessions_is_reused_not_accumulated() {
+    let (_dir, mut engine) = engine();
+    for round in 0..120 {
+        let query = format!("validateDraft handleSave {round}");
+        engine
+            .explore(&params(json!({"query": query, "intent": "explain"})))
+            .unwrap();
+        // More sessions than the server keeps: the oldest are evicted.
+        let (id, _) = start(&mut engine, &query);
+        if round % 3 == 0 {
+            let grep = ToolCall::Grep(params(json!({"pattern": "handleSave"})));
+            engine.call_in(&id, grep).unwrap();
+            let done = json!({"session": id, "primary": ["c1"], "action": "read_targets", "confidence": "low"});
+            engine.submit(params(done)).unwrap();
+        }
+        // A first call that fails does not keep its session either.
+        let bad = engine.explore_code(params(json!({"query": "", "intent": "edit"})));
+        assert!(bad.is_err() || engine.open_sessions() <= MAX_OPEN_SESSIONS);
+    }
+    assert!(engine.open_sessions() <= MAX_OPEN_SESSIONS);
+    assert!(
+        engine.sessions_allocated() <= MAX_OPEN_SESSIONS + 2,
+        "{} session inputs allocated for at most {MAX_OPEN_SESSIONS} open sessions",
+        engine.sessions_allocated()
+    );
+}

@@ -11,9 +11,9 @@
 mod driver;
 mod model;
 mod phase;
-mod procfs;
-mod queries;
-mod release;
+pub(crate) mod procfs;
+pub(crate) mod queries;
+pub(crate) mod release;
 mod report;
 mod stats;
 mod summary;

@@ -9,6 +9,12 @@ pub fn peak_rss_bytes() -> Option<u64> {
     parse_vm_hwm(&status)
 }
 
+/// `VmRSS` from `/proc/self/status` (resident now, not the peak), in bytes.
+pub fn rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_status_kb(&status, "VmRSS:")
+}
+
 /// User plus system CPU time of all threads so far, in ms (10 ms resolution on the
 /// usual 100 Hz clock); `None` off Linux.
 pub fn cpu_ms() -> Option<f64> {
@@ -26,7 +32,11 @@ pub fn load_average() -> Option<f64> {
 const CLOCK_TICKS_PER_S: f64 = 100.0;
 
 fn parse_vm_hwm(status: &str) -> Option<u64> {
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    parse_status_kb(status, "VmHWM:")
+}
+
+fn parse_status_kb(status: &str, field: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with(field))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }

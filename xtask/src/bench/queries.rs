@@ -11,7 +11,7 @@ pub const NAME_QUERIES: usize = 30;
 pub const PHRASE_QUERIES: usize = 10;
 
 /// The query set for an index: deterministic for the same indexed tree.
-pub fn sample(index: &Index) -> Vec<String> {
+pub fn sample<D: sightline_observe::Db>(index: &Index<D>) -> Vec<String> {
     let names = candidate_names(index);
     let mut queries = spread(&names, NAME_QUERIES);
     queries.extend(spread(&phrases(&names), PHRASE_QUERIES));
@@ -20,7 +20,7 @@ pub fn sample(index: &Index) -> Vec<String> {
 
 /// Exported function and class names of primary files (not tests, examples, vendored or
 /// generated code), in path order, each name once.
-fn candidate_names(index: &Index) -> Vec<String> {
+fn candidate_names<D: sightline_observe::Db>(index: &Index<D>) -> Vec<String> {
     let db = index.db();
     let mut seen = std::collections::HashSet::new();
     let mut names = Vec::new();
