@@ -19,6 +19,8 @@ pub type NodeId = u32;
 pub const MAX_NAME_CANDIDATES: usize = 3;
 /// How many re-export hops are followed to find where an imported name is declared.
 const MAX_REEXPORT_HOPS: u32 = 4;
+/// How many files one re-export lookup may look at, across all its branches.
+const MAX_REEXPORT_VISITS: u32 = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum EdgeKind {
@@ -423,7 +425,7 @@ impl<'a> ResolveCtx<'a> {
             };
             match bindings.get(name.as_str()) {
                 Some(b) => {
-                    if let Some(t) = self.resolve_binding(b, 0) {
+                    if let Some(t) = self.resolve_binding(b) {
                         push(t, true);
                     }
                 }
@@ -457,7 +459,7 @@ impl<'a> ResolveCtx<'a> {
         if receiver.is_empty() {
             if let Some(t) = bindings
                 .get(u.name.as_str())
-                .and_then(|b| self.resolve_binding(b, 0))
+                .and_then(|b| self.resolve_binding(b))
             {
                 found(t, true);
             }
@@ -475,7 +477,7 @@ impl<'a> ResolveCtx<'a> {
                 return;
             }
         } else if let Some(Binding::Namespace { file: target }) = bindings.get(receiver) {
-            if let Some(t) = self.export_of(*target, &u.name, 0) {
+            if let Some(t) = self.export_of(*target, &u.name) {
                 found(t, true);
             }
             return;
@@ -483,7 +485,7 @@ impl<'a> ResolveCtx<'a> {
             bindings.get(receiver)
         {
             // `Store.create()` / `handlers.onSave()`: a member of a known declaration.
-            if let Some(owner) = self.resolve_binding(b, 0)
+            if let Some(owner) = self.resolve_binding(b)
                 && let Some(member) = self.member_of(owner, &u.name)
             {
                 found(member, true);
@@ -541,16 +543,35 @@ impl<'a> ResolveCtx<'a> {
         Some(self.graph.decl_node(file, i))
     }
 
-    fn resolve_binding(&self, b: &Binding, hops: u32) -> Option<NodeId> {
+    fn resolve_binding(&self, b: &Binding) -> Option<NodeId> {
         match b {
             Binding::Decl(n) => Some(*n),
-            Binding::Imported { file, name } => self.export_of(*file, name, hops),
+            Binding::Imported { file, name } => self.export_of(*file, name),
             Binding::Namespace { file } => Some(self.graph.module_node[*file as usize]),
         }
     }
 
     /// The declaration a module exports under `name`, following re-exports.
-    fn export_of(&self, file: u32, name: &str, hops: u32) -> Option<NodeId> {
+    /// Where `name`, as exported by `file`, is declared, following re-exports.
+    fn export_of(&self, file: u32, name: &str) -> Option<NodeId> {
+        let mut visits = 0;
+        self.export_of_within(file, name, 0, &mut visits)
+    }
+
+    /// One step of [`Self::export_of`]. Both the chain length (`hops`) and the files looked
+    /// at in all (`visits`) are bounded: `export *` fans out, so hops alone would allow
+    /// (stars per file)^hops lookups for one import of a hostile barrel tree.
+    fn export_of_within(
+        &self,
+        file: u32,
+        name: &str,
+        hops: u32,
+        visits: &mut u32,
+    ) -> Option<NodeId> {
+        *visits += 1;
+        if *visits > MAX_REEXPORT_VISITS {
+            return None;
+        }
         let shape = self.shape(file)?;
         let tables = &self.tables[file as usize];
         let direct = if name == "default" {
@@ -575,10 +596,10 @@ impl<'a> ResolveCtx<'a> {
             };
             if imp.reexport {
                 if let Some(n) = imp.names.iter().find(|n| n.local == name) {
-                    return self.export_of(target, &n.imported, hops + 1);
+                    return self.export_of_within(target, &n.imported, hops + 1, visits);
                 }
                 if imp.names.is_empty() && imp.namespace.is_none() {
-                    let found = self.export_of(target, name, hops + 1);
+                    let found = self.export_of_within(target, name, hops + 1, visits);
                     if found.is_some() {
                         return found;
                     }
@@ -604,7 +625,7 @@ impl<'a> ResolveCtx<'a> {
             if let Some(n) = imp.names.iter().find(|n| n.local == name) {
                 let exported_here = !tables.names.contains(name);
                 if exported_here {
-                    return self.export_of(target, &n.imported, hops + 1);
+                    return self.export_of_within(target, &n.imported, hops + 1, visits);
                 }
             }
         }
