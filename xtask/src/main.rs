@@ -1,10 +1,11 @@
-//! Developer tasks: `cargo xtask guard | bench | eval | soak`.
+//! Developer tasks: `cargo xtask guard | bench | eval | soak | hostile`.
 
 use clap::{Parser, Subcommand};
 
 mod bench;
 mod eval;
 mod guard;
+mod hostile;
 mod soak;
 
 #[derive(Parser)]
@@ -22,6 +23,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Retrieval quality on mined localization tasks: engine vs. BM25 (run with --release).
     Eval(eval::EvalArgs),
+    /// Write a repository shaped to hurt an indexer (deep nesting, long extends chains).
+    Hostile(hostile::HostileArgs),
     /// Server memory over many tool calls: resident memory every N calls (release build).
     Soak(soak::SoakArgs),
 }
@@ -32,5 +35,6 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Soak(args) => soak::run(args),
+        Command::Hostile(args) => hostile::run(args),
     }
 }

@@ -291,3 +291,59 @@ fn storage_of_finished_and_evicted_sessions_is_reused_not_accumulated() {
         engine.sessions_allocated()
     );
 }
+
+/// Every file of the tree with its length, modification time and content.
+fn tree_state(root: &Path) -> Vec<(PathBuf, u64, std::time::SystemTime, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                stack.push(path.clone());
+            }
+            let content = if meta.is_file() {
+                std::fs::read(&path).unwrap()
+            } else {
+                Vec::new()
+            };
+            out.push((path, meta.len(), meta.modified().unwrap(), content));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The README's read-only guarantee: indexing (with the persistent cache on) and every
+/// tool leave the repository exactly as they found it: no file added, changed or touched.
+#[test]
+fn no_tool_writes_into_the_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let before = tree_state(dir.path());
+    let cache = tempfile::tempdir().unwrap();
+    let options = IndexOptions {
+        cache: CacheMode::Dir(cache.path().to_owned()),
+        progress: None,
+    };
+    let index = Index::open_with_db(RegistryDatabase::default(), dir.path(), &options).unwrap();
+    index.save_cache().unwrap();
+    let mut engine = Engine::new(index);
+    engine
+        .explore(&params(json!({"query": "validateDraft", "intent": "edit"})))
+        .unwrap();
+    let (id, _) = start(&mut engine, "handleSave");
+    for call in [
+        json!({"tool": "grep", "args": {"pattern": "handleSave", "context": 2}}),
+        json!({"tool": "read_file", "args": {"path": "package.json"}}),
+        json!({"tool": "list_files", "args": {"path": "."}}),
+    ] {
+        let call: ToolCall = params(call);
+        engine.call_in(&id, call).unwrap();
+    }
+    let done =
+        json!({"session": id, "primary": ["c1"], "action": "read_targets", "confidence": "low"});
+    engine.submit(params(done)).unwrap();
+    assert_eq!(tree_state(dir.path()), before);
+}
