@@ -593,6 +593,20 @@ mod tests {
         assert_eq!(&**input.text(index.db()), "export const b = 2;\n");
     }
 
+    /// Files read racily (just after a write) are read again by the next refresh, which
+    /// reports them changed only if their text is different.
+    #[test]
+    fn racily_read_files_are_reread_but_unchanged_text_is_not_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("a.ts"), "export const a = 1;\n").unwrap();
+        std::fs::write(root.join("b.ts"), "export const b = 1;\n").unwrap();
+        let mut index = open(root);
+        assert!(index.refresh().is_empty());
+        std::fs::write(root.join("b.ts"), "export const b = 2;\n").unwrap();
+        assert_eq!(index.refresh().changed, ["b.ts"]);
+    }
+
     #[cfg(unix)]
     #[test]
     fn non_utf8_names_and_symlinked_files_are_counted_not_silently_dropped() {

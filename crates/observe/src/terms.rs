@@ -10,13 +10,30 @@ pub const MIN_TERM_LEN: usize = 2;
 /// Longest subword kept as a term; longer runs are hashes, base64 or minified noise.
 pub const MAX_TERM_LEN: usize = 40;
 
+/// A word's lowercase letters and digits. Lowercasing can add marks (`İ` becomes `i` and a
+/// combining dot), which are not part of any term.
+fn lowercase_chars(w: &str) -> impl Iterator<Item = char> + '_ {
+    w.chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| c.is_alphanumeric())
+}
+
+fn lowercase_word(w: &str) -> String {
+    lowercase_chars(w).collect()
+}
+
 /// Splits an identifier into lowercase subwords on camelCase, PascalCase acronyms,
 /// snake_case, kebab-case and dots; digits stay with the letters before them and
 /// non-ASCII letters are letters: `parseHTTPHeader2` → `parse`, `http`, `header2`;
 /// `f12345` → `f12345`. Words are not normalised: see [`term_words`] for that.
 pub fn split_identifier(ident: &str) -> Vec<String> {
     let mut out = Vec::new();
-    split_identifier_into(ident, &mut |w| out.push(w.to_lowercase()));
+    split_identifier_into(ident, &mut |w| {
+        let w = lowercase_word(w);
+        if !w.is_empty() {
+            out.push(w);
+        }
+    });
     out
 }
 
@@ -81,7 +98,7 @@ pub fn for_each_term(lower: &str, mut emit: impl FnMut(&str)) {
 pub fn term_words(ident: &str) -> Vec<String> {
     let mut out = Vec::new();
     split_words(ident, |w| {
-        for_each_term(&w.to_lowercase(), |t| out.push(t.to_owned()))
+        for_each_term(&lowercase_word(w), |t| out.push(t.to_owned()))
     });
     out
 }
@@ -145,7 +162,7 @@ impl TermCounts {
             split_words(tok, |w| {
                 parts += 1;
                 buf.clear();
-                buf.extend(w.chars().flat_map(char::to_lowercase));
+                buf.extend(lowercase_chars(w));
                 compound.push_str(&buf);
                 let mut counted = false;
                 for_each_term(&buf, |t| {
@@ -185,9 +202,7 @@ fn bump(map: &mut FxHashMap<String, u32>, key: &str) {
 /// `recordStore`, `record_store` and `RecordStore` share one key.
 pub fn compound_key(ident: &str) -> String {
     let mut key = String::with_capacity(ident.len());
-    split_words(ident, |w| {
-        key.extend(w.chars().flat_map(char::to_lowercase))
-    });
+    split_words(ident, |w| key.extend(lowercase_chars(w)));
     key
 }
 
@@ -247,7 +262,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn splitting_never_panics_and_yields_alphanumeric_words(s in "\\PC{0,40}") {
+        fn splitting_never_panics_and_yields_alphanumeric_words(s in "\\PC{0,40}|İ[a-z]") {
             for w in split_identifier(&s) {
                 proptest::prop_assert!(!w.is_empty() && w.chars().all(char::is_alphanumeric));
             }

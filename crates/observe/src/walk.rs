@@ -79,7 +79,17 @@ pub struct Stamp {
     pub changed_nanos: i128,
     /// The inode (0 where the platform has none): a file replaced by another is a change.
     pub inode: u64,
+    /// The file was read within [`RACY_WINDOW`] of its last change, so a second write in
+    /// the same timestamp tick could leave every field above equal. A racy stamp never
+    /// equals a fresh one, so the next refresh reads the file again (and keeps the old
+    /// input when the text is the same), as git does for its racily clean entries.
+    pub racy: bool,
 }
+
+/// How close to its last change a file's read must be for the stamp to be ambiguous: the
+/// coarsest common timestamp granularity (FAT's 2 s; Linux stamps come from a clock tick of
+/// a few ms, network file systems may round further).
+pub const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Stamp {
     pub fn of(meta: &std::fs::Metadata) -> Stamp {
@@ -103,7 +113,23 @@ impl Stamp {
             modified_nanos,
             changed_nanos,
             inode,
+            racy: false,
         }
+    }
+
+    /// This stamp, marked racy when the file's last change (its ctime, else its mtime) is
+    /// not at least [`RACY_WINDOW`] older than `read_at`, the moment its text was read.
+    pub fn read_at(mut self, read_at: SystemTime) -> Stamp {
+        let read_nanos = read_at
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let last_change = if self.changed_nanos > 0 {
+            u128::try_from(self.changed_nanos).unwrap_or(0)
+        } else {
+            self.modified_nanos
+        };
+        self.racy = last_change + RACY_WINDOW.as_nanos() > read_nanos;
+        self
     }
 }
 
@@ -321,10 +347,12 @@ fn load_with(
     if stamp.len > MAX_FILE_BYTES {
         return Err((SkipReason::TooLarge, rel));
     }
+    let read_at = SystemTime::now();
     let bytes = match std::fs::read(abs) {
         Ok(b) => b,
         Err(_) => return Err((SkipReason::Unreadable, rel)),
     };
+    let stamp = stamp.read_at(read_at);
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return Err((SkipReason::Binary, rel));
     }
@@ -390,6 +418,30 @@ pub fn rel_path(root: &Path, abs: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A second write in the timestamp tick of the read would leave size, mtime and ctime
+    /// equal; a stamp taken that close to the change must not vouch for the text.
+    #[test]
+    fn a_stamp_read_within_the_window_of_its_change_never_matches_a_fresh_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.ts");
+        std::fs::write(&file, "export const a = 1;\n").unwrap();
+        let loaded = load("a.ts".into(), &file, FileRole::Source(Lang::TypeScript)).unwrap();
+        let fresh = Stamp::of(&std::fs::metadata(&file).unwrap());
+        assert!(loaded.stamp.racy);
+        assert_ne!(loaded.stamp, fresh, "a refresh must read the file again");
+    }
+
+    #[test]
+    fn a_stamp_read_well_after_its_change_is_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.ts");
+        std::fs::write(&file, "export const a = 1;\n").unwrap();
+        let fresh = Stamp::of(&std::fs::metadata(&file).unwrap());
+        let later = SystemTime::now() + RACY_WINDOW;
+        assert_eq!(fresh.read_at(later), fresh);
+        assert!(fresh.read_at(SystemTime::now()).racy);
+    }
 
     #[test]
     fn roles_by_name() {
