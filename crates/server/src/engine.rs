@@ -98,9 +98,9 @@ impl Engine {
         session.close(&mut self.index);
         let finished = finished?;
         Ok(Reply {
+            structured: ReportOut::new(finished.report.json, finished.report.text.clone(), None),
             text: finished.report.text,
             validation: None,
-            structured: finished.report.json.into(),
         })
     }
 
@@ -160,24 +160,31 @@ impl Engine {
         self.sessions
             .remove(&params.session)?
             .close(&mut self.index);
+        let validation = validation_note(&finished.validated);
         Ok(Reply {
-            validation: validation_note(&finished.validated),
+            structured: ReportOut::new(
+                finished.report.json,
+                finished.report.text.clone(),
+                validation.clone(),
+            ),
             text: finished.report.text,
-            structured: finished.report.json.into(),
+            validation,
         })
     }
 }
 
 fn reply(id: &str, header: String, outcome: CallOutcome, registry: &Registry) -> Reply<CallOut> {
+    let text = header + &outcome.text;
     Reply {
-        text: header + &outcome.text,
         validation: None,
         structured: CallOut {
+            text: text.clone(),
             session: id.to_owned(),
             tool: outcome.tool,
             new_candidates: CandidateOut::lookup(registry, &outcome.new_ids),
             cut: outcome.cut,
         },
+        text,
     }
 }
 

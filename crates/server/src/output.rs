@@ -1,4 +1,7 @@
-//! `structuredContent` of the tools, for programs (the text content is for models).
+//! `structuredContent` of the tools. Some clients forward only the text content to the
+//! model, others (Claude Code) only `structuredContent`; so each structured result carries
+//! the whole text too (`text`, and `validation` for a report), next to the typed fields
+//! programs use.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -9,6 +12,10 @@ use sightline_render::{JsonPlace, JsonRead, ReportJson};
 /// carries no schema of its own).
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct ReportOut {
+    /// The rendered report, exactly as the text content has it.
+    pub text: String,
+    /// What validation removed or lowered, one line per change (empty when nothing was).
+    pub validation: String,
     pub action: Action,
     pub confidence: Confidence,
     /// The places that matter most, in order.
@@ -36,8 +43,9 @@ pub struct ReadOut {
     pub required: bool,
 }
 
-impl From<ReportJson> for ReportOut {
-    fn from(json: ReportJson) -> ReportOut {
+impl ReportOut {
+    /// The machine block `json` of a report rendered as `text`.
+    pub fn new(json: ReportJson, text: String, validation: Option<String>) -> ReportOut {
         // Destructured so a new report field fails to compile here instead of being lost.
         let ReportJson {
             action,
@@ -46,6 +54,8 @@ impl From<ReportJson> for ReportOut {
             read,
         } = json;
         ReportOut {
+            text,
+            validation: validation.unwrap_or_default(),
             action,
             confidence,
             primary: primary.into_iter().map(PlaceOut::from).collect(),
@@ -81,6 +91,8 @@ impl From<JsonRead> for ReadOut {
 /// What one raw tool call added to its session.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct CallOut {
+    /// What the tool showed, candidate IDs inline, exactly as the text content has it.
+    pub text: String,
     /// The session the call was recorded in; pass it to the next calls.
     pub session: String,
     pub tool: String,

@@ -1,0 +1,199 @@
+//! A minimal MCP client for tests: `sightline serve` as a real process, JSON-RPC lines
+//! over stdio as a client sends them. Replies may come out of order, so they are matched by
+//! id; every wait is bounded so a broken server fails the test instead of hanging it.
+#![allow(dead_code)] // each test binary uses its own part of the client
+
+use std::collections::HashMap;
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+pub const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
+
+pub struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    replies: Receiver<Value>,
+    early: HashMap<u64, Value>,
+    stderr: Arc<Mutex<String>>,
+    next_id: u64,
+    pub dir: tempfile::TempDir,
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+impl Server {
+    /// Starts the server on a copy of the fixture app and completes the handshake.
+    pub fn start() -> (Server, Value) {
+        let dir = tempfile::tempdir().unwrap();
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app");
+        copy_dir(&fixture, dir.path());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .arg("serve")
+            .arg("--no-cache")
+            .arg(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start sightline serve");
+        let (tx, replies) = channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("stdout must carry only JSON-RPC: {e}: {line}"));
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let mut err_pipe = child.stderr.take().unwrap();
+        let sink = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = err_pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let mut server = Server {
+            stdin: child.stdin.take(),
+            child,
+            replies,
+            early: HashMap::new(),
+            stderr,
+            next_id: 0,
+            dir,
+        };
+        let init = server.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "serve-test", "version": "0"}
+            }),
+        );
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        (server, init)
+    }
+
+    pub fn send(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends a request and waits for the reply with its id; returns `result`.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let reply = self.wait_for(id);
+        match reply.get("result") {
+            Some(result) => result.clone(),
+            None => panic!("{method} failed: {reply}"),
+        }
+    }
+
+    pub fn wait_for(&mut self, id: u64) -> Value {
+        let deadline = Instant::now() + REPLY_TIMEOUT;
+        loop {
+            if let Some(reply) = self.early.remove(&id) {
+                return reply;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.replies.recv_timeout(left) {
+                Ok(message) => {
+                    if let Some(got) = message.get("id").and_then(Value::as_u64) {
+                        self.early.insert(got, message);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no reply to request {id}; stderr:\n{}", self.stderr())
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server exited; stderr:\n{}", self.stderr())
+                }
+            }
+        }
+    }
+
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
+    }
+
+    /// Calls a tool that must succeed; returns (text, structuredContent).
+    pub fn ok(&mut self, tool: &str, arguments: Value) -> (String, Value) {
+        let result = self.call(tool, arguments.clone());
+        assert_eq!(
+            result["isError"],
+            json!(false),
+            "{tool} {arguments} failed: {result}"
+        );
+        (text_of(&result), result["structuredContent"].clone())
+    }
+
+    /// Calls a tool that must fail; returns its message.
+    pub fn error(&mut self, tool: &str, arguments: Value) -> String {
+        let result = self.call(tool, arguments.clone());
+        assert_eq!(
+            result["isError"],
+            json!(true),
+            "{tool} {arguments} should fail: {result}"
+        );
+        text_of(&result)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Closing stdin ends the server; kill it if it does not stop promptly.
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn text_of(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
