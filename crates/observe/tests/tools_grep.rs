@@ -398,7 +398,35 @@ fn args_have_serde_defaults_and_results_round_trip() {
     assert_eq!(back, result);
     let text = result.render_text();
     assert!(
-        text.contains("src/app.ts:2: export function fooBar() {}"),
+        text.contains("## src/app.ts\n2: export function fooBar() {}"),
         "{text}"
     );
+}
+
+#[test]
+fn rendered_context_is_shown_once_and_distinct_from_matches() {
+    let (dir, root) = repo();
+    write(
+        dir.path(),
+        "ctx.ts",
+        "a\nhit one\nb\nhit two\nc\nd\ne\nf\ng\nhit three\nh\n",
+    );
+    let result = search(
+        &root,
+        GrepArgs {
+            path: Some("ctx.ts".into()),
+            context: 1,
+            ..GrepArgs::new("hit")
+        },
+    );
+    let text = result.render_tagged(&|m| Some(format!("[m{}]", m.line)));
+    assert_eq!(
+        text,
+        "## ctx.ts\n1- a\n2: [m2] hit one\n3- b\n4: [m4] hit two\n5- c\n--\n\
+         9- g\n10: [m10] hit three\n11- h\n"
+    );
+    // Without context only match lines appear, and each file has one heading.
+    let bare = search(&root, GrepArgs::new("foobar")).render_text();
+    assert_eq!(bare.matches("## src/app.ts").count(), 1, "{bare}");
+    assert!(!bare.lines().any(|l| l.contains("- ")), "{bare}");
 }

@@ -126,18 +126,17 @@ pub struct GrepResult {
 }
 
 impl GrepResult {
-    /// `path:line: text` lines (context lines use `path-line- text`) for humans.
+    /// The result as text for humans: see [`GrepResult::render_tagged`], without labels.
     pub fn render_text(&self) -> String {
+        self.render_tagged(&|_| None)
+    }
+
+    /// The result as text: a `## path` heading per file, then `12: text` for a match
+    /// line (with `tag`'s label, if any, after the colon) and `13- text` for a context
+    /// line, overlapping context of one file merged and gaps marked `--`.
+    pub fn render_tagged(&self, tag: &dyn Fn(&GrepMatch) -> Option<String>) -> String {
         let mut out = String::new();
-        for m in &self.matches {
-            for c in &m.context_before {
-                let _ = writeln!(out, "{}-{}- {}", m.path, c.line, c.text);
-            }
-            let _ = writeln!(out, "{}:{}: {}", m.path, m.line, m.text);
-            for c in &m.context_after {
-                let _ = writeln!(out, "{}-{}- {}", m.path, c.line, c.text);
-            }
-        }
+        super::grep_render::render_matches(&mut out, &self.matches, tag);
         if self.matches.is_empty() {
             out.push_str("no matches\n");
         }
