@@ -398,7 +398,77 @@ fn args_have_serde_defaults_and_results_round_trip() {
     assert_eq!(back, result);
     let text = result.render_text();
     assert!(
-        text.contains("src/app.ts:2: export function fooBar() {}"),
+        text.contains("## src/app.ts\n2: export function fooBar() {}"),
         "{text}"
     );
+}
+
+#[test]
+fn rendered_context_is_shown_once_and_distinct_from_matches() {
+    let (dir, root) = repo();
+    write(
+        dir.path(),
+        "ctx.ts",
+        "a\nhit one\nb\nhit two\nc\nd\ne\nf\ng\nhit three\nh\n",
+    );
+    let result = search(
+        &root,
+        GrepArgs {
+            path: Some("ctx.ts".into()),
+            context: 1,
+            ..GrepArgs::new("hit")
+        },
+    );
+    let text = result.render_tagged(&|m| Some(format!("[m{}]", m.line)));
+    assert_eq!(
+        text,
+        "## ctx.ts\n1- a\n2: [m2] hit one\n3- b\n4: [m4] hit two\n5- c\n--\n\
+         9- g\n10: [m10] hit three\n11- h\n"
+    );
+    // Without context only match lines appear, and each file has one heading.
+    let bare = search(&root, GrepArgs::new("foobar")).render_text();
+    assert_eq!(bare.matches("## src/app.ts").count(), 1, "{bare}");
+    assert!(!bare.lines().any(|l| l.contains("- ")), "{bare}");
+}
+
+#[test]
+fn truncation_counts_every_match_and_file_it_left_out() {
+    let (dir, root) = repo();
+    // 3 matches in a.ts, 2 in b.ts, 1 in c.ts: 6 matches in 3 files.
+    write(dir.path(), "many/a.ts", "hit\nhit\nmiss\nhit\n");
+    write(dir.path(), "many/b.ts", "hit\nhit\n");
+    write(dir.path(), "many/c.ts", "x hit\n");
+    write(dir.path(), "many/d.ts", "nothing\n");
+    let result = search(
+        &root,
+        GrepArgs {
+            path: Some("many".into()),
+            max_matches: 2,
+            context: 1,
+            ..GrepArgs::new("hit")
+        },
+    );
+    assert!(result.truncated);
+    assert_eq!(located(&result), ["many/a.ts:1", "many/a.ts:2"]);
+    assert_eq!(result.total_matches, 6);
+    assert_eq!(result.total_files_with_matches, 3);
+    assert!(!result.totals_capped);
+    assert_eq!(result.files_searched, 4);
+    let text = result.render_text();
+    assert!(
+        text.contains("showing 2 of 6 matches in 1 of 3 files"),
+        "{text}"
+    );
+
+    // When nothing is cut the totals equal what is shown.
+    let all = search(
+        &root,
+        GrepArgs {
+            path: Some("many".into()),
+            ..GrepArgs::new("hit")
+        },
+    );
+    assert!(!all.truncated);
+    assert_eq!(all.total_matches, all.matches.len());
+    assert_eq!(all.total_files_with_matches, all.files_with_matches);
 }

@@ -38,21 +38,8 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             out
         }
         Observation::Grep(r) => {
-            let mut out = String::new();
-            for m in &r.matches {
-                let tag = id_for(&m.path, m.line).unwrap_or_default();
-                let _ = writeln!(out, "{}:{} {} {}", inline(&m.path), m.line, tag, m.text);
-            }
-            if r.truncated {
-                let _ = writeln!(out, "(more matches; narrow the pattern or path)");
-            }
-            for d in &r.diagnostics {
-                let _ = writeln!(out, "note: {d}");
-            }
-            if r.matches.is_empty() {
-                out.push_str("no matches\n");
-            }
-            out
+            // Match lines carry IDs; context lines (`13- text`) carry none.
+            r.render_tagged(&|m| id_for(&m.path, m.line))
         }
         Observation::ReadFile(r) => {
             let tag = id_for(&r.path, r.start_line).unwrap_or_default();

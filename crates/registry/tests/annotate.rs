@@ -54,3 +54,32 @@ fn annotated_observations_cite_registered_ids() {
         }
     }
 }
+
+#[test]
+fn grep_context_reaches_the_model_and_only_match_lines_carry_ids() {
+    let index = Index::open(
+        &fixture(),
+        &IndexOptions {
+            cache: CacheMode::Disabled,
+            progress: None,
+        },
+    )
+    .unwrap();
+    let root = RepoRoot::new(fixture()).unwrap();
+    let outline = DbOutline {
+        db: index.db(),
+        ws: index.workspace(),
+    };
+    let mut registry = Registry::new();
+    let args = GrepArgs {
+        context: 2,
+        ..GrepArgs::new("recordStore.save")
+    };
+    let grep = Observation::Grep(grep::run(&root, &args).unwrap());
+    registry.record(0, &grep, &outline);
+    let text = render_observation(&grep, &registry);
+    let context: Vec<&str> = text.lines().filter(|l| l.contains("- ")).collect();
+    assert!(context.len() >= 2, "context lines missing:\n{text}");
+    assert!(context.iter().all(|l| !l.contains("[c")), "{text}");
+    assert!(text.contains(": [c"), "match line lost its ID:\n{text}");
+}

@@ -10,7 +10,7 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 use serde::{Deserialize, Serialize};
 
 use super::error::ToolError;
-use super::grep_sink::FileSink;
+use super::grep_sink::{CountSink, FileSink};
 use super::walk::{self, SkipCounts};
 use crate::paths::{RepoRoot, to_rel};
 
@@ -24,6 +24,9 @@ pub const MAX_CONTEXT: u32 = 3;
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Longest line text kept in a result, in characters.
 pub const MAX_LINE_CHARS: usize = 300;
+/// Matching lines counted (reported or not) before counting stops; totals past it are
+/// lower bounds (`totals_capped`).
+pub const MAX_COUNTED_MATCHES: usize = 100_000;
 /// Diagnostics beyond this many are summarized in one final entry.
 const MAX_DIAGNOSTICS: usize = 100;
 
@@ -104,7 +107,7 @@ pub struct GrepMatch {
 }
 
 /// Result of [`run`].
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 pub struct GrepResult {
     /// Matches in path order (directory contents right after the directory), then line
     /// order.
@@ -121,28 +124,47 @@ pub struct GrepResult {
     pub skipped: SkipCounts,
     /// More matches exist than `max_matches` allowed to report.
     pub truncated: bool,
+    /// Matching lines in all searched files, reported or not (a lower bound when
+    /// `totals_capped`).
+    #[serde(default)]
+    pub total_matches: usize,
+    /// Files with at least one matching line, reported or not (a lower bound when
+    /// `totals_capped`).
+    #[serde(default)]
+    pub total_files_with_matches: usize,
+    /// Counting stopped after 100,000 matching lines; the totals are "at least".
+    #[serde(default)]
+    pub totals_capped: bool,
     /// Problems that did not stop the search (unreadable files, invalid UTF-8 lines).
     pub diagnostics: Vec<String>,
 }
 
 impl GrepResult {
-    /// `path:line: text` lines (context lines use `path-line- text`) for humans.
+    /// The result as text for humans: see [`GrepResult::render_tagged`], without labels.
     pub fn render_text(&self) -> String {
+        self.render_tagged(&|_| None)
+    }
+
+    /// The result as text: a `## path` heading per file, then `12: text` for a match
+    /// line (with `tag`'s label, if any, after the colon) and `13- text` for a context
+    /// line, overlapping context of one file merged and gaps marked `--`.
+    pub fn render_tagged(&self, tag: &dyn Fn(&GrepMatch) -> Option<String>) -> String {
         let mut out = String::new();
-        for m in &self.matches {
-            for c in &m.context_before {
-                let _ = writeln!(out, "{}-{}- {}", m.path, c.line, c.text);
-            }
-            let _ = writeln!(out, "{}:{}: {}", m.path, m.line, m.text);
-            for c in &m.context_after {
-                let _ = writeln!(out, "{}-{}- {}", m.path, c.line, c.text);
-            }
-        }
+        super::grep_render::render_matches(&mut out, &self.matches, tag);
         if self.matches.is_empty() {
             out.push_str("no matches\n");
         }
         if self.truncated {
-            let _ = writeln!(out, "(stopped at {} matches)", self.matches.len());
+            let at_least = if self.totals_capped { "at least " } else { "" };
+            let _ = writeln!(
+                out,
+                "(showing {} of {at_least}{} matches in {} of {at_least}{} files; narrow the \
+                 pattern, path or glob to see the rest)",
+                self.matches.len(),
+                self.total_matches.max(self.matches.len()),
+                self.files_with_matches,
+                self.total_files_with_matches.max(self.files_with_matches),
+            );
         }
         for d in &self.diagnostics {
             let _ = writeln!(out, "note: {d}");
@@ -181,6 +203,9 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
         files_skipped_large: 0,
         skipped: SkipCounts::default(),
         truncated: false,
+        total_matches: 0,
+        total_files_with_matches: 0,
+        totals_capped: false,
         diagnostics: Vec::new(),
     };
     let files = collect_files(root, start.abs(), glob.as_ref(), &mut result);
@@ -191,7 +216,19 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
         .before_context(context as usize)
         .after_context(context as usize)
         .build();
+    // Once the limit is reached, later files are only counted (no context, nothing kept).
+    let mut counter = SearcherBuilder::new()
+        .binary_detection(BinaryDetection::quit(0))
+        .build();
     for (rel, abs) in files {
+        if result.total_matches >= MAX_COUNTED_MATCHES {
+            result.totals_capped = true;
+            break;
+        }
+        if result.truncated {
+            count_file(&mut counter, &matcher, &rel, &abs, &mut result);
+            continue;
+        }
         let remaining = max_matches - result.matches.len();
         if !search_file(
             &mut searcher,
@@ -203,7 +240,6 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
             &mut result,
         ) {
             result.truncated = true;
-            break;
         }
     }
     cap_diagnostics(&mut result.diagnostics);
@@ -304,7 +340,7 @@ fn collect_files(
 }
 
 /// Searches one file and merges its matches into `result`. Returns `false` when the
-/// match limit was exceeded and the search must stop.
+/// match limit was exceeded: later files are then only counted.
 fn search_file(
     searcher: &mut Searcher,
     matcher: &RegexMatcher,
@@ -329,6 +365,7 @@ fn search_file(
     }
     result.files_searched += 1;
     let limit_hit = sink.limit_hit;
+    let unreported = sink.unreported;
     let outcome = sink.finish();
     if let Some(diagnostic) = outcome.diagnostic {
         result.diagnostics.push(diagnostic);
@@ -336,8 +373,35 @@ fn search_file(
     if !outcome.matches.is_empty() {
         result.files_with_matches += 1;
     }
+    let found = outcome.matches.len() + unreported;
+    result.total_matches += found;
+    result.total_files_with_matches += usize::from(found > 0);
     result.matches.extend(outcome.matches);
     !limit_hit
+}
+
+/// Counts one file's matching lines into the totals, after the match limit was reached.
+fn count_file(
+    searcher: &mut Searcher,
+    matcher: &RegexMatcher,
+    rel: &str,
+    abs: &std::path::Path,
+    result: &mut GrepResult,
+) {
+    let mut sink = CountSink::default();
+    if let Err(err) = searcher.search_path(matcher, abs, &mut sink) {
+        result
+            .diagnostics
+            .push(format!("{rel}: cannot read: {err}"));
+        return;
+    }
+    if sink.binary {
+        result.files_skipped_binary += 1;
+        return;
+    }
+    result.files_searched += 1;
+    result.total_matches += sink.matches;
+    result.total_files_with_matches += usize::from(sink.matches > 0);
 }
 
 fn cap_diagnostics(diagnostics: &mut Vec<String>) {

@@ -19,8 +19,10 @@ pub(crate) struct FileSink<'a> {
     first_invalid_utf8: Option<u32>,
     /// The file contains a NUL byte.
     pub(crate) binary: bool,
-    /// A match beyond the limit was seen; the search must stop.
+    /// A match beyond the limit was seen; later files are only counted.
     pub(crate) limit_hit: bool,
+    /// Matching lines seen beyond the limit (counted, not reported).
+    pub(crate) unreported: usize,
 }
 
 /// What one file contributes to the result.
@@ -41,6 +43,7 @@ impl<'a> FileSink<'a> {
             first_invalid_utf8: None,
             binary: false,
             limit_hit: false,
+            unreported: 0,
         }
     }
 
@@ -108,11 +111,15 @@ impl Sink for FileSink<'_> {
 
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, Self::Error> {
         if self.match_lines.len() >= self.remaining {
-            // One match too many: the result is truncated. Keep the line as context of
-            // the previous match and read on only while after-context can still follow.
+            // Beyond the limit: the result is truncated. Count the match, keep it only as
+            // context of the previous match, and read on to count the rest of the file.
             self.limit_hit = true;
-            let line = self.record(mat.line_number(), mat.bytes());
-            return Ok(line < self.context_horizon());
+            self.unreported += 1;
+            let line = mat.line_number().unwrap_or(0);
+            if line <= u64::from(self.context_horizon()) {
+                self.record(mat.line_number(), mat.bytes());
+            }
+            return Ok(true);
         }
         let line = self.record(mat.line_number(), mat.bytes());
         self.match_lines.push(line);
@@ -122,7 +129,7 @@ impl Sink for FileSink<'_> {
     fn context(&mut self, _: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, Self::Error> {
         let line = ctx.line_number().unwrap_or(0);
         if self.limit_hit && line > u64::from(self.context_horizon()) {
-            return Ok(false);
+            return Ok(true);
         }
         self.record(ctx.line_number(), ctx.bytes());
         Ok(true)
@@ -146,5 +153,28 @@ fn decode_line(bytes: &[u8]) -> (String, bool, bool) {
     match text.char_indices().nth(MAX_LINE_CHARS) {
         Some((cut, _)) => (text[..cut].to_string(), true, valid),
         None => (text, false, valid),
+    }
+}
+
+/// Counts one file's matching lines without keeping them: what `grep` does with the files
+/// after `max_matches` is reached, so it can say how much it left out.
+#[derive(Default)]
+pub(crate) struct CountSink {
+    pub(crate) matches: usize,
+    /// The file contains a NUL byte; `matches` is then meaningless.
+    pub(crate) binary: bool,
+}
+
+impl Sink for CountSink {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _: &Searcher, _: &SinkMatch<'_>) -> Result<bool, Self::Error> {
+        self.matches += 1;
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _offset: u64) -> Result<bool, Self::Error> {
+        self.binary = true;
+        Ok(false)
     }
 }

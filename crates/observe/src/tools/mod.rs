@@ -3,6 +3,7 @@
 pub mod error;
 pub mod explore_code;
 pub mod grep;
+mod grep_render;
 mod grep_sink;
 pub mod list_files;
 pub mod read_file;

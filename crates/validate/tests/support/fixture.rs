@@ -193,9 +193,7 @@ fn grep() -> Observation {
         files_with_matches: 1,
         files_skipped_binary: 0,
         files_skipped_large: 0,
-        skipped: SkipCounts::default(),
-        truncated: false,
-        diagnostics: Vec::new(),
+        ..GrepResult::default()
     })
 }
 
