@@ -15,9 +15,11 @@ Tools: explore_code (search the code graph), grep (line search), read_file (a li
 list_files (a directory tree). You have {steps} turns of tool calls, at most {parallel} calls \
 per turn.
 
-Every place a tool shows carries a candidate ID in brackets, for example:
+Every place a tool shows carries a candidate ID in brackets, with the lines it stands for \
+when the text around it does not show them, for example:
 #### src/a.ts:10-42 [c7] - name (function:12)
-IDs stay the same for the whole conversation. You refer to places only by these IDs; you \
+12: [c7 10-42] a grep hit inside that declaration
+One place has one ID for the whole conversation, whichever tool shows it again. You refer to places only by these IDs; you \
 cannot name paths or line ranges yourself.
 
 Finish by calling submit_report:

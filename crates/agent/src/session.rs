@@ -7,13 +7,14 @@ use std::sync::Arc;
 
 use salsa::Setter as _;
 use serde::Serialize;
+use sightline_observe::escape::inline;
 use sightline_observe::paths::RepoRoot;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::tools::grep::{self, GrepArgs};
 use sightline_observe::tools::list_files::{self, ListFilesArgs};
 use sightline_observe::tools::read_file::{self, ReadFileArgs};
 use sightline_observe::{Index, LineRange};
-use sightline_registry::annotate::render_observation;
+use sightline_registry::annotate::{label, render_observation};
 use sightline_registry::{
     CandidateId, Intent, Observation, RecordedCall, Registry, RegistryDatabase, Selection, Session,
     ToolCall, session_registry,
@@ -146,9 +147,12 @@ impl ExploreSession {
         });
         self.session.set_calls(index.db_mut()).to(calls);
         let registry = session_registry(index.db(), self.session);
-        let new_ids = registry.iter().skip(before).map(|c| c.id).collect();
+        let new_ids: Vec<CandidateId> = registry.iter().skip(before).map(|c| c.id).collect();
         let full = render_observation(&observation, &registry);
-        let (text, cut) = cap_text(&full, self.observation_cap);
+        let (mut text, cut) = cap_text(&full, self.observation_cap);
+        if cut {
+            text.push_str(&unshown_candidates(&text, &new_ids, &registry));
+        }
         CallOutcome {
             tool,
             full_chars: full.len(),
@@ -246,6 +250,21 @@ fn error_outcome(tool: &str, message: String) -> CallOutcome {
         is_error: true,
         observation: Observation::Error(message),
     }
+}
+
+/// The candidates a cut text no longer shows, listed so every allocated ID stays visible
+/// and selectable (`cut, not shown: src/a.ts [c40 10-50], …`).
+fn unshown_candidates(text: &str, ids: &[CandidateId], registry: &Registry) -> String {
+    let unshown: Vec<String> = ids
+        .iter()
+        .filter_map(|id| registry.get(*id))
+        .filter(|c| !text.contains(&label(c)))
+        .map(|c| format!("{} {}", inline(&c.path), label(c)))
+        .collect();
+    if unshown.is_empty() {
+        return String::new();
+    }
+    format!("cut, not shown: {}\n", unshown.join(", "))
 }
 
 /// Cuts text at a line boundary within `cap` characters, saying so.

@@ -1,48 +1,81 @@
-//! Tool results as text for a model, with candidate IDs inline (`#### src/a.ts:3-9 [c7] -
-//! name (kind:line)`), so it can select IDs it has seen. The one place observations are
-//! rendered with IDs.
+//! Tool results as text for a model, with candidate IDs inline (`12: [c7 3-9] text` on a
+//! grep hit, `#### src/a.ts:3-9 [c7]` on a window), so it can select IDs it has seen. Each ID is printed with the
+//! range it stands for, so a model reading only text knows what it cites. The one place
+//! observations are rendered with IDs; every ID a call allocates is printed here.
 
 use std::fmt::Write as _;
 
 use sightline_observe::escape::inline;
 
+use sightline_observe::LineRange;
+
+use crate::candidate::Candidate;
 use crate::observation::Observation;
-use crate::registry::Registry;
+use crate::registry::{Location, Registry, UNREAD_FILES_SHOWN};
+
+/// A candidate's label in tool text: `[c7 3-9]`, or `[c7]` for a whole file.
+pub fn label(c: &Candidate) -> String {
+    match c.range {
+        Some(r) => format!("[{} {}-{}]", c.id, r.start, r.end),
+        None => format!("[{}]", c.id),
+    }
+}
+
+/// The label next to text that already shows `shown` (a window's or read's header): the
+/// range is left out when it is the candidate's own, since the reader sees it already.
+fn label_beside(c: &Candidate, shown: LineRange) -> String {
+    if c.range == Some(shown) {
+        format!("[{}]", c.id)
+    } else {
+        label(c)
+    }
+}
 
 /// Renders `observation` with the IDs the registry assigned to its locations.
 pub fn render_observation(observation: &Observation, registry: &Registry) -> String {
-    let id_for = |path: &str, line: u32| -> Option<String> {
-        registry
-            .in_file(path)
-            .filter(|c| c.range.is_some_and(|r| r.contains_line(line)))
-            .min_by_key(|c| c.range.map_or(u32::MAX, |r| r.len()))
-            .map(|c| format!("[{}]", c.id))
+    let id_for = |path: &str, location: Location| -> Option<String> {
+        registry.at(path, location).map(label)
     };
     match observation {
         Observation::ExploreCode(r) => {
-            let mut out = r.render_text(&|path, w| id_for(path, w.lines.start));
+            let mut out = r.render_text(&|path, w| {
+                let c = registry.at(path, Location::Lines(w.lines))?;
+                Some(label_beside(c, w.lines))
+            });
             if !r.more_files.is_empty() {
                 let ids: Vec<String> = r
                     .more_files
                     .iter()
+                    .take(UNREAD_FILES_SHOWN)
                     .filter_map(|m| {
-                        let c = registry
-                            .in_file(&m.path)
-                            .find(|c| c.range == m.best_range)?;
-                        Some(format!("{} [{}]", inline(&m.path), c.id))
+                        let tag = id_for(&m.path, Location::of(m.best_range))?;
+                        Some(format!("{} {tag}", inline(&m.path)))
                     })
-                    .take(16)
                     .collect();
-                let _ = writeln!(out, "unread candidates: {}", ids.join(", "));
+                let _ = write!(out, "unread candidates: {}", ids.join(", "));
+                let unlisted = r.more_files.len().saturating_sub(UNREAD_FILES_SHOWN);
+                if unlisted > 0 {
+                    let _ = write!(out, " (and {unlisted} more files ranked past the cap)");
+                }
+                out.push('\n');
             }
             out
         }
         Observation::Grep(r) => {
             // Match lines carry IDs; context lines (`13- text`) carry none.
-            r.render_tagged(&|m| id_for(&m.path, m.line))
+            r.render_tagged(&|m| id_for(&m.path, Location::Hit(m.line)))
         }
         Observation::ReadFile(r) => {
-            let tag = id_for(&r.path, r.start_line).unwrap_or_default();
+            let read =
+                (r.end_line >= r.start_line).then(|| LineRange::new(r.start_line, r.end_line));
+            let tag = read
+                .and_then(|shown| {
+                    Some(label_beside(
+                        registry.at(&r.path, Location::Lines(shown))?,
+                        shown,
+                    ))
+                })
+                .unwrap_or_default();
             let mut out = format!(
                 "#### {}:{}-{} {} ({} lines total)\n",
                 inline(&r.path),
@@ -59,7 +92,7 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             }
             out
         }
-        Observation::ListFiles(r) => r.render_text(),
+        Observation::ListFiles(r) => r.render_tagged(&|e| id_for(&e.path, Location::File)),
         Observation::Error(e) => format!("error: {e}\n"),
     }
 }

@@ -20,8 +20,27 @@ pub struct BadCandidateId(pub String);
 
 impl FromStr for CandidateId {
     type Err = BadCandidateId;
+    /// Accepts `c7`, and the label tool text prints, `[c7 3-9]` or `c7 3-9`: the range is
+    /// the registry's, so it is checked for shape and otherwise ignored.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let t = s.trim();
+        let bare = s.trim();
+        let bare = bare
+            .strip_prefix('[')
+            .and_then(|b| b.strip_suffix(']'))
+            .unwrap_or(bare);
+        let mut tokens = bare.split_whitespace();
+        let t = tokens.next().unwrap_or("");
+        let range = tokens.next();
+        let is_range = |r: &str| {
+            r.split_once('-').is_some_and(|(a, b)| {
+                [a, b]
+                    .iter()
+                    .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
+        };
+        if tokens.next().is_some() || range.is_some_and(|r| !is_range(r)) {
+            return Err(BadCandidateId(s.into()));
+        }
         let digits = t
             .strip_prefix('c')
             .or_else(|| t.strip_prefix('C'))
@@ -74,5 +93,15 @@ mod tests {
         assert!("c".parse::<CandidateId>().is_err());
         assert!("c-1".parse::<CandidateId>().is_err());
         assert!("c99999999999".parse::<CandidateId>().is_err());
+    }
+
+    #[test]
+    fn accepts_the_printed_label_and_nothing_looser() {
+        assert_eq!("[c58 97-285]".parse::<CandidateId>(), Ok(CandidateId(58)));
+        assert_eq!("c58 97-285".parse::<CandidateId>(), Ok(CandidateId(58)));
+        assert_eq!("[c4]".parse::<CandidateId>(), Ok(CandidateId(4)));
+        assert!("c58 lines".parse::<CandidateId>().is_err());
+        assert!("c58 1-2 3".parse::<CandidateId>().is_err());
+        assert!("[c58 97-]".parse::<CandidateId>().is_err());
     }
 }

@@ -12,6 +12,6 @@ pub mod session;
 pub use candidate::{Candidate, CandidateSymbol, ObservedText, Provenance};
 pub use id::CandidateId;
 pub use observation::{Observation, RecordedCall, ToolCall, ToolName};
-pub use registry::{NoOutline, Outline, Registry};
+pub use registry::{Location, NoOutline, Outline, Registry};
 pub use selection::{Action, Confidence, FlowLink, Intent, ReadTarget, SearchTarget, Selection};
 pub use session::{Db, DbOutline, RegistryDatabase, Session, session_registry};

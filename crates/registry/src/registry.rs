@@ -1,6 +1,12 @@
-//! The candidate registry: every observation becomes candidates with stable IDs. The same
-//! location seen twice is one candidate with two provenance entries; a grep hit inside a
-//! declaration snaps to that declaration; overlapping windows of a file merge.
+//! The candidate registry: every observation becomes candidates with stable IDs.
+//!
+//! One location, one ID, across every tool of a session:
+//! - a window, a read or a listed file is a location by its path and exact line range (or
+//!   no range); the same location seen again is the same candidate;
+//! - a grep hit is the line it matched: it joins the smallest candidate already holding
+//!   that line when that candidate is no wider than the innermost declaration around the
+//!   line, and otherwise becomes that declaration (or, outside any, the line itself);
+//! - a candidate's range never changes: a read overlapping a window is its own candidate.
 
 use std::collections::HashMap;
 
@@ -32,23 +38,44 @@ impl Outline for NoOutline {
     }
 }
 
-/// Two ranges of one file merge when one holds the other and is at most this many times
-/// wider; a far wider container (a class around one method) stays a separate candidate.
-const MERGE_WIDTH_RATIO: u32 = 2;
+/// How many files past explore_code's file cap are listed (and get IDs): the rest are
+/// only counted, since an ID the text does not show cannot be selected.
+pub const UNREAD_FILES_SHOWN: usize = 16;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Registry {
     candidates: Vec<Candidate>,
-    /// Every location ever sighted, per path, with the candidate it went to: the same
-    /// sighting always lands on the same ID, whatever merges happened since.
-    sighted: std::collections::BTreeMap<String, Vec<(Option<LineRange>, CandidateId)>>,
+    /// Every location ever sighted (a window's or read's range, a grep hit's line, none
+    /// for a file), per path, with the candidate it went to: the same sighting always
+    /// lands on the same ID, and the text labels each location with it.
+    sighted: std::collections::BTreeMap<String, Vec<(Location, CandidateId)>>,
     #[serde(skip)]
     by_path: HashMap<String, Vec<usize>>,
+}
+
+/// What a tool showed of a file, the key of "one location, one ID".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Location {
+    /// The file as a whole (a listing).
+    File,
+    /// A window or read of exactly these lines.
+    Lines(LineRange),
+    /// A grep hit on this line.
+    Hit(u32),
+}
+
+impl Location {
+    /// A window or read of `range`, or the whole file when there is none.
+    pub fn of(range: Option<LineRange>) -> Location {
+        range.map_or(Location::File, Location::Lines)
+    }
 }
 
 /// One location an observation reports, before it is merged into the registry.
 struct Sighting {
     path: String,
+    location: Location,
+    /// The candidate's range when this sighting creates one.
     range: Option<LineRange>,
     symbols: Vec<CandidateSymbol>,
     reason: String,
@@ -89,6 +116,16 @@ impl Registry {
             .map(|&i| &self.candidates[i])
     }
 
+    /// The candidate a sighted location of `path` went to.
+    pub fn at(&self, path: &str, location: Location) -> Option<&Candidate> {
+        let (_, id) = self
+            .sighted
+            .get(path)?
+            .iter()
+            .find(|(l, _)| *l == location)?;
+        self.get(*id)
+    }
+
     /// Records one observation of tool call number `call`; returns the IDs it touched in
     /// the order the observation lists them (new or existing, without repeats).
     pub fn record(
@@ -112,15 +149,15 @@ impl Registry {
         let provenance = Provenance {
             call,
             tool,
-            reason: s.reason,
+            reason: s.reason.clone(),
             score: s.score,
         };
         let seen_before = self
             .sighted
             .get(&s.path)
-            .and_then(|v| v.iter().find(|(r, _)| *r == s.range))
+            .and_then(|v| v.iter().find(|(r, _)| *r == s.location))
             .map(|(_, id)| id.0 as usize - 1);
-        let slot = seen_before.or_else(|| self.find_slot(&s.path, s.range));
+        let slot = seen_before.or_else(|| self.find_slot(&s));
         let i = match slot {
             Some(i) => i,
             None => {
@@ -147,13 +184,7 @@ impl Registry {
             self.sighted
                 .entry(s.path.clone())
                 .or_default()
-                .push((s.range, c.id));
-        }
-        if let (Some(have), Some(new)) = (c.range, s.range) {
-            c.range = Some(LineRange::new(
-                have.start.min(new.start),
-                have.end.max(new.end),
-            ));
+                .push((s.location, c.id));
         }
         if !c.provenance.contains(&provenance) {
             c.provenance.push(provenance);
@@ -181,23 +212,24 @@ impl Registry {
         c.id
     }
 
-    /// The existing candidate a sighting belongs to, if any.
-    fn find_slot(&self, path: &str, range: Option<LineRange>) -> Option<usize> {
-        let same_file = self.by_path.get(path)?;
-        match range {
-            None => same_file
-                .iter()
-                .copied()
-                .find(|&i| self.candidates[i].range.is_none()),
-            Some(r) => same_file.iter().copied().find(|&i| {
-                self.candidates[i].range.is_some_and(|have| {
-                    have == r
-                        || (have.contains(&r) && have.len() <= r.len() * MERGE_WIDTH_RATIO)
-                        || (r.contains(&have) && r.len() <= have.len() * MERGE_WIDTH_RATIO)
-                        || (have.overlaps(&r) && !have.contains(&r) && !r.contains(&have))
-                })
-            }),
+    /// The existing candidate a sighting belongs to, if any (the rules in the module doc).
+    fn find_slot(&self, s: &Sighting) -> Option<usize> {
+        let same_file = self.by_path.get(&s.path)?;
+        let range_of = |i: usize| self.candidates[i].range;
+        let exact = same_file.iter().copied().find(|&i| range_of(i) == s.range);
+        let (Location::Hit(line), Some(range)) = (s.location, s.range) else {
+            return exact;
+        };
+        if exact.is_some() {
+            return exact;
         }
+        same_file
+            .iter()
+            .copied()
+            .filter_map(|i| Some((i, range_of(i)?)))
+            .filter(|(_, r)| r.contains_line(line) && r.len() <= range.len())
+            .min_by_key(|(i, r)| (r.len(), *i))
+            .map(|(i, _)| i)
     }
 }
 
@@ -219,6 +251,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                 for w in &f.windows {
                     out.push(Sighting {
                         path: f.path.clone(),
+                        location: Location::Lines(w.lines),
                         range: Some(w.lines),
                         symbols: w.symbols.iter().map(CandidateSymbol::from).collect(),
                         reason: w.reason.clone(),
@@ -231,9 +264,10 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     });
                 }
             }
-            for m in &r.more_files {
+            for m in r.more_files.iter().take(UNREAD_FILES_SHOWN) {
                 out.push(Sighting {
                     path: m.path.clone(),
+                    location: Location::of(m.best_range),
                     range: m.best_range,
                     symbols: m.best_symbol.iter().map(CandidateSymbol::from).collect(),
                     reason: "ranked past the file cap".to_owned(),
@@ -269,6 +303,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     }
                     Sighting {
                         path: m.path.clone(),
+                        location: Location::Hit(m.line),
                         range: Some(range),
                         symbols,
                         reason: format!("grep match at line {}", m.line),
@@ -290,6 +325,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                 let range = LineRange::new(r.start_line, r.end_line);
                 out.push(Sighting {
                     path: r.path.clone(),
+                    location: Location::Lines(range),
                     range: Some(range),
                     symbols: outline.declarations_in(&r.path, range),
                     reason: format!("read lines {}-{}", r.start_line, r.end_line),
@@ -315,6 +351,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                 })
                 .map(|e| Sighting {
                     path: e.path.clone(),
+                    location: Location::File,
                     range: None,
                     symbols: Vec::new(),
                     reason: "listed".to_owned(),

@@ -15,30 +15,23 @@ pub fn signature_block(
     let (Some(first), Some(last)) = (run.first(), run.last()) else {
         return;
     };
-    let mut tags: Vec<String> = Vec::new();
-    for w in run {
-        if let Some(t) = annotate(path, w)
-            && !tags.contains(&t)
-        {
-            tags.push(t);
-        }
-    }
-    let tag = if tags.is_empty() {
-        String::new()
-    } else {
-        format!(" {}", tags.join(" "))
-    };
     let (start, end) = (first.lines.start, last.lines.end);
-    let path = crate::escape::inline(path);
+    let shown = crate::escape::inline(path);
     let _ = writeln!(
         out,
-        "\n#### {path}:{start}-{end}{tag} - skeleton: signature lines only, bodies elided \
-         (read_file {path} from a signature's line for its body)"
+        "\n#### {shown}:{start}-{end} - skeleton: signature lines only, bodies elided \
+         (read_file {shown} from a signature's line for its body)"
     );
     let _ = writeln!(out, "why: {}", first.reason);
+    // Each signature is its own candidate: its ID goes on its first line, so no block
+    // carries a row of IDs a model cannot tell apart.
     for w in run {
+        let tag = annotate(path, w)
+            .map(|t| format!("{t} "))
+            .unwrap_or_default();
         for (i, line) in w.text.lines().enumerate() {
-            let _ = writeln!(out, "{:>4} {}", w.lines.start + i as u32, line);
+            let tag = if i == 0 { tag.as_str() } else { "" };
+            let _ = writeln!(out, "{:>4} {tag}{line}", w.lines.start + i as u32);
         }
     }
 }

@@ -90,16 +90,22 @@ impl ListFilesResult {
     /// An indented tree (`name/` for directories, `name -> (symlink)` for links) for
     /// humans.
     pub fn render_text(&self) -> String {
+        self.render_tagged(&|_| None)
+    }
+
+    /// [`Self::render_text`] with `tag`'s label, if any, after each file's size.
+    pub fn render_tagged(&self, tag: &dyn Fn(&ListEntry) -> Option<String>) -> String {
         let mut out = format!("{}/\n", self.root);
         let base = depth_of(&self.root);
         for entry in &self.entries {
             let indent = "  ".repeat(depth_of(&entry.path).saturating_sub(base + 1));
             let name = crate::escape::inline(entry.path.rsplit('/').next().unwrap_or(&entry.path));
+            let label = tag(entry).map(|t| format!(" {t}")).unwrap_or_default();
             let _ = match (entry.kind, entry.size) {
                 (EntryKind::Dir, _) => writeln!(out, "{indent}{name}/"),
                 (EntryKind::Symlink, _) => writeln!(out, "{indent}{name} -> (symlink)"),
-                (EntryKind::File, Some(size)) => writeln!(out, "{indent}{name} ({size} B)"),
-                (EntryKind::File, None) => writeln!(out, "{indent}{name}"),
+                (EntryKind::File, Some(size)) => writeln!(out, "{indent}{name} ({size} B){label}"),
+                (EntryKind::File, None) => writeln!(out, "{indent}{name}{label}"),
             };
         }
         if self.truncated {
