@@ -152,15 +152,28 @@ impl Engine {
     }
 
     /// `submit_report`: validates and renders like the value-model loop's submission. A
-    /// selection that does not parse leaves the session open; an accepted one closes it.
+    /// selection that does not parse leaves the session open; an accepted one closes it,
+    /// unless it is a `preview`.
     pub fn submit(&mut self, params: SubmitParams) -> Result<Reply<ReportOut>, CallError> {
         let session = self.sessions.get(&params.session)?;
         let json = serde_json::Value::Object(params.selection).to_string();
         let finished = session.submit_json(&self.index, &json)?;
-        self.sessions
-            .remove(&params.session)?
-            .close(&mut self.index);
-        let validation = validation_note(&finished.validated);
+        let mut validation = validation_note(&finished.validated);
+        if params.preview {
+            let kept = format!(
+                "preview: the session {} stays open; submit again without preview to close it\n",
+                params.session
+            );
+            validation = Some(
+                kept + validation
+                    .as_deref()
+                    .unwrap_or("validation: nothing dropped or lowered\n"),
+            );
+        } else {
+            self.sessions
+                .remove(&params.session)?
+                .close(&mut self.index);
+        }
         Ok(Reply {
             structured: ReportOut::new(
                 finished.report.json,

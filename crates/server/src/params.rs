@@ -71,9 +71,15 @@ pub struct ListFilesParams {
 #[derive(Debug, Deserialize)]
 pub struct SubmitParams {
     pub session: String,
+    /// Validate and render only; the session stays open.
+    #[serde(default)]
+    pub preview: bool,
     #[serde(flatten)]
     pub selection: Map<String, Value>,
 }
+
+const PREVIEW_FIELD_DOC: &str = "true: validate and render without closing the session, to \
+    see what would be dropped or lowered before the final submission (default false).";
 
 const SESSION_FIELD_DOC: &str = "The session to close (from `explore_code`'s reply). It \
     stays open when the selection is rejected, so it can be fixed and submitted again.";
@@ -99,6 +105,10 @@ pub fn submit_schema() -> Arc<Map<String, Value>> {
         properties.insert(
             "session".into(),
             serde_json::json!({"type": "string", "description": SESSION_FIELD_DOC}),
+        );
+        properties.insert(
+            "preview".into(),
+            serde_json::json!({"type": "boolean", "description": PREVIEW_FIELD_DOC}),
         );
     }
     let required = object

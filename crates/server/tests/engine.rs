@@ -347,3 +347,25 @@ fn no_tool_writes_into_the_repository() {
     engine.submit(params(done)).unwrap();
     assert_eq!(tree_state(dir.path()), before);
 }
+
+/// `preview: true` validates and renders exactly as the submission would, says so, and
+/// keeps the session open; the submission without it then closes the session.
+#[test]
+fn a_preview_renders_the_report_and_keeps_the_session_open() {
+    let (_dir, mut engine) = engine();
+    let (id, _) = start(&mut engine, "validateDraft");
+    let selection = json!({"session": id, "primary": ["c1", "c999"], "action": "read_targets", "confidence": "high"});
+    let mut preview = selection.clone();
+    preview["preview"] = json!(true);
+    let previewed = engine.submit(params(preview)).unwrap();
+    assert_eq!(engine.open_sessions(), 1);
+    let note = previewed.validation.clone().unwrap();
+    assert!(
+        note.contains("stays open") && note.contains("c999"),
+        "{note}"
+    );
+    let submitted = engine.submit(params(selection)).unwrap();
+    assert_eq!(engine.open_sessions(), 0);
+    assert_eq!(previewed.text, submitted.text);
+    assert_eq!(previewed.structured.primary, submitted.structured.primary);
+}
