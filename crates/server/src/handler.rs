@@ -95,7 +95,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Close a session with your selection, made only of candidate IDs its calls showed: `primary` (1-5 IDs), an ordered `flow` of links (candidate, open-vocabulary role, one-sentence fact, and a quote of at most 2 lines copied verbatim from what a tool showed for that candidate), `read_targets`, `missing` (at most 3), `action`, `search_targets` (only with targeted_gap_search) and `confidence`. The server validates it (drops unknown IDs and quotes it cannot find, makes the action fit the session's intent, only ever lowers confidence) and returns the rendered report. A selection that does not parse is rejected with the offending field and the session stays open; an accepted one closes the session.",
+        description = "Close a session with your selection, made only of candidate IDs its calls showed: `primary` (1-5 IDs), an ordered `flow` of links (candidate, open-vocabulary role, one-sentence fact, and a quote of at most 2 lines copied verbatim from what a tool showed for that candidate), `read_targets`, `missing` (at most 3), `action`, `search_targets` (only with targeted_gap_search) and `confidence`. The server validates it (drops unknown IDs and quotes it cannot find, makes the action fit the session's intent, only ever lowers confidence) and returns the rendered report. A selection that does not parse is rejected with the offending field and the session stays open; an accepted one closes the session. With `preview: true` it is validated and rendered without closing the session, to see what would be dropped first.",
         input_schema = submit_schema(),
         output_schema = schema_for_output::<ReportOut>()
     )]
