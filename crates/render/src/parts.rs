@@ -4,7 +4,7 @@
 
 use sightline_observe::LineRange;
 use sightline_registry::{Action, Candidate, Confidence, Intent, Registry};
-use sightline_validate::{Validated, quote};
+use sightline_validate::{DroppedRead, Validated, quote};
 
 use crate::json::{JsonPlace, JsonRead, ReportJson};
 
@@ -41,9 +41,12 @@ pub(crate) struct PrimaryItem {
 
 #[derive(Clone, Debug)]
 pub(crate) struct ReadItem {
-    pub place: Place,
+    /// `None` for a dropped target whose candidate is unknown.
+    pub place: Option<Place>,
     pub purpose: String,
     pub required: bool,
+    /// Why validation removed this submitted target; it is marked where it was.
+    pub dropped: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -112,19 +115,17 @@ impl Parts {
                     .unwrap_or_default(),
             })
             .collect();
-        let read = sel
-            .read_targets
-            .iter()
-            .filter_map(|t| {
-                let c = registry.get(t.candidate)?;
-                c.range?;
-                Some(ReadItem {
-                    place: Place::of(c),
-                    purpose: one_line(&t.purpose),
-                    required: t.required,
-                })
+        let kept = sel.read_targets.iter().filter_map(|t| {
+            let c = registry.get(t.candidate)?;
+            c.range?;
+            Some(ReadItem {
+                place: Some(Place::of(c)),
+                purpose: one_line(&t.purpose),
+                required: t.required,
+                dropped: None,
             })
-            .collect();
+        });
+        let read = in_submitted_order(kept, &validated.dropped_reads, registry);
         let search = sel
             .search_targets
             .iter()
@@ -152,6 +153,30 @@ impl Parts {
             json: json_of(validated, registry),
         }
     }
+}
+
+/// The surviving read targets with the dropped ones put back, as markers, at their
+/// submitted positions.
+fn in_submitted_order(
+    kept: impl Iterator<Item = ReadItem>,
+    dropped: &[DroppedRead],
+    registry: &Registry,
+) -> Vec<ReadItem> {
+    let mut kept = kept.peekable();
+    let mut out = Vec::new();
+    let mut dropped = dropped.iter().peekable();
+    while kept.peek().is_some() || dropped.peek().is_some() {
+        match dropped.next_if(|d| d.position <= out.len() || kept.peek().is_none()) {
+            Some(d) => out.push(ReadItem {
+                place: registry.get(d.candidate).map(Place::of),
+                purpose: String::new(),
+                required: false,
+                dropped: Some(one_line(&d.reason)),
+            }),
+            None => out.extend(kept.next()),
+        }
+    }
+    out
 }
 
 pub(crate) fn json_of(validated: &Validated, registry: &Registry) -> ReportJson {

@@ -5,19 +5,19 @@
 //! flow:
 //! 1. src/a.ts:18-44 (entry) - fact
 //! > quote line
-//! 2. [1]:60-70 (handler) - fact        `[1]` = the path written in item 1
+//! 2. src/a.ts:60-70 (handler) - fact
 //! primary:
 //! 3. src/b.ts:3-9 - label              primary candidates not in the flow
 //! missing: x; y
 //! read:
-//! 4. [2]:3-9 - purpose (required)
+//! 4. src/b.ts:3-9 - purpose (required)
 //! search: `term` in `scope`
 //! {"action":…,"confidence":…,"primary":[…],"read":[…]}
 //! ```
 //!
-//! Items are numbered across sections; each path is written in full once, at its first
-//! item, and later items refer back to that item's number, so no path repeats outside the
-//! JSON block.
+//! Items are numbered across sections and every item writes its path in full: a bracketed
+//! back-reference (`[2]:3-9`) would read like a candidate ID and make the reader look up
+//! another line.
 
 use std::fmt::Write as _;
 
@@ -31,9 +31,8 @@ const MAX_QUERY_CHARS: usize = 200;
 /// The outcome line for `skip_explore_result`.
 const SKIP_LINE: &str = "nothing relevant found; proceed without it";
 
-/// Writes places, referring back to the item that first wrote each path.
+/// Numbers items across sections.
 struct Places {
-    first_item: Vec<(String, usize)>,
     next_item: usize,
 }
 
@@ -42,19 +41,21 @@ impl Places {
     fn cite(&mut self, place: &Place) -> (usize, String) {
         let n = self.next_item;
         self.next_item += 1;
-        let path = match self.first_item.iter().find(|(p, _)| *p == place.path) {
-            Some((_, first)) => format!("[{first}]"),
-            None => {
-                self.first_item.push((place.path.clone(), n));
-                place.path.clone()
-            }
-        };
+        let path = &place.path;
         let loc = match place.range {
             Some(r) if r.start == r.end => format!("{path}:{}", r.start),
             Some(r) => format!("{path}:{}-{}", r.start, r.end),
-            None => path,
+            None => path.clone(),
         };
         (n, loc)
+    }
+
+    /// The next item number for a place that is not in the registry (a dropped target
+    /// naming an unknown candidate): no path can be written for it.
+    fn cite_unknown(&mut self) -> (usize, String) {
+        let n = self.next_item;
+        self.next_item += 1;
+        (n, "an unknown candidate".to_owned())
     }
 }
 
@@ -107,10 +108,7 @@ pub(crate) fn write(parts: &Parts) -> String {
         out.push_str(SKIP_LINE);
         out.push('\n');
     }
-    let mut places = Places {
-        first_item: Vec::new(),
-        next_item: 1,
-    };
+    let mut places = Places { next_item: 1 };
     if !parts.flow.is_empty() {
         out.push_str("flow:\n");
     }
@@ -135,7 +133,14 @@ pub(crate) fn write(parts: &Parts) -> String {
         out.push_str("read:\n");
     }
     for r in &parts.read {
-        let (n, loc) = places.cite(&r.place);
+        let (n, loc) = match &r.place {
+            Some(place) => places.cite(place),
+            None => places.cite_unknown(),
+        };
+        if let Some(reason) = &r.dropped {
+            let _ = writeln!(out, "{n}. (dropped) {loc} - {reason}");
+            continue;
+        }
         let required = if r.required { " (required)" } else { "" };
         let _ = writeln!(out, "{n}. {loc}{}{required}", tail(None, &r.purpose));
     }

@@ -16,7 +16,7 @@ mod stale;
 mod validate;
 
 pub use budget::Budget;
-pub use outcome::{CriticalGap, Drop, Rule, Validated};
+pub use outcome::{CriticalGap, Drop, DroppedRead, Rule, Validated};
 pub use parse::{SelectionError, parse_selection};
 pub use stale::ReadNow;
 pub use validate::{validate, validate_on_disk};

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use sightline_registry::{CandidateId, Selection};
+use sightline_registry::{CandidateId, ReadTarget, Selection};
 
 /// Which rule removed or lowered something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -97,4 +97,50 @@ pub struct Validated {
     pub drops: Vec<Drop>,
     pub fell_back: bool,
     pub critical_gap: Option<CriticalGap>,
+    /// Read targets of the submission that validation removed, by their position in it,
+    /// so a report can mark them where they would have been (empty after a fallback).
+    pub dropped_reads: Vec<DroppedRead>,
+}
+
+/// A submitted read target that did not survive.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DroppedRead {
+    /// Its index in the submitted `read_targets`.
+    pub position: usize,
+    pub candidate: CandidateId,
+    pub reason: String,
+}
+
+impl DroppedRead {
+    /// The submitted read targets missing from the surviving ones (a subsequence of
+    /// them: validation never reorders), each with the reason its drop gave.
+    pub fn find(submitted: &[ReadTarget], kept: &[ReadTarget], drops: &[Drop]) -> Vec<DroppedRead> {
+        let mut kept = kept.iter().peekable();
+        let mut used = vec![false; drops.len()];
+        let mut out = Vec::new();
+        for (position, t) in submitted.iter().enumerate() {
+            if kept.peek() == Some(&t) {
+                kept.next();
+                continue;
+            }
+            let what = format!("read target {}", t.candidate);
+            let reason = drops
+                .iter()
+                .enumerate()
+                .find(|(i, d)| !used[*i] && d.what == what)
+                .map_or_else(
+                    || "removed by validation".to_owned(),
+                    |(i, d)| {
+                        used[i] = true;
+                        d.reason.clone()
+                    },
+                );
+            out.push(DroppedRead {
+                position,
+                candidate: t.candidate,
+                reason,
+            });
+        }
+        out
+    }
 }

@@ -61,6 +61,17 @@ fn is_meaningful(needle: &str, hay: &str, lines: &[String]) -> bool {
     })
 }
 
+/// A matched quote line as the tools showed it: the observed line it is in whole, with
+/// its indentation and spacing, or the normalized span when it is part of a line.
+fn as_observed(line: String, candidate: &Candidate) -> String {
+    candidate
+        .observed
+        .iter()
+        .flat_map(|o| o.text.lines())
+        .find(|raw| normalize(raw) == line)
+        .map_or(line, |raw| raw.trim_end().to_owned())
+}
+
 pub fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -111,8 +122,9 @@ fn readings(lines: &[&str]) -> Vec<Vec<String>> {
 }
 
 /// Checks `quote` against `candidate`'s observed text; on success returns the quote's
-/// lines as matched (whitespace-normalized, line numbers stripped when that is how they
-/// matched), which is how the report shows them.
+/// lines as matched (line numbers stripped when that is how they matched): a whole
+/// observed line verbatim with its indentation, a part of one whitespace-normalized. That
+/// is how the report shows them.
 pub fn verify(quote: &str, candidate: &Candidate) -> Result<Vec<String>, QuoteError> {
     let lines = quote_lines(quote);
     if lines.is_empty() {
@@ -152,7 +164,11 @@ pub fn verify(quote: &str, candidate: &Candidate) -> Result<Vec<String>, QuoteEr
             .iter()
             .any(|h| is_meaningful(&needle, h, &observed_lines))
         {
-            return Ok(reading.into_iter().filter(|l| !l.is_empty()).collect());
+            return Ok(reading
+                .into_iter()
+                .filter(|l| !l.is_empty())
+                .map(|l| as_observed(l, candidate))
+                .collect());
         }
         found_but_small = true;
     }

@@ -4,7 +4,7 @@
 use sightline_registry::{Action, Confidence, Intent, Registry, Selection};
 
 use crate::budget::Budget;
-use crate::outcome::{CriticalGap, Drop, Rule, Validated};
+use crate::outcome::{CriticalGap, Drop, DroppedRead, Rule, Validated};
 use crate::pass::Pass;
 use crate::stale::ReadNow;
 use crate::{clamp, confidence, intent, known, quote, scope, stale};
@@ -58,11 +58,14 @@ fn validate_with(
         && pass.sel.flow.is_empty()
         && pass.sel.action != Action::SkipExploreResult;
     if !gutted {
+        let dropped_reads =
+            DroppedRead::find(&selection.read_targets, &pass.sel.read_targets, &pass.drops);
         return Validated {
             selection: pass.sel,
             drops: pass.drops,
             fell_back: false,
             critical_gap,
+            dropped_reads,
         };
     }
     let mut backup = run_rules(fallback, registry, intent, budget, read_now);
@@ -84,11 +87,14 @@ fn validate_with(
             Confidence::Low,
             "nothing survived and the fallback is empty",
         );
+        let dropped_reads =
+            DroppedRead::find(&selection.read_targets, &kept.sel.read_targets, &kept.drops);
         return Validated {
             selection: kept.sel,
             drops: kept.drops,
             fell_back: false,
             critical_gap,
+            dropped_reads,
         };
     }
     drops.push(Drop {
@@ -107,6 +113,8 @@ fn validate_with(
         drops,
         fell_back: true,
         critical_gap,
+        // The fallback's read targets are not the submission's: nothing to mark in place.
+        dropped_reads: Vec::new(),
     }
 }
 

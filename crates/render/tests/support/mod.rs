@@ -43,12 +43,19 @@ pub struct Cited {
 /// Every numbered item's location, references resolved to the item they point at.
 pub fn cited(text: &str) -> Result<Vec<Cited>, String> {
     let mut out: Vec<Cited> = Vec::new();
+    let mut items = 0;
     for line in body(text).lines() {
         let Some((n, rest)) = item(line) else {
             continue;
         };
-        if n != out.len() + 1 {
+        items += 1;
+        if n != items {
             return Err(format!("item {n} out of order in {line:?}"));
+        }
+        // A dropped read target names its place when the registry knows it.
+        let rest = rest.strip_prefix("(dropped) ").unwrap_or(rest);
+        if rest.starts_with("an unknown candidate") {
+            continue;
         }
         let loc = rest.split(' ').next().unwrap_or(rest);
         let (path_part, range) = match loc.rsplit_once(':') {
