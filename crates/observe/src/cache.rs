@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::db::FileIndex;
 
 /// Bumped whenever `FileIndex` or the extraction behind it changes meaning.
-pub const FACTS_SCHEMA: u32 = 4;
+pub const FACTS_SCHEMA: u32 = 5;
 const MAGIC: &[u8; 8] = b"SLFACTS\0";
 
 pub type ContentHash = [u8; 32];

@@ -48,18 +48,22 @@ pub enum Lang {
     TypeScript,
     /// `.tsx`, and JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`), which the TSX grammar parses.
     Tsx,
+    /// `.py`, and `.pyi` stubs.
+    Python,
 }
 
 impl Lang {
     /// The language for a repo-relative path, or `None` when the file is not source we parse.
     pub fn from_path(path: &str) -> Option<Lang> {
         let ext = path.rsplit_once('.')?.1;
-        match ext {
-            // guard: allow(lexicon) reason: file extensions of the language, not English words
-            "ts" | "mts" | "cts" => Some(Lang::TypeScript),
-            "tsx" | "js" | "jsx" | "mjs" | "cjs" => Some(Lang::Tsx),
-            _ => None,
-        }
+        crate::lang::LANGUAGES
+            .iter()
+            .find_map(|language| language.lang_for_extension(ext))
+    }
+
+    /// The language family that owns this grammar.
+    pub fn language(self) -> &'static dyn crate::lang::Language {
+        crate::lang::language_of(self)
     }
 }
 
@@ -149,6 +153,11 @@ pub struct Import {
     pub reexport: bool,
     /// A dynamic `import("…")` or `require("…")` with a literal argument.
     pub dynamic: bool,
+    /// A guess that may name nothing: `from pkg import name` also tries the submodule
+    /// `pkg.name`, which exists only when `name` is a module. An optional import that
+    /// resolves to no file is dropped, not counted as unresolved.
+    #[serde(default)]
+    pub optional: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -201,6 +201,12 @@ impl Graph {
                         g.stats.imports_resolved += 1;
                         file_ids.get(p.as_str()).copied()
                     }
+                    Resolution::Directory(_) => {
+                        g.stats.imports_resolved += 1;
+                        None
+                    }
+                    // A guessed submodule that does not exist: the name is not a module.
+                    Resolution::External | Resolution::Unresolved if imp.optional => None,
                     Resolution::External => {
                         g.stats.imports_external += 1;
                         None
@@ -465,7 +471,9 @@ impl<'a> ResolveCtx<'a> {
             }
             return;
         }
-        if receiver == "this" {
+        let self_receiver = crate::lang::language_of_path(&self.files[file as usize].path)
+            .is_some_and(|l| l.is_self_receiver(receiver));
+        if self_receiver {
             // A method of the enclosing class.
             let class = enclosing_class(shape, u.enclosing);
             if let Some(class) = class

@@ -4,6 +4,7 @@
 pub mod escape;
 pub mod facts;
 pub mod idf;
+pub mod lang;
 pub mod path_traits;
 pub mod paths;
 pub mod query;

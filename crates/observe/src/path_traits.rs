@@ -40,7 +40,7 @@ impl PathTraits {
                 "fixtures",
                 "testdata",
             ]) || dotted(&["test", "spec", "e2e", "bench"])
-                || file.ends_with("_test.ts"),
+                || crate::lang::is_test_file(file),
             vendored: dir_is(&[
                 "vendor",
                 "vendored",

@@ -62,10 +62,7 @@ impl FileRole {
             return Some(FileRole::Source(lang));
         }
         let name = path.rsplit('/').next().unwrap_or(path);
-        let is_manifest = name == "package.json"
-            || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
-                && name.ends_with(".json"));
-        is_manifest.then_some(FileRole::Manifest)
+        crate::lang::is_manifest(name).then_some(FileRole::Manifest)
     }
 }
 
@@ -166,9 +163,20 @@ impl WalkOutcome {
     }
 }
 
-/// Directory names that hold installed third-party code; never indexed even when not ignored.
+/// Directory names that hold installed third-party code or caches (by any language's
+/// convention); never indexed even when not ignored.
 pub(crate) fn is_dependency_dir(name: &str) -> bool {
-    name == "node_modules" || name == "bower_components" || name == "jspm_packages"
+    crate::lang::is_dependency_dir(name)
+}
+
+/// The marker file every Python virtual environment has at its root (PEP 405), whatever
+/// the directory is called.
+const VIRTUAL_ENV_MARKER: &str = "pyvenv.cfg";
+
+/// Whether a walked directory is installed code: a dependency directory by name, or a
+/// virtual environment by its marker file.
+fn is_installed_dir(path: &Path, name: &str) -> bool {
+    is_dependency_dir(name) || path.join(VIRTUAL_ENV_MARKER).is_file()
 }
 
 /// Walks `root` (respecting .gitignore and friends), then reads and classifies candidate
@@ -194,7 +202,8 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
         .follow_links(false)
         .filter_entry(move |e| {
             let name = e.file_name().to_string_lossy();
-            let prune = e.file_type().is_some_and(|t| t.is_dir()) && is_dependency_dir(&name);
+            let prune =
+                e.file_type().is_some_and(|t| t.is_dir()) && is_installed_dir(e.path(), &name);
             if prune {
                 pruned_in_filter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
@@ -388,6 +397,7 @@ fn has_generated_header(text: &str) -> bool {
     text.lines().take(5).any(|line| {
         let l = line.to_ascii_lowercase();
         let is_comment = l.trim_start().starts_with("//")
+            || l.trim_start().starts_with('#')
             || l.trim_start().starts_with("/*")
             || l.trim_start().starts_with('*');
         is_comment

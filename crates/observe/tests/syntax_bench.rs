@@ -56,6 +56,7 @@ fn syntax_bench_tree() {
         let language: tree_sitter::Language = match lang {
             Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
         };
         parser.set_language(&language).unwrap();
         drop(parser.parse(text, None));

@@ -21,6 +21,7 @@ mod package;
 mod path;
 mod pattern;
 mod probe;
+mod python;
 mod specifier;
 #[cfg(test)]
 mod tests;
@@ -28,6 +29,7 @@ mod tsconfig;
 
 pub use diagnostic::{DiagnosticKind, ResolveDiagnostic};
 pub use jsonc::strip_jsonc;
+pub use python::PythonResolver;
 
 use package::PackageJson;
 use probe::Probe;
@@ -45,6 +47,9 @@ pub enum Resolution {
     External,
     /// Looked like it should be in the repository, but no indexed file matches.
     Unresolved,
+    /// A directory of the index that is a module without a file of its own (a Python
+    /// namespace package): resolved, but no file node to point at.
+    Directory(String),
 }
 
 /// Resolves import specifiers against an in-memory file set.
@@ -56,6 +61,7 @@ pub struct ModuleResolver {
     /// Workspace package name → the directory holding its `package.json`.
     workspace: HashMap<String, String>,
     diagnostics: Vec<ResolveDiagnostic>,
+    python: PythonResolver,
 }
 
 impl ModuleResolver {
@@ -100,17 +106,33 @@ impl ModuleResolver {
         diagnostics.append(&mut loader.diagnostics);
         dedup_in_order(&mut diagnostics);
 
+        let python = PythonResolver::new(&sorted, read);
         let probe = Probe::new(sorted.into_iter().map(str::to_string).collect(), packages);
         ModuleResolver {
             probe,
             tsconfigs,
             workspace,
             diagnostics,
+            python,
         }
     }
 
-    /// Resolves `specifier` as written in `from_file` (repo-relative).
+    /// Resolves `specifier` as written in `from_file` (repo-relative), by the rules of the
+    /// importing file's language (TypeScript's for files of no known language).
     pub fn resolve(&self, from_file: &str, specifier: &str) -> Resolution {
+        match crate::lang::language_of_path(from_file) {
+            Some(language) => language.resolve(self, from_file, specifier),
+            None => self.resolve_script(from_file, specifier),
+        }
+    }
+
+    /// The Python import resolver of this file set.
+    pub fn python(&self) -> &PythonResolver {
+        &self.python
+    }
+
+    /// Node/TypeScript resolution of `specifier` as written in `from_file`.
+    pub(crate) fn resolve_script(&self, from_file: &str, specifier: &str) -> Resolution {
         let dir = path::parent(from_file);
         let found = match specifier::classify(specifier) {
             Specifier::Relative(spec) => {

@@ -5,7 +5,6 @@ use std::sync::OnceLock;
 
 use tree_sitter::{Language, Node};
 
-use crate::facts::Lang;
 
 /// The node kinds the extractor reacts to. Everything else is `Other`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -195,15 +194,15 @@ impl Grammar {
     }
 }
 
-pub(super) fn grammar(lang: Lang) -> &'static Grammar {
+/// The TypeScript grammar (`typescript`), or the TSX grammar that also parses JavaScript.
+pub(super) fn grammar(typescript: bool) -> &'static Grammar {
     static TYPESCRIPT: OnceLock<Grammar> = OnceLock::new();
     static TSX: OnceLock<Grammar> = OnceLock::new();
-    match lang {
-        Lang::TypeScript => TYPESCRIPT
-            .get_or_init(|| Grammar::build(tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into())),
-        Lang::Tsx => {
-            TSX.get_or_init(|| Grammar::build(tree_sitter_typescript::LANGUAGE_TSX.into()))
-        }
+    if typescript {
+        TYPESCRIPT
+            .get_or_init(|| Grammar::build(tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()))
+    } else {
+        TSX.get_or_init(|| Grammar::build(tree_sitter_typescript::LANGUAGE_TSX.into()))
     }
 }
 

@@ -187,6 +187,7 @@ impl<'t> Extractor<'t> {
             type_only: false,
             reexport: false,
             dynamic: false,
+            optional: false,
         }
     }
 }

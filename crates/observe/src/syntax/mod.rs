@@ -7,6 +7,7 @@
 mod decls;
 mod grammar;
 mod imports;
+mod python;
 mod text;
 mod usages;
 mod walk;
@@ -25,16 +26,34 @@ use crate::facts::{FileFacts, Lang};
 thread_local! {
     /// One parser per language per thread: creating a parser and setting its language costs
     /// more than parsing a small file.
-    static PARSERS: RefCell<[Option<Parser>; 2]> = const { RefCell::new([None, None]) };
+    static PARSERS: RefCell<[Option<Parser>; 3]> = const { RefCell::new([None, None, None]) };
 }
 
-/// Extracts the syntax facts of one file. Never panics: text tree-sitter cannot parse
-/// yields facts with only `line_count`, and syntax errors are counted, not fatal.
+/// Extracts the syntax facts of one file with its language's extractor. Never panics:
+/// text tree-sitter cannot parse yields facts with only `line_count`, and syntax errors are
+/// counted, not fatal.
 pub fn extract_facts(lang: Lang, text: &str) -> FileFacts {
+    lang.language().extract_facts(lang, text)
+}
+
+/// TypeScript and JavaScript facts (see [`crate::lang::TypeScript`]).
+pub(crate) fn extract_script(lang: Lang, text: &str) -> FileFacts {
     let line_count = text::line_count(text);
-    let grammar = grammar::grammar(lang);
+    let grammar = grammar::grammar(lang == Lang::TypeScript);
     match parse(lang, text) {
         Some(tree) => walk::Extractor::run(grammar, text, &tree, line_count),
+        None => FileFacts {
+            line_count,
+            ..FileFacts::default()
+        },
+    }
+}
+
+/// Python facts (see [`crate::lang::Python`]).
+pub(crate) fn extract_python(text: &str) -> FileFacts {
+    let line_count = text::line_count(text);
+    match parse(Lang::Python, text) {
+        Some(tree) => python::extract(text, &tree, line_count),
         None => FileFacts {
             line_count,
             ..FileFacts::default()
@@ -46,6 +65,7 @@ fn parse(lang: Lang, text: &str) -> Option<Tree> {
     let slot = match lang {
         Lang::TypeScript => 0,
         Lang::Tsx => 1,
+        Lang::Python => 2,
     };
     let parse_with = |parser: &mut Parser| {
         let tree = parser.parse(text, None);
@@ -70,6 +90,11 @@ fn parse(lang: Lang, text: &str) -> Option<Tree> {
 
 fn new_parser(lang: Lang) -> Option<Parser> {
     let mut parser = Parser::new();
-    parser.set_language(&grammar::grammar(lang).language).ok()?;
+    let language = match lang {
+        Lang::TypeScript => &grammar::grammar(true).language,
+        Lang::Tsx => &grammar::grammar(false).language,
+        Lang::Python => &python::python_grammar().language,
+    };
+    parser.set_language(language).ok()?;
     Some(parser)
 }

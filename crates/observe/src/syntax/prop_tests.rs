@@ -22,6 +22,22 @@ fn source_like() -> impl Strategy<Value = String> {
     proptest::collection::vec(proptest::sample::select(FRAGMENTS), 0..80).prop_map(|v| v.concat())
 }
 
+#[rustfmt::skip]
+const PY_FRAGMENTS: &[&str] = &[
+    "class A", "(Base, m.Mixin, Generic[T], metaclass=M)", ":", "\n", "    ", "\t", "def f", "async ",
+    "(self, x: int = 1, *args, **kw)", " -> None", "@dec\n", "@app.route('/')\n", "pass",
+    "return ", "self.save()", "Client()", "X = 1", "x: int", " = lambda y: y", "type T = int",
+    "import a.b.c", "import a as b", "from . import x", "from ..m import (a, b as c)",
+    "from .t import *", "from __future__ import annotations", "\"\"\"doc\"\"\"", "# c",
+    "if x:", "else:", "try:", "except E as e:", "with open(p) as f:", "for i in r:", "[", "]",
+    "(", ")", "{", "}", ",", ".", "'", "\"", "é", "\r\n", "\u{0}", "yield ", "await ",
+];
+
+fn python_like() -> impl Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(PY_FRAGMENTS), 0..80)
+        .prop_map(|v| v.concat())
+}
+
 fn check(facts: &FileFacts) {
     let in_file = |line: u32| (1..=facts.line_count).contains(&line);
     for (i, d) in facts.decls.iter().enumerate() {
@@ -64,6 +80,16 @@ proptest! {
     fn syntax_prop_arbitrary_text(text in any::<String>()) {
         check(&extract_facts(Lang::TypeScript, &text));
         check(&extract_facts(Lang::Tsx, &text));
+    }
+
+    #[test]
+    fn syntax_prop_python_arbitrary_text(text in any::<String>()) {
+        check(&extract_facts(Lang::Python, &text));
+    }
+
+    #[test]
+    fn syntax_prop_python_like_text(text in python_like()) {
+        check(&extract_facts(Lang::Python, &text));
     }
 
     #[test]

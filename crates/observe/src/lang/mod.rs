@@ -1,0 +1,69 @@
+//! The language seam: everything the engine knows about one source language sits behind
+//! [`Language`] — which files are its sources and manifests, how a file becomes
+//! [`FileFacts`], how an import specifier becomes a file, and its path conventions.
+//! The rest of the pipeline (graph, terms, ranking, sizing, tools) works on the shared
+//! facts and never asks which language a file is in.
+//!
+//! Adding a language: a grammar and an extractor under `syntax/`, a resolver under
+//! `resolve/`, one implementation here, and an entry in [`LANGUAGES`].
+
+mod python;
+mod typescript;
+
+use crate::facts::{FileFacts, Lang};
+use crate::resolve::{ModuleResolver, Resolution};
+
+pub use python::Python;
+pub use typescript::TypeScript;
+
+/// One source language (or a family sharing a resolver, like TypeScript and JavaScript).
+pub trait Language: Send + Sync + 'static {
+    /// A short display name.
+    fn name(&self) -> &'static str;
+    /// The grammar for a file extension (without the dot), if this language owns it.
+    fn lang_for_extension(&self, ext: &str) -> Option<Lang>;
+    /// Whether a file name is configuration that module resolution reads.
+    fn is_manifest(&self, file_name: &str) -> bool;
+    /// Whether a directory name holds installed third-party code or build caches that are
+    /// never indexed.
+    fn is_dependency_dir(&self, dir_name: &str) -> bool;
+    /// Whether a (lowercased) file name marks a test by this language's convention.
+    fn is_test_file(&self, file_name: &str) -> bool;
+    /// Parses one file of grammar `lang`. Never panics.
+    fn extract_facts(&self, lang: Lang, text: &str) -> FileFacts;
+    /// Resolves `specifier` as written in `from_file` (repo-relative).
+    fn resolve(&self, resolver: &ModuleResolver, from_file: &str, specifier: &str) -> Resolution;
+    /// Whether a call receiver names the instance or class of the enclosing class.
+    fn is_self_receiver(&self, receiver: &str) -> bool;
+}
+
+/// Every supported language, in the order extensions are looked up.
+pub static LANGUAGES: [&dyn Language; 2] = [&TypeScript, &Python];
+
+/// The language owning a grammar.
+pub fn language_of(lang: Lang) -> &'static dyn Language {
+    match lang {
+        Lang::TypeScript | Lang::Tsx => &TypeScript,
+        Lang::Python => &Python,
+    }
+}
+
+/// The language of a repo-relative path, by extension.
+pub fn language_of_path(path: &str) -> Option<&'static dyn Language> {
+    Lang::from_path(path).map(language_of)
+}
+
+/// Whether any language treats a directory name as installed dependencies or caches.
+pub fn is_dependency_dir(dir_name: &str) -> bool {
+    LANGUAGES.iter().any(|l| l.is_dependency_dir(dir_name))
+}
+
+/// Whether any language treats a file name as configuration its resolver reads.
+pub fn is_manifest(file_name: &str) -> bool {
+    LANGUAGES.iter().any(|l| l.is_manifest(file_name))
+}
+
+/// Whether any language's convention marks a (lowercased) file name as a test.
+pub fn is_test_file(file_name: &str) -> bool {
+    LANGUAGES.iter().any(|l| l.is_test_file(file_name))
+}

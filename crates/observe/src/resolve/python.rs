@@ -1,0 +1,296 @@
+//! Python module resolution: which indexed file an `import` names.
+//!
+//! Absolute imports are looked up under each import root in order, as the interpreter
+//! walks `sys.path`:
+//! 1. roots declared by packaging configuration (`pyproject.toml`, `setup.cfg`): the
+//!    `where`, `from` and package-dir entries of setuptools, poetry, hatch and flit;
+//! 2. the parent of every topmost regular package (a directory with `__init__.py` whose
+//!    parent has none) — this finds `src/` layouts and nested projects without any
+//!    configuration;
+//! 3. the repository root;
+//! 4. the importing file's own directory (scripts and tests import their neighbours).
+//!
+//! A dotted name `a.b.c` under a root is the module `a/b/c.py` (or its `.pyi` stub), the
+//! package `a/b/c/__init__.py`, or a namespace package — a directory of Python files with
+//! no `__init__.py` ([`Resolution::Directory`]). Relative imports climb one directory per
+//! leading dot past the first. A name no root knows is an external package; one whose top
+//! segment is in the repository but whose rest is not is unresolved.
+
+use std::collections::{BTreeSet, HashSet};
+
+use super::Resolution;
+use super::path;
+use crate::lang::Language;
+
+/// Module suffixes in preference order: sources over stubs, modules over packages.
+const MODULE_SUFFIXES: [&str; 4] = [".py", ".pyi", "/__init__.py", "/__init__.pyi"];
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PythonResolver {
+    /// Every `.py` and `.pyi` file.
+    files: HashSet<String>,
+    /// Every directory holding a Python file at any depth (so namespace packages too).
+    dirs: HashSet<String>,
+    /// Import roots in search order ("" is the repository root).
+    roots: Vec<String>,
+    /// Top-level module and package names importable from some root.
+    top_names: HashSet<String>,
+}
+
+impl PythonResolver {
+    /// `files`: every repo-relative path of the index, sorted; `read`: a manifest's text.
+    pub fn new(files: &[&str], read: &dyn Fn(&str) -> Option<String>) -> PythonResolver {
+        let mut r = PythonResolver::default();
+        for &f in files {
+            if f.ends_with(".py") || f.ends_with(".pyi") {
+                r.files.insert(f.to_owned());
+                let mut dir = path::parent(f);
+                while !dir.is_empty() && r.dirs.insert(dir.to_owned()) {
+                    dir = path::parent(dir);
+                }
+            }
+        }
+        if r.files.is_empty() {
+            return r;
+        }
+        let mut roots: Vec<String> = Vec::new();
+        for &f in files {
+            let name = path::file_name(f);
+            if crate::lang::Python.is_manifest(name)
+                && let Some(text) = read(f)
+            {
+                for root in declared_roots(name, &text) {
+                    if let Some(joined) = path::join(path::parent(f), &root)
+                        && r.dirs.contains(&joined)
+                    {
+                        roots.push(joined);
+                    }
+                }
+            }
+        }
+        let mut topmost: BTreeSet<(usize, String)> = BTreeSet::new();
+        for dir in &r.dirs {
+            let parent = path::parent(dir);
+            if r.is_package(dir) && (parent.is_empty() || !r.is_package(parent)) {
+                topmost.insert((parent.matches('/').count(), parent.to_owned()));
+            }
+        }
+        roots.extend(topmost.into_iter().map(|(_, d)| d));
+        roots.push(String::new());
+        let mut seen = HashSet::new();
+        roots.retain(|root| seen.insert(root.clone()));
+        for f in &r.files {
+            for root in &roots {
+                let rest = if root.is_empty() {
+                    Some(f.as_str())
+                } else {
+                    f.strip_prefix(root.as_str())
+                        .and_then(|rest| rest.strip_prefix('/'))
+                };
+                if let Some(rest) = rest {
+                    let top = rest.split('/').next().unwrap_or(rest);
+                    let top = top
+                        .strip_suffix(".pyi")
+                        .or_else(|| top.strip_suffix(".py"))
+                        .unwrap_or(top);
+                    r.top_names.insert(top.to_owned());
+                }
+            }
+        }
+        r.roots = roots;
+        r
+    }
+
+    /// Import roots in search order ("" is the repository root).
+    pub fn roots(&self) -> &[String] {
+        &self.roots
+    }
+
+    /// Resolves `specifier` (`a.b`, `.a`, `..`, …) as written in `from_file`.
+    pub fn resolve(&self, from_file: &str, specifier: &str) -> Resolution {
+        let dots = specifier.len() - specifier.trim_start_matches('.').len();
+        let rest = &specifier[dots..];
+        if !rest.is_empty() && !rest.split('.').all(is_identifier) {
+            return Resolution::Unresolved;
+        }
+        if dots > 0 {
+            let mut base = path::parent(from_file);
+            for _ in 1..dots {
+                if base.is_empty() {
+                    return Resolution::Unresolved;
+                }
+                base = path::parent(base);
+            }
+            let found = if rest.is_empty() {
+                self.package_at(base)
+            } else {
+                self.module_in(base, rest)
+            };
+            return found.unwrap_or(Resolution::Unresolved);
+        }
+        if rest.is_empty() {
+            return Resolution::Unresolved;
+        }
+        let found = self
+            .roots
+            .iter()
+            .find_map(|root| self.module_in(root, rest))
+            .or_else(|| self.module_in(path::parent(from_file), rest));
+        if let Some(found) = found {
+            return found;
+        }
+        let top = rest.split('.').next().unwrap_or(rest);
+        if self.top_names.contains(top) {
+            Resolution::Unresolved
+        } else {
+            Resolution::External
+        }
+    }
+
+    fn is_package(&self, dir: &str) -> bool {
+        self.files.contains(&format!("{dir}/__init__.py"))
+            || self.files.contains(&format!("{dir}/__init__.pyi"))
+    }
+
+    /// The package a directory is: its `__init__`, else a namespace package.
+    fn package_at(&self, dir: &str) -> Option<Resolution> {
+        if dir.is_empty() {
+            return None;
+        }
+        for init in ["__init__.py", "__init__.pyi"] {
+            let candidate = format!("{dir}/{init}");
+            if self.files.contains(&candidate) {
+                return Some(Resolution::File(candidate));
+            }
+        }
+        self.dirs
+            .contains(dir)
+            .then(|| Resolution::Directory(dir.to_owned()))
+    }
+
+    /// The module `dotted` under directory `base`.
+    fn module_in(&self, base: &str, dotted: &str) -> Option<Resolution> {
+        let rel = dotted.replace('.', "/");
+        let stem = path::join(base, &rel)?;
+        for suffix in MODULE_SUFFIXES {
+            let candidate = format!("{stem}{suffix}");
+            if self.files.contains(&candidate) {
+                return Some(Resolution::File(candidate));
+            }
+        }
+        self.dirs
+            .contains(&stem)
+            .then_some(Resolution::Directory(stem))
+    }
+}
+
+fn is_identifier(segment: &str) -> bool {
+    !segment.is_empty()
+        && !segment.starts_with(|c: char| c.is_ascii_digit())
+        && segment.chars().all(|c| c == '_' || c.is_alphanumeric())
+}
+
+/// Directories a packaging file declares as holding packages, relative to it. A line scan,
+/// not a TOML or INI parser: it reads the few keys that name a source directory —
+/// setuptools `where = ["src"]` and `package-dir = {"" = "src"}` (or `package_dir = =src`
+/// in `setup.cfg`), poetry `from = "src"`, and hatch/flit package paths `"src/pkg"`.
+pub(super) fn declared_roots(file_name: &str, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_package_dir = false;
+    for raw in text.lines() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with('[') {
+            in_package_dir = false;
+            continue;
+        }
+        let (key, value) = match line.split_once('=') {
+            Some((k, v)) => (k.trim().trim_matches('"'), v.trim()),
+            None => ("", line),
+        };
+        let key = key.replace('_', "-");
+        // setup.cfg: `package_dir =` followed by indented `=src` lines.
+        if file_name.ends_with(".cfg") {
+            if key == "package-dir" {
+                in_package_dir = true;
+                if let Some(dir) = value.strip_prefix('=') {
+                    push_dir(&mut out, dir);
+                }
+                continue;
+            }
+            if in_package_dir && raw.starts_with(char::is_whitespace) {
+                if key.is_empty() {
+                    push_dir(&mut out, value);
+                }
+                continue;
+            }
+            in_package_dir = false;
+            if key == "where" {
+                push_dir(&mut out, value);
+            }
+            continue;
+        }
+        match key.as_str() {
+            "where" => quoted(value).for_each(|d| push_dir(&mut out, d)),
+            "package-dir" => {
+                // `{"" = "src"}`: the value after the empty key.
+                if let Some((_, dir)) = value.split_once("\"\"").and_then(|(_, r)| r.split_once('='))
+                {
+                    quoted(dir).take(1).for_each(|d| push_dir(&mut out, d));
+                }
+            }
+            "packages" | "include" | "from" | "" => {
+                for entry in quoted_pairs(line) {
+                    match entry {
+                        ("from", dir) => push_dir(&mut out, dir),
+                        (_, dir) if dir.contains('/') => push_dir(&mut out, path::parent(dir)),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn push_dir(out: &mut Vec<String>, dir: &str) {
+    let dir = dir.trim().trim_matches(['"', '\'', '[', ']']).trim_end_matches('/');
+    let dir = dir.strip_prefix("./").unwrap_or(dir);
+    if !dir.is_empty() && dir != "." && !out.iter().any(|d| d == dir) {
+        out.push(dir.to_owned());
+    }
+}
+
+/// The double- or single-quoted strings of a value.
+fn quoted(value: &str) -> impl Iterator<Item = &str> {
+    value
+        .split(['"', '\''])
+        .skip(1)
+        .step_by(2)
+        .filter(|s| !s.is_empty())
+}
+
+/// `key = "value"` pairs inside an inline table, and bare quoted strings as `("", value)`.
+fn quoted_pairs(line: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut parts = line.split(['"', '\'']);
+    let mut before = parts.next().unwrap_or("");
+    while let Some(value) = parts.next() {
+        let key = before
+            .trim_end()
+            .strip_suffix('=')
+            .map(|k| {
+                k.trim()
+                    .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                    .next()
+                    .unwrap_or("")
+            })
+            .unwrap_or("");
+        out.push((key, value));
+        before = parts.next().unwrap_or("");
+    }
+    out
+}

@@ -1,0 +1,149 @@
+//! Python facts from small hand-written sources, one behaviour per test.
+
+use crate::facts::*;
+use crate::syntax::extract_facts;
+
+fn py(src: &str) -> FileFacts {
+    extract_facts(Lang::Python, src)
+}
+
+fn decl<'a>(facts: &'a FileFacts, qualified: &str) -> &'a Declaration {
+    facts
+        .decls
+        .iter()
+        .find(|d| d.qualified == qualified)
+        .unwrap_or_else(|| panic!("no decl {qualified} in {:#?}", facts.decls))
+}
+
+fn usages(facts: &FileFacts, kind: UsageKind) -> Vec<(String, String)> {
+    facts
+        .usages
+        .iter()
+        .filter(|u| u.kind == kind)
+        .map(|u| (u.name.clone(), u.receiver.clone()))
+        .collect()
+}
+
+#[test]
+fn python_declares_classes_methods_and_async_functions() {
+    let f = py("class Client:\n    def send(self):\n        pass\n\n    async def aclose(self):\n        pass\n\nasync def fetch(url):\n    return url\n");
+    assert_eq!(decl(&f, "Client").kind, DeclKind::Class);
+    assert_eq!(decl(&f, "Client.send").kind, DeclKind::Method);
+    assert_eq!(decl(&f, "Client.aclose").kind, DeclKind::Method);
+    assert_eq!(decl(&f, "Client.aclose").signature, "async def aclose(self):");
+    let fetch = decl(&f, "fetch");
+    assert_eq!(fetch.kind, DeclKind::Function);
+    assert_eq!((fetch.lines.start, fetch.lines.end), (8, 9));
+    assert!(fetch.exported && !decl(&f, "Client.send").exported);
+}
+
+#[test]
+fn python_decorators_widen_the_declaration_but_not_its_signature() {
+    let f = py("class A:\n    @property\n    @cached\n    def size(self):\n        return 1\n");
+    let size = decl(&f, "A.size");
+    assert_eq!(size.kind, DeclKind::Method);
+    assert_eq!((size.lines.start, size.lines.end), (2, 5));
+    assert_eq!(size.signature_line, 4);
+    assert_eq!(size.signature, "def size(self):");
+}
+
+#[test]
+fn python_module_and_class_assignments_are_declarations_locals_are_not() {
+    let src = "\
+from typing import TypeAlias
+__all__ = [\"A\"]
+MAX = 3
+Headers: TypeAlias = dict
+handler = lambda x: x
+type Pair[T] = tuple[T, T]
+
+class Config:
+    debug: bool = False
+    name: str
+
+def f():
+    local = 1
+    return local
+";
+    let f = py(src);
+    assert_eq!(decl(&f, "__all__").kind, DeclKind::Variable);
+    assert_eq!(decl(&f, "MAX").kind, DeclKind::Variable);
+    assert_eq!(decl(&f, "Headers").kind, DeclKind::TypeAlias);
+    assert_eq!(decl(&f, "handler").kind, DeclKind::Function);
+    assert_eq!(decl(&f, "Pair").kind, DeclKind::TypeAlias);
+    assert_eq!(decl(&f, "Config.debug").kind, DeclKind::Property);
+    assert_eq!(decl(&f, "Config.name").kind, DeclKind::Property);
+    assert!(!f.decls.iter().any(|d| d.name == "local"));
+}
+
+#[test]
+fn python_calls_self_calls_instantiations_and_references() {
+    let src = "\
+class Client(BaseClient, mixins.Closing, Generic[T]):
+    def send(self, request):
+        self._prepare(request)
+        response = Response(200)
+        return helpers.encode(response, TIMEOUT)
+";
+    let f = py(src);
+    let calls = usages(&f, UsageKind::Call);
+    assert!(calls.contains(&("_prepare".into(), "self".into())), "{calls:?}");
+    assert!(calls.contains(&("encode".into(), "helpers".into())), "{calls:?}");
+    assert_eq!(
+        usages(&f, UsageKind::Instantiate),
+        [("Response".to_string(), String::new())]
+    );
+    let refs = usages(&f, UsageKind::Reference);
+    assert!(refs.iter().any(|(n, _)| n == "TIMEOUT"));
+    assert!(refs.iter().any(|(n, _)| n == "request"), "{refs:?}");
+    // Bindings and member names are not references.
+    assert!(!refs.iter().any(|(n, _)| n == "send" || n == "self" || n == "Client"));
+    let send = f.decls.iter().position(|d| d.qualified == "Client.send");
+    let prepare = f.usages.iter().find(|u| u.name == "_prepare").unwrap();
+    assert_eq!(prepare.enclosing.map(|e| e as usize), send);
+    let bases: Vec<&str> = f.heritage.iter().map(|h| h.name.as_str()).collect();
+    assert_eq!(bases, ["BaseClient", "Closing", "Generic"]);
+}
+
+#[test]
+fn python_imports_bind_modules_names_and_guessed_submodules() {
+    let src = "\
+import os.path
+import numpy as np
+from . import models
+from ..utils import parse as parse_url, Flag
+from .types import *
+from __future__ import annotations
+";
+    let f = py(src);
+    let got: Vec<(String, Option<String>, bool, bool)> = f
+        .imports
+        .iter()
+        .map(|i| (i.specifier.clone(), i.namespace.clone(), i.optional, i.reexport))
+        .collect();
+    let s = |x: &str| x.to_string();
+    assert_eq!(
+        got,
+        [
+            (s("os.path"), Some(s("os.path")), false, false),
+            (s("numpy"), Some(s("np")), false, false),
+            (s("."), None, false, false),
+            (s(".models"), Some(s("models")), true, false),
+            (s("..utils"), None, false, false),
+            (s("..utils.parse"), Some(s("parse_url")), true, false),
+            (s("..utils.Flag"), Some(s("Flag")), true, false),
+            (s(".types"), None, false, true),
+        ]
+    );
+    let utils = &f.imports[4];
+    assert_eq!(utils.names[0].imported, "parse");
+    assert_eq!(utils.names[0].local, "parse_url");
+    assert_eq!(utils.line, 4);
+}
+
+#[test]
+fn python_syntax_errors_are_counted_not_fatal() {
+    let f = py("def broken(:\n    pass\nclass Ok:\n    pass\n");
+    assert!(f.parse_errors > 0);
+    assert!(f.decls.iter().any(|d| d.name == "Ok"));
+}
