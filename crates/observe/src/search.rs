@@ -112,6 +112,10 @@ pub struct SearchResult {
     pub files: Vec<FileHit>,
     /// Best first.
     pub symbols: Vec<SymbolHit>,
+    /// Non-source files (manifests, configuration) whose name the query spells out, in
+    /// path order: they have no declarations to rank, but a query naming one must reach it.
+    #[serde(default)]
+    pub named_files: Vec<FileHit>,
 }
 
 /// Declaration nodes by the lowercase words (and compound key) of their names.
@@ -141,9 +145,11 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     let terms = QueryTerms::parse(query, &stats);
     let graph = workspace_graph(db, ws);
     let files = ws.files(db);
+    let named_files = named_files(db, ws, query, &terms);
     if terms.is_empty() {
         return SearchResult {
             terms,
+            named_files,
             ..SearchResult::default()
         };
     }
@@ -230,7 +236,42 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         terms,
         files: hits,
         symbols,
+        named_files,
     }
+}
+
+/// The non-source files whose name the query spells out, in path order.
+fn named_files(db: &dyn Db, ws: Workspace, query: &str, terms: &QueryTerms) -> Vec<FileHit> {
+    let query_words: std::collections::HashSet<String> =
+        crate::terms::term_words(query).into_iter().collect();
+    let mut out = Vec::new();
+    for (fi, f) in ws.files(db).iter().enumerate() {
+        let path = f.path(db);
+        if matches!(f.role(db), FileRole::Source(_)) || !query_names_file(path, &query_words) {
+            continue;
+        }
+        let components = ScoreComponents {
+            path: path_score(path, terms),
+            trait_factor: 1.0,
+            ..ScoreComponents::default()
+        };
+        out.push(FileHit {
+            file: fi as u32,
+            path: path.clone(),
+            score: components.total(),
+            components,
+            traits: PathTraits::of(path),
+            matched_terms: Vec::new(),
+        });
+    }
+    out
+}
+
+/// Whether every word of the file name's stem (`tsconfig` of `tsconfig.base.json`) is a
+/// word of the query.
+fn query_names_file(path: &str, query_words: &std::collections::HashSet<String>) -> bool {
+    let (stem, _) = path_words(path);
+    !stem.is_empty() && stem.iter().all(|w| query_words.contains(w))
 }
 
 /// How well a declaration's name matches the query, in IDF units.

@@ -40,7 +40,7 @@ impl Outline for NoOutline {
 
 /// How many files past explore_code's file cap are listed (and get IDs): the rest are
 /// only counted, since an ID the text does not show cannot be selected.
-pub const UNREAD_FILES_SHOWN: usize = 16;
+pub use sightline_observe::tools::explore_code::MORE_FILES_SHOWN as UNREAD_FILES_SHOWN;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Registry {
