@@ -5,6 +5,7 @@ pub mod explore_code;
 pub mod grep;
 mod grep_render;
 mod grep_sink;
+pub mod grep_skipped;
 pub mod list_files;
 pub mod read_file;
 pub(crate) mod walk;
