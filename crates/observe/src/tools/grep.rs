@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use globset::{GlobBuilder, GlobMatcher};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 use serde::{Deserialize, Serialize};
@@ -12,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::error::ToolError;
 use super::grep_sink::{CountSink, FileSink};
 use super::grep_skipped::{SkipReason, SkippedFile, SkippedFiles};
+use super::path_glob::PathGlob;
 use super::walk::{self, SkipCounts};
 use crate::paths::{RepoRoot, to_rel};
 
@@ -47,9 +47,14 @@ pub struct GrepArgs {
     /// absent.
     #[serde(default)]
     pub path: Option<String>,
-    /// Only search files matching this glob. A glob without `/` (`*.ts`) matches file
-    /// names anywhere; one with `/` (`src/**/*.tsx`) matches the repository-relative path.
-    /// Not applied to an explicitly named file.
+    /// Only search files matching this glob (globset syntax, case-sensitive): `*` and `?`
+    /// stay within one path segment, `**` spans segments, `{ts,tsx}` lists alternatives,
+    /// `[0-9]` is a class. Without `/` (`*.ts`, `tsconfig*.json`) it matches file names at
+    /// any depth. With `/` it matches the repository-relative path (`src/**/*.ts`; a
+    /// trailing `/` means everything below). Under `path`, a glob that starts with that
+    /// path is used as written, otherwise it is read relative to `path`: with
+    /// `path: "packages"`, `packages/foo*/src/**/*.ts` and `foo*/src/**/*.ts` select the
+    /// same files. Not applied when `path` names a single file.
     #[serde(default)]
     pub glob: Option<String>,
     /// Stop after this many matches (default 50, at most 500).
@@ -210,8 +215,12 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     let max_matches = args.max_matches.min(MAX_MATCHES_CAP);
     let context = args.context.min(MAX_CONTEXT);
     let matcher = build_matcher(args)?;
-    let glob = args.glob.as_deref().map(build_glob).transpose()?;
     let start = root.resolve(args.path.as_deref().unwrap_or(""))?;
+    let glob = args
+        .glob
+        .as_deref()
+        .map(|g| PathGlob::new(g, start.rel()))
+        .transpose()?;
 
     let mut result = GrepResult::default();
     let (files, large) = collect_files(root, start.abs(), glob.as_ref(), &mut result);
@@ -280,39 +289,6 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
             pattern: args.pattern.clone(),
             message: e.to_string(),
         })
-}
-
-/// Which part of a path a glob is tested against.
-struct PathGlob {
-    matcher: GlobMatcher,
-    whole_path: bool,
-}
-
-impl PathGlob {
-    fn is_match(&self, rel: &str) -> bool {
-        if self.whole_path {
-            self.matcher.is_match(rel)
-        } else {
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            self.matcher.is_match(name)
-        }
-    }
-}
-
-fn build_glob(glob: &str) -> Result<PathGlob, ToolError> {
-    let pattern = glob.strip_prefix("./").unwrap_or(glob);
-    let matcher = GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()
-        .map_err(|e| ToolError::InvalidGlob {
-            glob: glob.to_string(),
-            message: e.kind().to_string(),
-        })?
-        .compile_matcher();
-    Ok(PathGlob {
-        matcher,
-        whole_path: pattern.contains('/'),
-    })
 }
 
 /// A file with its repository-relative path, absolute path and size in bytes.
