@@ -77,7 +77,7 @@ fn end_is_clamped_and_max_lines_truncates() {
     let cut = read(
         &root,
         ReadFileArgs {
-            max_lines: 2,
+            max_lines: Some(2),
             ..window("src/five.ts", Some(2), None)
         },
     );
@@ -88,7 +88,7 @@ fn end_is_clamped_and_max_lines_truncates() {
     let exact = read(
         &root,
         ReadFileArgs {
-            max_lines: 2,
+            max_lines: Some(2),
             ..window("src/five.ts", Some(4), None)
         },
     );
@@ -129,7 +129,7 @@ fn window_errors_are_precise() {
     let no_lines = read_file::run(
         &root,
         &ReadFileArgs {
-            max_lines: 0,
+            max_lines: Some(0),
             ..ReadFileArgs::new("src/five.ts")
         },
     )
