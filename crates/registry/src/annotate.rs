@@ -70,8 +70,9 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             for (i, line) in r.text.lines().enumerate() {
                 let _ = writeln!(out, "{:>4} {}", r.start_line + i as u32, line);
             }
-            if r.truncated {
-                let _ = writeln!(out, "(truncated at the line limit)");
+            // Says how many lines remain and which `start_line` continues the read.
+            if let Some(note) = r.continuation() {
+                let _ = writeln!(out, "{note}");
             }
             out
         }
