@@ -156,7 +156,11 @@ impl Server {
             json!(false),
             "{tool} {arguments} failed: {result}"
         );
-        (text_of(&result), result["structuredContent"].clone())
+        let structured = result["structuredContent"].clone();
+        // The output schemas are portable (no nullable types), so a null anywhere in
+        // structuredContent would fail a client that validates it against them.
+        assert_no_null(&structured, tool);
+        (text_of(&result), structured)
     }
 
     /// Calls a tool that must fail; returns its message.
@@ -187,6 +191,15 @@ impl Drop for Server {
     }
 }
 
+fn assert_no_null(value: &Value, tool: &str) {
+    match value {
+        Value::Null => panic!("{tool}: null in structuredContent"),
+        Value::Array(items) => items.iter().for_each(|v| assert_no_null(v, tool)),
+        Value::Object(map) => map.values().for_each(|v| assert_no_null(v, tool)),
+        _ => {}
+    }
+}
+
 fn text_of(result: &Value) -> String {
     result["content"]
         .as_array()
@@ -198,7 +211,7 @@ fn text_of(result: &Value) -> String {
 }
 
 #[test]
-fn handshake_names_the_server_and_lists_six_tools_with_schemas() {
+fn handshake_names_the_server_and_lists_six_tools_with_portable_schemas() {
     let (mut server, init) = Server::start();
     assert_eq!(init["serverInfo"]["name"], "sightline");
     assert_eq!(init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
@@ -222,6 +235,19 @@ fn handshake_names_the_server_and_lists_six_tools_with_schemas() {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
         assert!(!tool["description"].as_str().unwrap().is_empty());
+    }
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        for schema in ["inputSchema", "outputSchema"] {
+            let found = sightline_server::non_portable(&tool[schema]);
+            assert!(found.is_empty(), "{name} {schema}: {found:?}");
+        }
+        assert!(
+            tool["title"].as_str().is_some_and(|t| !t.is_empty()),
+            "{tool}"
+        );
+        assert_eq!(tool["annotations"]["readOnlyHint"], true, "{tool}");
+        assert_eq!(tool["annotations"]["openWorldHint"], false, "{tool}");
     }
     let schema_of =
         |name: &str| tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"].clone();
@@ -386,4 +412,52 @@ fn explore_returns_a_report_whose_paths_exist() {
         assert!(server.dir.path().join(path).is_file(), "{path}");
         assert!(report.contains(path), "{path} not in\n{report}");
     }
+}
+
+#[test]
+fn unknown_arguments_are_rejected_by_name_on_every_tool() {
+    let (mut server, _) = Server::start();
+    let explore = server.error(
+        "explore",
+        json!({"query": "validateDraft", "intent": "edit", "max_file": 3}),
+    );
+    assert!(explore.contains("unknown field `max_file`"), "{explore}");
+    assert!(
+        explore.contains("max_files"),
+        "the known fields are listed: {explore}"
+    );
+    let started = server.error(
+        "explore_code",
+        json!({"query": "validateDraft", "intent": "edit", "depth": 1}),
+    );
+    assert!(started.contains("unknown field `depth`"), "{started}");
+
+    let (_, first) = server.ok(
+        "explore_code",
+        json!({"query": "validateDraft", "intent": "edit"}),
+    );
+    let session = first["session"].as_str().unwrap().to_owned();
+    for (tool, arguments) in [
+        (
+            "grep",
+            json!({"session": session, "pattern": "draft", "contxt": 2}),
+        ),
+        (
+            "read_file",
+            json!({"session": session, "path": "src/handlers/save.ts", "start": 3}),
+        ),
+        ("list_files", json!({"session": session, "recursive": true})),
+        (
+            "explore_code",
+            json!({"session": session, "query": "handleSave", "files": 2}),
+        ),
+    ] {
+        let message = server.error(tool, arguments.clone());
+        assert!(
+            message.contains("unknown field"),
+            "{tool} {arguments}: {message}"
+        );
+    }
+    // A rejected call leaves the session open.
+    server.ok("list_files", json!({"session": session, "path": "src"}));
 }

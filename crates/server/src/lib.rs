@@ -11,6 +11,7 @@ mod error;
 mod handler;
 mod output;
 mod params;
+mod schema;
 mod sessions;
 pub mod value_model;
 
@@ -19,8 +20,10 @@ pub use error::{CallError, ServerError};
 pub use handler::{MapServer, SERVER_NAME};
 pub use output::{CallOut, CandidateOut, PlaceOut, ReadOut, ReportOut};
 pub use params::{
-    ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, SubmitParams,
+    ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, Strict,
+    SubmitParams,
 };
+pub use schema::non_portable;
 pub use sessions::MAX_OPEN_SESSIONS;
 pub use value_model::ValueModel;
 
