@@ -2,7 +2,7 @@
 //! them. Replies may come out of order, so they are matched by id; every wait is bounded
 //! so a broken server fails the test instead of hanging it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -19,6 +19,8 @@ struct Server {
     stdin: Option<ChildStdin>,
     replies: Receiver<Value>,
     early: HashMap<u64, Value>,
+    /// Replies whose `id` is null (to lines the server could not read an id from).
+    anonymous: VecDeque<Value>,
     stderr: Arc<Mutex<String>>,
     next_id: u64,
     dir: tempfile::TempDir,
@@ -83,6 +85,7 @@ impl Server {
             child,
             replies,
             early: HashMap::new(),
+            anonymous: VecDeque::new(),
             stderr,
             next_id: 0,
             dir,
@@ -117,10 +120,27 @@ impl Server {
         }
     }
 
+    /// Writes raw bytes and a newline, as a client that sends a malformed line would.
+    fn send_line(&mut self, line: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
     fn wait_for(&mut self, id: u64) -> Value {
+        self.wait_until(|server| server.early.remove(&id))
+    }
+
+    /// Waits for the next reply whose `id` member is present and null.
+    fn wait_for_null_id(&mut self) -> Value {
+        self.wait_until(|server| server.anonymous.pop_front())
+    }
+
+    fn wait_until(&mut self, mut found: impl FnMut(&mut Server) -> Option<Value>) -> Value {
         let deadline = Instant::now() + REPLY_TIMEOUT;
         loop {
-            if let Some(reply) = self.early.remove(&id) {
+            if let Some(reply) = found(self) {
                 return reply;
             }
             let left = deadline.saturating_duration_since(Instant::now());
@@ -128,10 +148,16 @@ impl Server {
                 Ok(message) => {
                     if let Some(got) = message.get("id").and_then(Value::as_u64) {
                         self.early.insert(got, message);
+                    } else if message.get("id") == Some(&Value::Null) {
+                        self.anonymous.push_back(message);
+                    } else if message.get("method").is_none() {
+                        // JSON-RPC 2.0: a response always has an id member (null when the
+                        // request's id could not be read).
+                        panic!("a reply without an id member: {message}");
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    panic!("no reply to request {id}; stderr:\n{}", self.stderr())
+                    panic!("no reply; stderr:\n{}", self.stderr())
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     panic!("the server exited; stderr:\n{}", self.stderr())
@@ -460,4 +486,67 @@ fn unknown_arguments_are_rejected_by_name_on_every_tool() {
     }
     // A rejected call leaves the session open.
     server.ok("list_files", json!({"session": session, "path": "src"}));
+}
+
+#[test]
+fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
+    let (mut server, _) = Server::start();
+    let error_of = |reply: &Value| reply["error"]["code"].as_i64().unwrap_or_default();
+
+    server.send_line(b"this is not json");
+    let parse = server.wait_for_null_id();
+    assert_eq!(error_of(&parse), -32700, "{parse}");
+
+    server.send_line(b"[]");
+    let empty_batch = server.wait_for_null_id();
+    assert_eq!(error_of(&empty_batch), -32600, "{empty_batch}");
+
+    server.send_line(br#"[{"jsonrpc":"2.0","id":900,"method":"tools/list"}]"#);
+    let batch = server.wait_for_null_id();
+    assert_eq!(error_of(&batch), -32600, "{batch}");
+
+    server.send_line(
+        br#"{"jsonrpc":"2.0","id":901,"method":"tools/call","params":{"arguments":{}}}"#,
+    );
+    let no_name = server.wait_for(901);
+    assert_eq!(error_of(&no_name), -32602, "{no_name}");
+    assert!(
+        no_name["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("name"),
+        "{no_name}"
+    );
+
+    server.send_line(
+        br#"{"jsonrpc":"2.0","id":902,"method":"tools/call","params":{"name":"grep","arguments":[1]}}"#,
+    );
+    let not_an_object = server.wait_for(902);
+    assert_eq!(error_of(&not_an_object), -32602, "{not_an_object}");
+
+    server.send_line(br#"{"jsonrpc":"2.0","id":903,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}"#);
+    let unknown_tool = server.wait_for(903);
+    assert_eq!(error_of(&unknown_tool), -32602, "{unknown_tool}");
+
+    server.send_line(br#"{"jsonrpc":"2.0","id":904,"method":"no/such/method"}"#);
+    let unknown_method = server.wait_for(904);
+    assert_eq!(error_of(&unknown_method), -32601, "{unknown_method}");
+
+    let mut oversized = br#"{"jsonrpc":"2.0","id":905,"method":"tools/call","params":{"name":"grep","arguments":{"pattern":""#.to_vec();
+    oversized.resize(sightline_server::MAX_LINE_BYTES + 64, b'x');
+    oversized.extend_from_slice(br#""}}}"#);
+    server.send_line(&oversized);
+    let too_long = server.wait_for_null_id();
+    assert_eq!(error_of(&too_long), -32600, "{too_long}");
+    assert!(
+        too_long["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("longer"),
+        "{too_long}"
+    );
+
+    // Still serving (and `wait_until` saw no reply without an id member).
+    let listed = server.request("tools/list", json!({}));
+    assert_eq!(listed["tools"].as_array().unwrap().len(), 6);
 }

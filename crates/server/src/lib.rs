@@ -13,6 +13,7 @@ mod output;
 mod params;
 mod schema;
 mod sessions;
+mod transport;
 pub mod value_model;
 
 pub use engine::{Engine, Reply};
@@ -25,6 +26,7 @@ pub use params::{
 };
 pub use schema::non_portable;
 pub use sessions::MAX_OPEN_SESSIONS;
+pub use transport::MAX_LINE_BYTES;
 pub use value_model::ValueModel;
 
 use rmcp::ServiceExt as _;
@@ -48,7 +50,10 @@ pub fn serve_stdio(
         .map_err(ServerError::Runtime)?;
     runtime.block_on(async {
         let service = MapServer::new(engine)
-            .serve(rmcp::transport::stdio())
+            .serve(transport::LineTransport::new(
+                tokio::io::stdin(),
+                tokio::io::stdout(),
+            ))
             .await
             .map_err(|e| ServerError::Handshake(e.to_string()))?;
         let reason = service
