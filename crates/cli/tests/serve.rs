@@ -550,3 +550,50 @@ fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
     let listed = server.request("tools/list", json!({}));
     assert_eq!(listed["tools"].as_array().unwrap().len(), 6);
 }
+
+#[test]
+fn the_map_code_prompt_is_listed_and_hands_over_the_session_workflow() {
+    let (mut server, init) = Server::start();
+    assert!(init["capabilities"]["prompts"].is_object(), "{init}");
+    let listed = server.request("prompts/list", json!({}));
+    let prompts = listed["prompts"].as_array().unwrap();
+    let map_code = prompts
+        .iter()
+        .find(|p| p["name"] == sightline_server::MAP_CODE)
+        .unwrap_or_else(|| panic!("{listed}"));
+    let arguments = map_code["arguments"].as_array().unwrap();
+    assert!(
+        arguments
+            .iter()
+            .any(|a| a["name"] == "question" && a["required"] == true)
+    );
+    assert!(arguments.iter().any(|a| a["name"] == "intent"));
+
+    let got = server.request(
+        "prompts/get",
+        json!({"name": sightline_server::MAP_CODE,
+               "arguments": {"question": "where is a draft validated", "intent": "edit"}}),
+    );
+    let text = got["messages"][0]["content"]["text"].as_str().unwrap();
+    assert_eq!(got["messages"][0]["role"], "user");
+    assert!(text.contains("where is a draft validated"), "{text}");
+    // Every tool the workflow names is one the server lists.
+    let tools = server.request("tools/list", json!({}));
+    for name in ["explore_code", "grep", "read_file", "submit_report"] {
+        assert!(text.contains(name), "{name}: {text}");
+        assert!(
+            tools["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["name"] == name),
+            "{name}"
+        );
+    }
+
+    server.send_line(
+        br#"{"jsonrpc":"2.0","id":950,"method":"prompts/get","params":{"name":"map_code","arguments":{}}}"#,
+    );
+    let missing = server.wait_for(950);
+    assert_eq!(missing["error"]["code"], -32602, "{missing}");
+}

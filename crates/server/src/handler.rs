@@ -6,8 +6,12 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use rmcp::model::{
+    CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
+    ListPromptsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use sightline_registry::ToolCall;
 
@@ -18,7 +22,7 @@ use crate::params::{
     ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, Strict,
     SubmitParams, submit_schema,
 };
-use crate::schema;
+use crate::{prompt, schema};
 
 /// The name the server announces in the handshake.
 pub const SERVER_NAME: &str = "sightline";
@@ -174,9 +178,29 @@ fn structured<T: Serialize>(reply: Reply<T>) -> Result<CallToolResult, CallError
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for MapServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_prompts()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS.to_owned())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(prompt::list())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        prompt::get(&request).map(Into::into)
     }
 }
 

@@ -11,6 +11,7 @@ mod error;
 mod handler;
 mod output;
 mod params;
+mod prompt;
 mod schema;
 mod sessions;
 mod transport;
@@ -24,6 +25,7 @@ pub use params::{
     ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, Strict,
     SubmitParams,
 };
+pub use prompt::MAP_CODE;
 pub use schema::non_portable;
 pub use sessions::MAX_OPEN_SESSIONS;
 pub use transport::MAX_LINE_BYTES;
