@@ -27,12 +27,15 @@ use crate::{prompt, schema};
 /// The name the server announces in the handshake.
 pub const SERVER_NAME: &str = "sightline";
 
-const INSTRUCTIONS: &str = "Maps the code that matters for a question. `explore` answers in \
-    one call with a compact verified report. To judge the evidence yourself, run a session: \
-    `explore_code` without `session` starts one (give `intent`), further `explore_code`, \
-    `grep`, `read_file` and `list_files` calls with that `session` add to it, and \
-    `submit_report` with your selection of candidate IDs closes it with a validated report. \
-    Every call sees the files as they are on disk at that moment.";
+const INSTRUCTIONS: &str = "Sightline maps the code that answers a question; every path, \
+    range and quote it returns was checked against the files as they are at the call. Two \
+    ways to use it. `explore`: one call returns a validated report (the places that matter \
+    in order with verbatim quotes, ranges to read, a next action); use it when you need not \
+    judge the evidence. A session, to judge the evidence yourself: `explore_code` with \
+    `query` and `intent` (no `session`) starts one and names it on its first line; 2-4 \
+    `grep`, `read_file`, `list_files` or `explore_code` calls with that `session` verify; \
+    `submit_report` with the candidate IDs (like [c7]) those calls showed closes it and \
+    returns the validated report. The `map_code` prompt spells out this loop.";
 
 #[derive(Clone)]
 pub struct MapServer {
@@ -50,10 +53,10 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Map the code for a question in one call. Explores the repository and returns a compact report (at most ~2,500 characters) of the places that matter, in order, each with a verbatim quote, plus ranges to read and a next action consistent with `intent`. Every path and range in it was observed in the files as they are now. When the server runs with a value model, that model explores and selects; otherwise the selection is deterministic. structuredContent holds the machine block: paths, ranges, action, confidence.",
+        description = "One call, one validated report: explores the repository for `query` and returns the places that matter, in order, each with a verbatim quote, plus ranges to read and a next action fitting `intent` (at most ~2,500 characters). Every path and range was checked against the files as they are now. Use it when you need not judge the evidence yourself; to judge it, run a session instead (explore_code, then grep/read_file, then submit_report). With a value model on the server that model selects; otherwise the selection is deterministic. structuredContent holds the machine block: paths, ranges, action, confidence.",
         input_schema = schema::input::<ExploreParams>("explore"),
         output_schema = schema::output::<ReportOut>(),
-        title = "Map the code for a question",
+        title = "Map code in one call",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn explore(
@@ -64,10 +67,10 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Graph exploration: source windows of the declarations the query names and of the code connected to them, each labelled inline with a candidate ID such as [c7]. Calls accumulate in a session so candidate IDs stay stable: omit `session` to start a new one (then `intent` is required); the reply's first line names the session id. Pass that id as `session` to further explore_code, grep, read_file and list_files calls, and finally to submit_report, which closes it.",
+        description = "A session of raw tools, step 1: source windows of the declarations `query` names and of the code connected to them, each place labelled with a candidate ID such as [c7]. Without `session` it starts a session (then `intent` is required) whose id the reply's first line names. Then verify with grep, read_file, list_files or explore_code again, passing that `session`, and close with submit_report citing the IDs you saw: the server validates your selection and returns the report. For a report in one call without judging the evidence, use explore.",
         input_schema = schema::input::<ExploreCodeParams>("explore_code"),
         output_schema = schema::output::<CallOut>(),
-        title = "Explore code in a session",
+        title = "Explore code (start or extend a session)",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn explore_code(
@@ -210,6 +213,32 @@ mod tests {
 
     use super::*;
     use crate::schema::non_portable;
+
+    #[test]
+    fn the_two_ways_point_at_each_other_and_the_instructions_name_every_tool() {
+        let router = MapServer::tool_router();
+        let description = |name: &str| {
+            router
+                .get(name)
+                .unwrap()
+                .description
+                .as_deref()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        assert!(description("explore").contains("explore_code"));
+        assert!(description("explore").contains("submit_report"));
+        assert!(description("explore_code").contains("submit_report"));
+        assert!(description("explore_code").contains("use explore"));
+        for tool in router.list_all() {
+            assert!(
+                INSTRUCTIONS.contains(&format!("`{}`", tool.name)),
+                "{} missing from the instructions",
+                tool.name
+            );
+        }
+        assert!(INSTRUCTIONS.contains(prompt::MAP_CODE));
+    }
 
     #[test]
     fn every_tool_schema_is_portable_and_every_tool_is_titled_and_annotated() {
