@@ -11,7 +11,10 @@ mod error;
 mod handler;
 mod output;
 mod params;
+mod prompt;
+mod schema;
 mod sessions;
+mod transport;
 pub mod value_model;
 
 pub use engine::{Engine, Reply};
@@ -19,9 +22,13 @@ pub use error::{CallError, ServerError};
 pub use handler::{MapServer, SERVER_NAME};
 pub use output::{CallOut, CandidateOut, PlaceOut, ReadOut, ReportOut};
 pub use params::{
-    ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, SubmitParams,
+    ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, Strict,
+    SubmitParams,
 };
+pub use prompt::MAP_CODE;
+pub use schema::non_portable;
 pub use sessions::MAX_OPEN_SESSIONS;
+pub use transport::MAX_LINE_BYTES;
 pub use value_model::ValueModel;
 
 use rmcp::ServiceExt as _;
@@ -45,7 +52,10 @@ pub fn serve_stdio(
         .map_err(ServerError::Runtime)?;
     runtime.block_on(async {
         let service = MapServer::new(engine)
-            .serve(rmcp::transport::stdio())
+            .serve(transport::LineTransport::new(
+                tokio::io::stdin(),
+                tokio::io::stdout(),
+            ))
             .await
             .map_err(|e| ServerError::Handshake(e.to_string()))?;
         let reason = service
