@@ -2,13 +2,14 @@
 //! engine results to MCP results. Tool bodies run on the blocking pool under the engine's
 //! lock, because the index's database is not `Sync` and a call may parse files.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
-    ListPromptsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    ListPromptsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
@@ -22,6 +23,7 @@ use crate::params::{
     ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, Strict,
     SubmitParams, submit_schema,
 };
+use crate::startup::{Shared, Starter};
 use crate::{prompt, schema};
 
 /// The name the server announces in the handshake.
@@ -39,17 +41,29 @@ const INSTRUCTIONS: &str = "Sightline maps the code that answers a question; eve
 
 #[derive(Clone)]
 pub struct MapServer {
-    engine: Arc<Mutex<Engine>>,
+    shared: Shared,
     tool_router: ToolRouter<MapServer>,
 }
 
 #[tool_router(vis = "pub(crate)")]
 impl MapServer {
+    /// A server over a ready engine.
     pub fn new(engine: Engine) -> MapServer {
         MapServer {
-            engine: Arc::new(Mutex::new(engine)),
+            shared: Shared::ready(engine),
             tool_router: Self::tool_router(),
         }
+    }
+
+    /// A server that answers the handshake now and tool calls once the returned
+    /// [`Starter`] hands it the engine (built on another thread).
+    pub fn indexing() -> (MapServer, Starter) {
+        let (shared, starter) = Shared::pending();
+        let server = MapServer {
+            shared,
+            tool_router: Self::tool_router(),
+        };
+        (server, starter)
     }
 
     #[tool(
@@ -62,8 +76,9 @@ impl MapServer {
     async fn explore(
         &self,
         Parameters(Strict(params)): Parameters<Strict<ExploreParams>>,
+        ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.run(move |engine| engine.explore(&params)).await
+        self.run(&ctx, move |engine| engine.explore(&params)).await
     }
 
     #[tool(
@@ -76,8 +91,10 @@ impl MapServer {
     async fn explore_code(
         &self,
         Parameters(Strict(params)): Parameters<Strict<ExploreCodeParams>>,
+        ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.run(move |engine| engine.explore_code(params)).await
+        self.run(&ctx, move |engine| engine.explore_code(params))
+            .await
     }
 
     #[tool(
@@ -90,10 +107,13 @@ impl MapServer {
     async fn grep(
         &self,
         Parameters(Strict(params)): Parameters<Strict<GrepParams>>,
+        ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let GrepParams { session, args } = params;
-        self.run(move |engine| engine.call_in(&session, ToolCall::Grep(args)))
-            .await
+        self.run(&ctx, move |engine| {
+            engine.call_in(&session, ToolCall::Grep(args))
+        })
+        .await
     }
 
     #[tool(
@@ -106,10 +126,13 @@ impl MapServer {
     async fn read_file(
         &self,
         Parameters(Strict(params)): Parameters<Strict<ReadFileParams>>,
+        ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let ReadFileParams { session, args } = params;
-        self.run(move |engine| engine.call_in(&session, ToolCall::ReadFile(args)))
-            .await
+        self.run(&ctx, move |engine| {
+            engine.call_in(&session, ToolCall::ReadFile(args))
+        })
+        .await
     }
 
     #[tool(
@@ -122,10 +145,13 @@ impl MapServer {
     async fn list_files(
         &self,
         Parameters(Strict(params)): Parameters<Strict<ListFilesParams>>,
+        ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let ListFilesParams { session, args } = params;
-        self.run(move |engine| engine.call_in(&session, ToolCall::ListFiles(args)))
-            .await
+        self.run(&ctx, move |engine| {
+            engine.call_in(&session, ToolCall::ListFiles(args))
+        })
+        .await
     }
 
     #[tool(
@@ -135,26 +161,59 @@ impl MapServer {
         title = "Submit a session's report",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
-    async fn submit_report(&self, Parameters(params): Parameters<SubmitParams>) -> CallToolResult {
-        self.run(move |engine| engine.submit(params)).await
+    async fn submit_report(
+        &self,
+        Parameters(params): Parameters<SubmitParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.run(&ctx, move |engine| engine.submit(params)).await
     }
 }
 
 impl MapServer {
-    /// Runs a tool body on the blocking pool under the engine lock and maps its result.
-    async fn run<T, F>(&self, body: F) -> CallToolResult
+    /// Runs a tool body on the blocking pool under the engine lock and maps its result,
+    /// first waiting for the index (with progress notifications when `ctx` asked for them).
+    async fn run<T, F>(&self, ctx: &RequestContext<RoleServer>, body: F) -> CallToolResult
     where
         T: Serialize + Send + 'static,
         F: FnOnce(&mut Engine) -> Result<Reply<T>, CallError> + Send + 'static,
     {
-        let engine = Arc::clone(&self.engine);
+        let token = ctx.meta.get_progress_token();
+        let waited = self
+            .shared
+            .wait_ready(|done, total| {
+                let notice = token.clone().map(|token| {
+                    let mut param = ProgressNotificationParam::new(token, done as f64)
+                        .with_message(format!("indexing: {done} of {total} files parsed"));
+                    if total > 0 {
+                        param = param.with_total(total as f64);
+                    }
+                    param
+                });
+                let peer = ctx.peer.clone();
+                async move {
+                    if let Some(param) = notice {
+                        // A client that stopped listening only misses a progress line.
+                        let _ = peer.notify_progress(param).await;
+                    }
+                }
+            })
+            .await;
+        if let Err(why) = waited {
+            let message = format!("the repository could not be indexed: {why}");
+            return CallToolResult::error(vec![ContentBlock::text(message)]);
+        }
+        let engine = Arc::clone(&self.shared.engine);
         let joined = tokio::task::spawn_blocking(move || {
             // A panic in an earlier call poisons the lock; the index itself stays usable,
             // so keep serving rather than failing every later call.
-            let mut engine = engine
+            let mut slot = engine
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-            body(&mut engine)
+            match slot.as_mut() {
+                Some(engine) => body(engine),
+                None => Err(CallError::Internal("the index is not ready".into())),
+            }
         })
         .await;
         let result = joined.unwrap_or_else(|e| Err(CallError::Internal(e.to_string())));
