@@ -14,6 +14,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
+use sightline_agent::ChatProvider;
 use sightline_registry::ToolCall;
 
 use crate::engine::{Engine, Reply};
@@ -23,6 +24,7 @@ use crate::params::{
     ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, Strict,
     SubmitParams, submit_schema,
 };
+use crate::sampling::SamplingProvider;
 use crate::startup::{Shared, Starter};
 use crate::{prompt, schema};
 
@@ -67,7 +69,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "One call, one validated report: explores the repository for `query` and returns the places that matter, in order, each with a verbatim quote, plus ranges to read and a next action fitting `intent` (at most ~2,500 characters). Every path and range was checked against the files as they are now. Use it when you need not judge the evidence yourself; to judge it, run a session instead (explore_code, then grep/read_file, then submit_report). With a value model on the server that model selects; otherwise the selection is deterministic. structuredContent holds the machine block: paths, ranges, action, confidence.",
+        description = "One call, one validated report: explores the repository for `query` and returns the places that matter, in order, each with a verbatim quote, plus ranges to read and a next action fitting `intent` (at most ~2,500 characters). Every path and range was checked against the files as they are now. Use it when you need not judge the evidence yourself; to judge it, run a session instead (explore_code, then grep/read_file, then submit_report). The server's value model selects when it has one; otherwise, when the client supports sampling, the client's own model explores and selects through sampling/createMessage; otherwise the selection is deterministic. structuredContent holds the machine block: paths, ranges, action, confidence.",
         input_schema = schema::input::<ExploreParams>("explore"),
         output_schema = schema::output::<ReportOut>(),
         title = "Map code in one call",
@@ -78,7 +80,15 @@ impl MapServer {
         Parameters(Strict(params)): Parameters<Strict<ExploreParams>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.run(&ctx, move |engine| engine.explore(&params)).await
+        // Without a value model of its own, the server lets the client's model judge
+        // when the client can sample.
+        let sampler = SamplingProvider::available(&ctx.peer)
+            .then(|| SamplingProvider::new(ctx.peer.clone(), tokio::runtime::Handle::current()));
+        self.run(&ctx, move |engine| {
+            let client_model = sampler.as_ref().map(|s| s as &dyn ChatProvider);
+            engine.explore_judged_by(&params, client_model)
+        })
+        .await
     }
 
     #[tool(

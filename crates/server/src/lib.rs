@@ -12,6 +12,7 @@ mod handler;
 mod output;
 mod params;
 mod prompt;
+mod sampling;
 mod schema;
 mod sessions;
 mod startup;
