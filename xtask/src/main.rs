@@ -1,4 +1,4 @@
-//! Developer tasks: `cargo xtask guard | bench | eval | soak | hostile`.
+//! Developer tasks: `cargo xtask guard | bench | eval | soak | hostile | mcp-chars`.
 
 use clap::{Parser, Subcommand};
 
@@ -6,6 +6,7 @@ mod bench;
 mod eval;
 mod guard;
 mod hostile;
+mod mcp_chars;
 mod soak;
 
 #[derive(Parser)]
@@ -23,6 +24,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Retrieval quality on mined localization tasks: engine vs. BM25 (run with --release).
     Eval(eval::EvalArgs),
+    /// Characters a client's model receives over one MCP session workflow per task.
+    McpChars(mcp_chars::McpCharsArgs),
     /// Write a repository shaped to hurt an indexer (deep nesting, long extends chains).
     Hostile(hostile::HostileArgs),
     /// Server memory over many tool calls: resident memory every N calls (release build).
@@ -36,5 +39,6 @@ fn main() -> anyhow::Result<()> {
         Command::Eval(args) => eval::run(args),
         Command::Soak(args) => soak::run(args),
         Command::Hostile(args) => hostile::run(args),
+        Command::McpChars(args) => mcp_chars::run(args),
     }
 }

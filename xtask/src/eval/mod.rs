@@ -6,12 +6,12 @@
 
 mod agent;
 mod bm25;
-mod checkout;
+pub(crate) mod checkout;
 mod engine;
-mod metrics;
+pub(crate) mod metrics;
 mod order;
 mod report;
-mod tasks;
+pub(crate) mod tasks;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -365,19 +365,19 @@ fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
 
-fn bundle_path(snapshots: &Path, repo: &str) -> PathBuf {
+pub(crate) fn bundle_path(snapshots: &Path, repo: &str) -> PathBuf {
     snapshots.join(format!("{repo}.bundle"))
 }
 
 /// The workspace this xtask belongs to (xtask lives one level below it).
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().unwrap_or(manifest).to_path_buf()
 }
 
 /// Defaults live next to the workspace, so the plain command means the same thing from any
 /// directory; paths the user gives are taken as written (relative to the current directory).
-fn or_default(root: &Path, given: Option<PathBuf>, default: &str) -> PathBuf {
+pub(crate) fn or_default(root: &Path, given: Option<PathBuf>, default: &str) -> PathBuf {
     given.unwrap_or_else(|| {
         let p = root.join(default);
         // `/repo/../shared` reads badly in messages; tidy it when it exists.
