@@ -4,6 +4,8 @@
 //! `structuredContent` (what structuredContent-only clients pass on). Any `sightline`
 //! binary can be measured, so a build before a change and one after compare directly.
 //!
+//! It also prints how long each server took to answer `initialize` (from spawning it).
+//!
 //! Tasks: the first task of each of the first `--tasks` task files whose gold files are all
 //! TypeScript or JavaScript (alphabetical), each served from its base snapshot.
 
@@ -85,6 +87,7 @@ pub fn run(args: McpCharsArgs) -> anyhow::Result<()> {
 /// blocks and of all `structuredContent` values returned.
 fn session_chars(bin: &PathBuf, dir: &PathBuf, query: &str) -> anyhow::Result<(usize, usize)> {
     let mut client = Client::start(bin, dir)?;
+    eprintln!("initialize answered in {:.0} ms", client.initialize_ms);
     let mut text = 0;
     let mut structured = 0;
     let mut count = |result: &Value| {
@@ -135,6 +138,8 @@ struct Client {
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     next_id: u64,
+    /// From spawning the server to its `initialize` reply.
+    initialize_ms: f64,
 }
 
 impl Client {
@@ -154,12 +159,15 @@ impl Client {
             stdin,
             stdout,
             next_id: 0,
+            initialize_ms: 0.0,
         };
+        let started = std::time::Instant::now();
         client.request(
             "initialize",
             json!({"protocolVersion": "2025-06-18", "capabilities": {},
             "clientInfo": {"name": "mcp-chars", "version": "0"}}),
         )?;
+        client.initialize_ms = started.elapsed().as_secs_f64() * 1000.0;
         writeln!(
             client.stdin,
             "{}",
