@@ -1,9 +1,10 @@
-//! Developer tasks: `cargo xtask guard | bench | eval | soak | hostile | mcp-chars`.
+//! Developer tasks: `cargo xtask guard | bench | eval | fit | soak | hostile | mcp-chars`.
 
 use clap::{Parser, Subcommand};
 
 mod bench;
 mod eval;
+mod fit;
 mod guard;
 mod hostile;
 mod mcp_chars;
@@ -28,6 +29,8 @@ enum Command {
     McpChars(mcp_chars::McpCharsArgs),
     /// Write a repository shaped to hurt an indexer (deep nesting, long extends chains).
     Hostile(hostile::HostileArgs),
+    /// Fit the rank model's weights on `eval --json` output, leave-one-repository-out.
+    Fit(fit::FitArgs),
     /// Server memory over many tool calls: resident memory every N calls (release build).
     Soak(soak::SoakArgs),
 }
@@ -38,6 +41,7 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Soak(args) => soak::run(args),
+        Command::Fit(args) => fit::run(args),
         Command::Hostile(args) => hostile::run(args),
         Command::McpChars(args) => mcp_chars::run(args),
     }

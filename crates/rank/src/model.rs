@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use sightline_observe::query::QueryTerms;
+use sightline_observe::search::SearchWeights;
 use sightline_observe::terms::term_words;
 use sightline_registry::Candidate;
 
@@ -125,6 +126,23 @@ impl Weights {
         })
     }
 
+    /// The hand-set weights the engine ranked with before any fit: where `cargo xtask fit`
+    /// starts, so that a weight fitted without one repository has seen nothing of it.
+    pub fn prior() -> Weights {
+        Weights {
+            search_name: 1.0,
+            search_lexical: 0.35,
+            search_path: 0.8,
+            search_graph: 0.6,
+            symbol_name: 0.5,
+            matched_lexical: 0.2,
+            secondary_factor: 0.3,
+            declaration_only_factor: 0.6,
+            rangeless_factor: 0.6,
+            width_exponent: 0.3,
+        }
+    }
+
     /// Weights that use every feature a little and penalise nothing: the starting point
     /// of a fit, and what the model falls back to if `weights.json` were unreadable.
     pub fn structural() -> Weights {
@@ -173,6 +191,19 @@ impl Weights {
             tightness,
             trait_factor,
             total: (tool + name + lexical) * trait_factor * tightness,
+        }
+    }
+
+    /// The part of the model the search orders `explore_code`'s files by, so the tool's
+    /// windows and the packet follow one set of weights.
+    pub fn search(&self) -> SearchWeights {
+        SearchWeights {
+            name: self.search_name,
+            lexical: self.search_lexical,
+            path: self.search_path,
+            graph: self.search_graph,
+            secondary_factor: self.secondary_factor,
+            declaration_only_factor: self.declaration_only_factor,
         }
     }
 

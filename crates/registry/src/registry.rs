@@ -190,7 +190,7 @@ impl Registry {
                 .push((s.location, c.id));
         }
         if let Some(new) = s.search
-            && c.search.is_none_or(|have| have.total() < new.total())
+            && c.search.is_none_or(|have| have.sum() < new.sum())
         {
             c.search = Some(new);
         }

@@ -13,7 +13,9 @@ use crate::escape::inline;
 use crate::facts::{FileFacts, LineRange};
 use crate::graph::{Graph, NodeId};
 use crate::query::QueryTerms;
-use crate::search::{FileHit, HitVia, ScoreComponents, SearchOptions, SymbolHit, search};
+use crate::search::{
+    FileHit, HitVia, ScoreComponents, SearchOptions, SearchWeights, SymbolHit, search,
+};
 use crate::terms::{identifier_tokens, term_words};
 
 pub const DEFAULT_MAX_FILES: u32 = 5;
@@ -218,11 +220,23 @@ pub const MORE_FILES: usize = 48;
 /// only counted.
 pub const MORE_FILES_SHOWN: usize = 16;
 
+/// `explore_code` with the search's unfitted weights; see [`run_weighted`].
 pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResult, ToolError> {
+    run_weighted(db, ws, args, &SearchWeights::UNFITTED)
+}
+
+/// `explore_code`, ordering files by `weights` (the rank model's, in the product).
+pub fn run_weighted(
+    db: &dyn Db,
+    ws: Workspace,
+    args: &ExploreArgs,
+    weights: &SearchWeights,
+) -> Result<ExploreResult, ToolError> {
     args.validate()?;
     let opts = SearchOptions {
         max_depth: args.max_depth,
         include_secondary: args.include_tests,
+        weights: *weights,
     };
     let found = search(db, ws, &args.query, &opts);
     let graph = workspace_graph(db, ws);
