@@ -111,7 +111,8 @@ pub struct GrepMatch {
     pub truncated: bool,
     /// Up to `context` lines before the match (may include other matching lines).
     pub context_before: Vec<GrepLine>,
-    /// Up to `context` lines after the match (may include other matching lines).
+    /// Up to `context` lines after the match (may include other reported matches; a
+    /// match left out by `max_matches` ends it).
     pub context_after: Vec<GrepLine>,
 }
 
