@@ -271,7 +271,7 @@ fn context_lines_surround_matches() {
 }
 
 #[test]
-fn truncated_result_keeps_after_context_of_last_match() {
+fn truncated_result_keeps_after_context_of_last_match_up_to_an_unreported_match() {
     let (dir, root) = repo();
     write(dir.path(), "ctx.ts", "hit\nafter\nhit\nhit\n");
     let result = search(
@@ -290,7 +290,10 @@ fn truncated_result_keeps_after_context_of_last_match() {
         .iter()
         .map(|l| l.line)
         .collect();
-    assert_eq!(after, [2, 3]);
+    // Line 3 matches but was left out: shown as context it would pass for a non-match.
+    assert_eq!(after, [2]);
+    assert_eq!(result.total_matches, 3);
+    assert!(!result.render_text().contains("3- hit"));
 }
 
 #[test]

@@ -28,6 +28,9 @@ pub const MAX_LINE_CHARS: usize = 300;
 /// Matching lines counted (reported or not) before counting stops; totals past it are
 /// lower bounds (`totals_capped`).
 pub const MAX_COUNTED_MATCHES: usize = 100_000;
+/// Bytes of files read only to count matches (after `max_matches` was reached) before
+/// counting stops; bounds the extra work on a huge repository.
+pub const MAX_COUNTED_BYTES: u64 = 256 << 20;
 /// Diagnostics beyond this many are summarized in one final entry.
 const MAX_DIAGNOSTICS: usize = 100;
 
@@ -108,7 +111,8 @@ pub struct GrepMatch {
     pub truncated: bool,
     /// Up to `context` lines before the match (may include other matching lines).
     pub context_before: Vec<GrepLine>,
-    /// Up to `context` lines after the match (may include other matching lines).
+    /// Up to `context` lines after the match (may include other reported matches; a
+    /// match left out by `max_matches` ends it).
     pub context_after: Vec<GrepLine>,
 }
 
@@ -138,7 +142,8 @@ pub struct GrepResult {
     /// `totals_capped`).
     #[serde(default)]
     pub total_files_with_matches: usize,
-    /// Counting stopped after 100,000 matching lines; the totals are "at least".
+    /// Counting stopped after 100,000 matching lines or 256 MiB of files read only to
+    /// count; the totals are "at least".
     #[serde(default)]
     pub totals_capped: bool,
     /// Skipped files (binary, over 1 MiB, unreadable) whose raw bytes hold a match or
@@ -240,10 +245,16 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     let mut counter = SearcherBuilder::new()
         .binary_detection(BinaryDetection::quit(0))
         .build();
+    let mut counted_bytes = 0u64;
     for (rel, abs, size) in files {
-        if result.total_matches >= MAX_COUNTED_MATCHES {
+        if result.total_matches >= MAX_COUNTED_MATCHES
+            || (result.truncated && counted_bytes.saturating_add(size) > MAX_COUNTED_BYTES)
+        {
             result.totals_capped = true;
             break;
+        }
+        if result.truncated {
+            counted_bytes += size;
         }
         let file = SearchedFile {
             rel: &rel,

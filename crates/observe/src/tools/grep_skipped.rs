@@ -10,8 +10,10 @@ use serde::{Deserialize, Serialize};
 /// more than the answer is worth.
 pub const MAX_PROBE_BYTES: u64 = 64 << 20;
 /// At most this many skipped files are probed per search; later ones are listed as
-/// "not probed".
+/// "may hold a match".
 pub const MAX_PROBES: usize = 50;
+/// At most this many bytes are probed per search, over all skipped files.
+pub const MAX_PROBED_BYTES: u64 = 128 << 20;
 /// At most this many skipped files are listed; the rest are counted.
 pub const MAX_LISTED: usize = 20;
 /// Longest line a probe holds in memory; a file with a longer line is "not probed".
@@ -85,6 +87,7 @@ fn human_size(bytes: u64) -> String {
 pub(crate) struct SkippedFiles {
     probe: Searcher,
     probes: usize,
+    probed_bytes: u64,
     pub(crate) listed: Vec<SkippedFile>,
     /// Files that hold or may hold a match but were not listed (over [`MAX_LISTED`]).
     pub(crate) unlisted: usize,
@@ -100,6 +103,7 @@ impl SkippedFiles {
                 .heap_limit(Some(PROBE_HEAP_LIMIT))
                 .build(),
             probes: 0,
+            probed_bytes: 0,
             listed: Vec::new(),
             unlisted: 0,
         }
@@ -115,11 +119,15 @@ impl SkippedFiles {
         reason: SkipReason,
         size: Option<u64>,
     ) {
-        let probe_allowed = reason != SkipReason::Unreadable
-            && size.is_some_and(|s| s <= MAX_PROBE_BYTES)
-            && self.probes < MAX_PROBES;
-        let (holds_match, first_line) = if probe_allowed {
+        let probe_size = size.filter(|&s| {
+            reason != SkipReason::Unreadable
+                && s <= MAX_PROBE_BYTES
+                && self.probes < MAX_PROBES
+                && self.probed_bytes.saturating_add(s) <= MAX_PROBED_BYTES
+        });
+        let (holds_match, first_line) = if let Some(probe_size) = probe_size {
             self.probes += 1;
+            self.probed_bytes += probe_size;
             let mut sink = FirstMatch::default();
             match self.probe.search_path(matcher, abs, &mut sink) {
                 Ok(()) => (Some(sink.line.is_some()), sink.line),
