@@ -1,11 +1,13 @@
-//! Developer tasks: `cargo xtask guard | bench | eval | soak | hostile`.
+//! Developer tasks: `cargo xtask guard | bench | eval | fit | soak | hostile | mcp-chars`.
 
 use clap::{Parser, Subcommand};
 
 mod bench;
 mod eval;
+mod fit;
 mod guard;
 mod hostile;
+mod mcp_chars;
 mod soak;
 
 #[derive(Parser)]
@@ -23,8 +25,12 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Retrieval quality on mined localization tasks: engine vs. BM25 (run with --release).
     Eval(eval::EvalArgs),
+    /// Characters a client's model receives over one MCP session workflow per task.
+    McpChars(mcp_chars::McpCharsArgs),
     /// Write a repository shaped to hurt an indexer (deep nesting, long extends chains).
     Hostile(hostile::HostileArgs),
+    /// Fit the rank model's weights on `eval --json` output, leave-one-repository-out.
+    Fit(fit::FitArgs),
     /// Server memory over many tool calls: resident memory every N calls (release build).
     Soak(soak::SoakArgs),
 }
@@ -35,6 +41,8 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Soak(args) => soak::run(args),
+        Command::Fit(args) => fit::run(args),
         Command::Hostile(args) => hostile::run(args),
+        Command::McpChars(args) => mcp_chars::run(args),
     }
 }

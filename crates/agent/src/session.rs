@@ -131,7 +131,10 @@ impl ExploreSession {
         let tool = call.name().as_str().to_owned();
         let observation = match &call {
             ToolCall::ExploreCode(a) => {
-                explore_code::run(index.db(), index.workspace(), a).map(Observation::ExploreCode)
+                // The rank model orders the tool's files, as it orders the packet.
+                let weights = sightline_rank::Weights::fitted().search();
+                explore_code::run_weighted(index.db(), index.workspace(), a, &weights)
+                    .map(Observation::ExploreCode)
             }
             ToolCall::Grep(a) => grep::run(&self.root, a).map(Observation::Grep),
             ToolCall::ReadFile(a) => read_file::run(&self.root, a).map(Observation::ReadFile),

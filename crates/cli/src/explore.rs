@@ -71,7 +71,8 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
         call.include_tests = args.include_tests;
         call.adaptive = !args.no_adaptive;
         call.budget_chars = args.raw_budget;
-        let result = explore_code::run(db, ws, &call)?;
+        let weights = sightline_rank::Weights::fitted().search();
+        let result = explore_code::run_weighted(db, ws, &call, &weights)?;
         if args.json {
             crate::output::print_report("", Some(&result))?;
         } else {

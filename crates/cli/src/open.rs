@@ -17,7 +17,7 @@ pub struct IndexFlags {
 }
 
 impl IndexFlags {
-    fn cache_mode(&self) -> CacheMode {
+    pub fn cache_mode(&self) -> CacheMode {
         if self.no_cache {
             CacheMode::Disabled
         } else if let Some(d) = &self.cache_dir {

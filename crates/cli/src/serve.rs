@@ -10,7 +10,9 @@ use sightline_agent::provider::{self, ProviderConfig, ProviderKind, ProviderOver
 use sightline_registry::RegistryDatabase;
 use sightline_server::ValueModel;
 
-use crate::open::{IndexFlags, open_index};
+use sightline_observe::{Index, IndexOptions, Progress};
+
+use crate::open::IndexFlags;
 
 #[derive(Args)]
 pub struct ServeCmd {
@@ -41,17 +43,38 @@ fn parse_kind(s: &str) -> Result<ProviderKind, String> {
 pub fn run(args: &ServeCmd) -> anyhow::Result<()> {
     // Configuration errors surface before indexing, not on the first `explore` call.
     let value_model = args.value_model.then(|| value_model(args)).transpose()?;
-    let index = open_index(&args.path, &args.flags, RegistryDatabase::default())?;
+    // The handshake is answered at once; the index is built in the background and the
+    // first tool call waits for it.
+    let root = args.path.clone();
+    // A root that cannot be indexed is the user's error now, not every tool call's later.
+    anyhow::ensure!(
+        root.is_dir(),
+        "{} is not a directory that can be served",
+        root.display()
+    );
+    let cache = args.flags.cache_mode();
     eprintln!(
-        "serving {} ({} source files) over stdio; explore selects {}",
-        index.root().display(),
-        index.report().source_files,
+        "serving {} over stdio (indexing in the background); explore selects {}",
+        root.display(),
         value_model.as_ref().map_or_else(
             || "deterministically".to_owned(),
             |m| format!("with {}", m.describe())
         )
     );
-    sightline_server::serve_stdio(index, value_model)?;
+    let build: sightline_server::BuildIndex = Box::new(move |progress| {
+        let on_progress = |p: Progress| {
+            if let Progress::Parsed { done, total } = p {
+                progress(done, total);
+            }
+        };
+        let options = IndexOptions {
+            cache,
+            progress: Some(&on_progress),
+        };
+        Index::open_with_db(RegistryDatabase::default(), &root, &options)
+            .map_err(|e| format!("{e:#}"))
+    });
+    sightline_server::serve_stdio_indexing(build, value_model)?;
     Ok(())
 }
 

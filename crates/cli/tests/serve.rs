@@ -2,7 +2,7 @@
 //! them. Replies may come out of order, so they are matched by id; every wait is bounded
 //! so a broken server fails the test instead of hanging it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -19,6 +19,8 @@ struct Server {
     stdin: Option<ChildStdin>,
     replies: Receiver<Value>,
     early: HashMap<u64, Value>,
+    /// Replies whose `id` is null (to lines the server could not read an id from).
+    anonymous: VecDeque<Value>,
     stderr: Arc<Mutex<String>>,
     next_id: u64,
     dir: tempfile::TempDir,
@@ -83,6 +85,7 @@ impl Server {
             child,
             replies,
             early: HashMap::new(),
+            anonymous: VecDeque::new(),
             stderr,
             next_id: 0,
             dir,
@@ -117,10 +120,27 @@ impl Server {
         }
     }
 
+    /// Writes raw bytes and a newline, as a client that sends a malformed line would.
+    fn send_line(&mut self, line: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
     fn wait_for(&mut self, id: u64) -> Value {
+        self.wait_until(|server| server.early.remove(&id))
+    }
+
+    /// Waits for the next reply whose `id` member is present and null.
+    fn wait_for_null_id(&mut self) -> Value {
+        self.wait_until(|server| server.anonymous.pop_front())
+    }
+
+    fn wait_until(&mut self, mut found: impl FnMut(&mut Server) -> Option<Value>) -> Value {
         let deadline = Instant::now() + REPLY_TIMEOUT;
         loop {
-            if let Some(reply) = self.early.remove(&id) {
+            if let Some(reply) = found(self) {
                 return reply;
             }
             let left = deadline.saturating_duration_since(Instant::now());
@@ -128,10 +148,16 @@ impl Server {
                 Ok(message) => {
                     if let Some(got) = message.get("id").and_then(Value::as_u64) {
                         self.early.insert(got, message);
+                    } else if message.get("id") == Some(&Value::Null) {
+                        self.anonymous.push_back(message);
+                    } else if message.get("method").is_none() {
+                        // JSON-RPC 2.0: a response always has an id member (null when the
+                        // request's id could not be read).
+                        panic!("a reply without an id member: {message}");
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    panic!("no reply to request {id}; stderr:\n{}", self.stderr())
+                    panic!("no reply; stderr:\n{}", self.stderr())
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     panic!("the server exited; stderr:\n{}", self.stderr())
@@ -156,7 +182,11 @@ impl Server {
             json!(false),
             "{tool} {arguments} failed: {result}"
         );
-        (text_of(&result), result["structuredContent"].clone())
+        let structured = result["structuredContent"].clone();
+        // The output schemas are portable (no nullable types), so a null anywhere in
+        // structuredContent would fail a client that validates it against them.
+        assert_no_null(&structured, tool);
+        (text_of(&result), structured)
     }
 
     /// Calls a tool that must fail; returns its message.
@@ -187,6 +217,15 @@ impl Drop for Server {
     }
 }
 
+fn assert_no_null(value: &Value, tool: &str) {
+    match value {
+        Value::Null => panic!("{tool}: null in structuredContent"),
+        Value::Array(items) => items.iter().for_each(|v| assert_no_null(v, tool)),
+        Value::Object(map) => map.values().for_each(|v| assert_no_null(v, tool)),
+        _ => {}
+    }
+}
+
 fn text_of(result: &Value) -> String {
     result["content"]
         .as_array()
@@ -198,7 +237,7 @@ fn text_of(result: &Value) -> String {
 }
 
 #[test]
-fn handshake_names_the_server_and_lists_six_tools_with_schemas() {
+fn handshake_names_the_server_and_lists_six_tools_with_portable_schemas() {
     let (mut server, init) = Server::start();
     assert_eq!(init["serverInfo"]["name"], "sightline");
     assert_eq!(init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
@@ -222,6 +261,19 @@ fn handshake_names_the_server_and_lists_six_tools_with_schemas() {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
         assert!(!tool["description"].as_str().unwrap().is_empty());
+    }
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        for schema in ["inputSchema", "outputSchema"] {
+            let found = sightline_server::non_portable(&tool[schema]);
+            assert!(found.is_empty(), "{name} {schema}: {found:?}");
+        }
+        assert!(
+            tool["title"].as_str().is_some_and(|t| !t.is_empty()),
+            "{tool}"
+        );
+        assert_eq!(tool["annotations"]["readOnlyHint"], true, "{tool}");
+        assert_eq!(tool["annotations"]["openWorldHint"], false, "{tool}");
     }
     let schema_of =
         |name: &str| tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"].clone();
@@ -386,4 +438,162 @@ fn explore_returns_a_report_whose_paths_exist() {
         assert!(server.dir.path().join(path).is_file(), "{path}");
         assert!(report.contains(path), "{path} not in\n{report}");
     }
+}
+
+#[test]
+fn unknown_arguments_are_rejected_by_name_on_every_tool() {
+    let (mut server, _) = Server::start();
+    let explore = server.error(
+        "explore",
+        json!({"query": "validateDraft", "intent": "edit", "max_file": 3}),
+    );
+    assert!(explore.contains("unknown field `max_file`"), "{explore}");
+    assert!(
+        explore.contains("max_files"),
+        "the known fields are listed: {explore}"
+    );
+    let started = server.error(
+        "explore_code",
+        json!({"query": "validateDraft", "intent": "edit", "depth": 1}),
+    );
+    assert!(started.contains("unknown field `depth`"), "{started}");
+
+    let (_, first) = server.ok(
+        "explore_code",
+        json!({"query": "validateDraft", "intent": "edit"}),
+    );
+    let session = first["session"].as_str().unwrap().to_owned();
+    for (tool, arguments) in [
+        (
+            "grep",
+            json!({"session": session, "pattern": "draft", "contxt": 2}),
+        ),
+        (
+            "read_file",
+            json!({"session": session, "path": "src/handlers/save.ts", "start": 3}),
+        ),
+        ("list_files", json!({"session": session, "recursive": true})),
+        (
+            "explore_code",
+            json!({"session": session, "query": "handleSave", "files": 2}),
+        ),
+    ] {
+        let message = server.error(tool, arguments.clone());
+        assert!(
+            message.contains("unknown field"),
+            "{tool} {arguments}: {message}"
+        );
+    }
+    // A rejected call leaves the session open.
+    server.ok("list_files", json!({"session": session, "path": "src"}));
+}
+
+#[test]
+fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
+    let (mut server, _) = Server::start();
+    let error_of = |reply: &Value| reply["error"]["code"].as_i64().unwrap_or_default();
+
+    server.send_line(b"this is not json");
+    let parse = server.wait_for_null_id();
+    assert_eq!(error_of(&parse), -32700, "{parse}");
+
+    server.send_line(b"[]");
+    let empty_batch = server.wait_for_null_id();
+    assert_eq!(error_of(&empty_batch), -32600, "{empty_batch}");
+
+    server.send_line(br#"[{"jsonrpc":"2.0","id":900,"method":"tools/list"}]"#);
+    let batch = server.wait_for_null_id();
+    assert_eq!(error_of(&batch), -32600, "{batch}");
+
+    server.send_line(
+        br#"{"jsonrpc":"2.0","id":901,"method":"tools/call","params":{"arguments":{}}}"#,
+    );
+    let no_name = server.wait_for(901);
+    assert_eq!(error_of(&no_name), -32602, "{no_name}");
+    assert!(
+        no_name["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("name"),
+        "{no_name}"
+    );
+
+    server.send_line(
+        br#"{"jsonrpc":"2.0","id":902,"method":"tools/call","params":{"name":"grep","arguments":[1]}}"#,
+    );
+    let not_an_object = server.wait_for(902);
+    assert_eq!(error_of(&not_an_object), -32602, "{not_an_object}");
+
+    server.send_line(br#"{"jsonrpc":"2.0","id":903,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}"#);
+    let unknown_tool = server.wait_for(903);
+    assert_eq!(error_of(&unknown_tool), -32602, "{unknown_tool}");
+
+    server.send_line(br#"{"jsonrpc":"2.0","id":904,"method":"no/such/method"}"#);
+    let unknown_method = server.wait_for(904);
+    assert_eq!(error_of(&unknown_method), -32601, "{unknown_method}");
+
+    let mut oversized = br#"{"jsonrpc":"2.0","id":905,"method":"tools/call","params":{"name":"grep","arguments":{"pattern":""#.to_vec();
+    oversized.resize(sightline_server::MAX_LINE_BYTES + 64, b'x');
+    oversized.extend_from_slice(br#""}}}"#);
+    server.send_line(&oversized);
+    let too_long = server.wait_for_null_id();
+    assert_eq!(error_of(&too_long), -32600, "{too_long}");
+    assert!(
+        too_long["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("longer"),
+        "{too_long}"
+    );
+
+    // Still serving (and `wait_until` saw no reply without an id member).
+    let listed = server.request("tools/list", json!({}));
+    assert_eq!(listed["tools"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn the_map_code_prompt_is_listed_and_hands_over_the_session_workflow() {
+    let (mut server, init) = Server::start();
+    assert!(init["capabilities"]["prompts"].is_object(), "{init}");
+    let listed = server.request("prompts/list", json!({}));
+    let prompts = listed["prompts"].as_array().unwrap();
+    let map_code = prompts
+        .iter()
+        .find(|p| p["name"] == sightline_server::MAP_CODE)
+        .unwrap_or_else(|| panic!("{listed}"));
+    let arguments = map_code["arguments"].as_array().unwrap();
+    assert!(
+        arguments
+            .iter()
+            .any(|a| a["name"] == "question" && a["required"] == true)
+    );
+    assert!(arguments.iter().any(|a| a["name"] == "intent"));
+
+    let got = server.request(
+        "prompts/get",
+        json!({"name": sightline_server::MAP_CODE,
+               "arguments": {"question": "where is a draft validated", "intent": "edit"}}),
+    );
+    let text = got["messages"][0]["content"]["text"].as_str().unwrap();
+    assert_eq!(got["messages"][0]["role"], "user");
+    assert!(text.contains("where is a draft validated"), "{text}");
+    // Every tool the workflow names is one the server lists.
+    let tools = server.request("tools/list", json!({}));
+    for name in ["explore_code", "grep", "read_file", "submit_report"] {
+        assert!(text.contains(name), "{name}: {text}");
+        assert!(
+            tools["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["name"] == name),
+            "{name}"
+        );
+    }
+
+    server.send_line(
+        br#"{"jsonrpc":"2.0","id":950,"method":"prompts/get","params":{"name":"map_code","arguments":{}}}"#,
+    );
+    let missing = server.wait_for(950);
+    assert_eq!(missing["error"]["code"], -32602, "{missing}");
 }

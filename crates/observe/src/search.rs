@@ -21,22 +21,47 @@ const BM25_B: f64 = 0.75;
 const MAX_SEEDS: usize = 12;
 /// Nodes with more edges than this are hubs; expansion passes through them no further.
 const HUB_DEGREE: usize = 60;
-/// Weights of the components in a file's total score.
-const W_NAME: f64 = 1.0;
-const W_LEXICAL: f64 = 0.35;
-const W_PATH: f64 = 0.8;
-const W_GRAPH: f64 = 0.6;
-/// Secondary files (tests, examples, generated, vendored) keep this share of their score
-/// unless the query's own terms name the trait's path words.
-const SECONDARY_FACTOR: f64 = 0.3;
-/// Declaration-only files (`.d.ts`) describe code that lives elsewhere; they keep this share.
-const DECLARATION_ONLY_FACTOR: f64 = 0.6;
+/// How the search weighs a file's components into the order it shows files in. The
+/// values belong to the rank crate's fitted model (`sightline_rank::Weights::search`),
+/// which every product path passes in; [`SearchWeights::UNFITTED`] is what a caller
+/// without a model (this crate's own tests, benches, embedders of `observe` alone) gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchWeights {
+    pub name: f64,
+    pub lexical: f64,
+    pub path: f64,
+    pub graph: f64,
+    /// Share of score a secondary file (test, example, generated, vendored) keeps unless
+    /// the caller asked for such files.
+    pub secondary_factor: f64,
+    /// Share a declaration-only file (`.d.ts`) keeps: it describes code living elsewhere.
+    pub declaration_only_factor: f64,
+}
+
+impl SearchWeights {
+    /// The hand-set weights the search used before the rank model was fitted.
+    pub const UNFITTED: SearchWeights = SearchWeights {
+        name: 1.0,
+        lexical: 0.35,
+        path: 0.8,
+        graph: 0.6,
+        secondary_factor: 0.3,
+        declaration_only_factor: 0.6,
+    };
+}
+
+impl Default for SearchWeights {
+    fn default() -> Self {
+        SearchWeights::UNFITTED
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
     pub max_depth: u32,
     /// Treat tests, examples and other secondary files like any other file.
     pub include_secondary: bool,
+    pub weights: SearchWeights,
 }
 
 impl Default for SearchOptions {
@@ -44,6 +69,7 @@ impl Default for SearchOptions {
         SearchOptions {
             max_depth: 2,
             include_secondary: false,
+            weights: SearchWeights::UNFITTED,
         }
     }
 }
@@ -87,8 +113,15 @@ pub struct ScoreComponents {
 }
 
 impl ScoreComponents {
-    pub fn total(&self) -> f64 {
-        (W_NAME * self.name + W_LEXICAL * self.lexical + W_PATH * self.path + W_GRAPH * self.graph)
+    /// The unweighted sum of the match components: which of two sightings of one file
+    /// matched more, for a caller that holds no model.
+    pub fn sum(&self) -> f64 {
+        self.name + self.lexical + self.path + self.graph
+    }
+
+    /// The file's score under `w` (its trait factor was taken from the same weights).
+    pub fn total(&self, w: &SearchWeights) -> f64 {
+        (w.name * self.name + w.lexical * self.lexical + w.path * self.path + w.graph * self.graph)
             * self.trait_factor
     }
 }
@@ -112,6 +145,10 @@ pub struct SearchResult {
     pub files: Vec<FileHit>,
     /// Best first.
     pub symbols: Vec<SymbolHit>,
+    /// Non-source files (manifests, configuration) whose name the query spells out, in
+    /// path order: they have no declarations to rank, but a query naming one must reach it.
+    #[serde(default)]
+    pub named_files: Vec<FileHit>,
 }
 
 /// Declaration nodes by the lowercase words (and compound key) of their names.
@@ -141,9 +178,11 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     let terms = QueryTerms::parse(query, &stats);
     let graph = workspace_graph(db, ws);
     let files = ws.files(db);
+    let named_files = named_files(db, ws, query, &terms, &opts.weights);
     if terms.is_empty() {
         return SearchResult {
             terms,
+            named_files,
             ..SearchResult::default()
         };
     }
@@ -194,9 +233,9 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         traits.generated |= mirrors.contains(&(fi as u32));
         let asked_for = opts.include_secondary;
         let trait_factor = if traits.is_secondary() && !asked_for {
-            SECONDARY_FACTOR
+            opts.weights.secondary_factor
         } else if traits.declaration_only && !asked_for {
-            DECLARATION_ONLY_FACTOR
+            opts.weights.declaration_only_factor
         } else {
             1.0
         };
@@ -210,7 +249,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         hits.push(FileHit {
             file: fi as u32,
             path: path.clone(),
-            score: components.total(),
+            score: components.total(&opts.weights),
             components,
             traits,
             matched_terms: matched,
@@ -230,7 +269,48 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         terms,
         files: hits,
         symbols,
+        named_files,
     }
+}
+
+/// The non-source files whose name the query spells out, in path order.
+fn named_files(
+    db: &dyn Db,
+    ws: Workspace,
+    query: &str,
+    terms: &QueryTerms,
+    weights: &SearchWeights,
+) -> Vec<FileHit> {
+    let query_words: std::collections::HashSet<String> =
+        crate::terms::term_words(query).into_iter().collect();
+    let mut out = Vec::new();
+    for (fi, f) in ws.files(db).iter().enumerate() {
+        let path = f.path(db);
+        if matches!(f.role(db), FileRole::Source(_)) || !query_names_file(path, &query_words) {
+            continue;
+        }
+        let components = ScoreComponents {
+            path: path_score(path, terms),
+            trait_factor: 1.0,
+            ..ScoreComponents::default()
+        };
+        out.push(FileHit {
+            file: fi as u32,
+            path: path.clone(),
+            score: components.total(weights),
+            components,
+            traits: PathTraits::of(path),
+            matched_terms: Vec::new(),
+        });
+    }
+    out
+}
+
+/// Whether every word of the file name's stem (`tsconfig` of `tsconfig.base.json`) is a
+/// word of the query.
+fn query_names_file(path: &str, query_words: &std::collections::HashSet<String>) -> bool {
+    let (stem, _) = path_words(path);
+    !stem.is_empty() && stem.iter().all(|w| query_words.contains(w))
 }
 
 /// How well a declaration's name matches the query, in IDF units.

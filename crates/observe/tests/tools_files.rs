@@ -77,7 +77,7 @@ fn end_is_clamped_and_max_lines_truncates() {
     let cut = read(
         &root,
         ReadFileArgs {
-            max_lines: 2,
+            max_lines: Some(2),
             ..window("src/five.ts", Some(2), None)
         },
     );
@@ -88,7 +88,7 @@ fn end_is_clamped_and_max_lines_truncates() {
     let exact = read(
         &root,
         ReadFileArgs {
-            max_lines: 2,
+            max_lines: Some(2),
             ..window("src/five.ts", Some(4), None)
         },
     );
@@ -129,7 +129,7 @@ fn window_errors_are_precise() {
     let no_lines = read_file::run(
         &root,
         &ReadFileArgs {
-            max_lines: 0,
+            max_lines: Some(0),
             ..ReadFileArgs::new("src/five.ts")
         },
     )
@@ -257,7 +257,7 @@ fn depth_and_limit_bound_the_listing() {
         &root,
         ListFilesArgs {
             path: Some("src".into()),
-            depth: 1,
+            depth: Some(1),
             ..ListFilesArgs::default()
         },
     );
@@ -269,7 +269,7 @@ fn depth_and_limit_bound_the_listing() {
         &root,
         ListFilesArgs {
             path: Some("src".into()),
-            depth: 99,
+            depth: Some(99),
             ..ListFilesArgs::default()
         },
     );
@@ -280,8 +280,9 @@ fn depth_and_limit_bound_the_listing() {
         &root,
         ListFilesArgs {
             path: Some("src".into()),
-            depth: 3,
+            depth: Some(3),
             max_entries: 5,
+            glob: None,
         },
     );
     assert!(cut.truncated);
@@ -303,7 +304,7 @@ fn list_arguments_and_targets_are_validated() {
     let err = list_files::run(
         &root,
         &ListFilesArgs {
-            depth: 0,
+            depth: Some(0),
             ..ListFilesArgs::default()
         },
     )

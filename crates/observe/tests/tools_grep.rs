@@ -6,6 +6,7 @@ use std::path::Path;
 use sightline_observe::paths::{PathError, RepoRoot};
 use sightline_observe::tools::ToolError;
 use sightline_observe::tools::grep::{self, GrepArgs, GrepResult};
+use sightline_observe::tools::grep_skipped::SkipReason;
 use tempfile::TempDir;
 
 fn write(root: &Path, rel: &str, contents: impl AsRef<[u8]>) {
@@ -270,7 +271,7 @@ fn context_lines_surround_matches() {
 }
 
 #[test]
-fn truncated_result_keeps_after_context_of_last_match() {
+fn truncated_result_keeps_after_context_of_last_match_up_to_an_unreported_match() {
     let (dir, root) = repo();
     write(dir.path(), "ctx.ts", "hit\nafter\nhit\nhit\n");
     let result = search(
@@ -289,7 +290,10 @@ fn truncated_result_keeps_after_context_of_last_match() {
         .iter()
         .map(|l| l.line)
         .collect();
-    assert_eq!(after, [2, 3]);
+    // Line 3 matches but was left out: shown as context it would pass for a non-match.
+    assert_eq!(after, [2]);
+    assert_eq!(result.total_matches, 3);
+    assert!(!result.render_text().contains("3- hit"));
 }
 
 #[test]
@@ -471,4 +475,50 @@ fn truncation_counts_every_match_and_file_it_left_out() {
     assert!(!all.truncated);
     assert_eq!(all.total_matches, all.matches.len());
     assert_eq!(all.total_files_with_matches, all.files_with_matches);
+}
+
+#[test]
+fn skipped_files_that_hold_a_match_are_named_with_their_reason() {
+    let (dir, root) = repo();
+    // Too large, holding the pattern on line 3.
+    let mut big = "a\nb\nconst fooBar = 1;\n".to_string();
+    big.push_str(&"x".repeat(1 << 20));
+    write(dir.path(), "src/huge.ts", &big);
+    // Too large and binary, without the pattern: not listed.
+    write(dir.path(), "src/other.bin", vec![0u8; (1 << 20) + 10]);
+    write(dir.path(), "assets/empty.bin", b"\0\0nothing\n");
+    let result = search(&root, GrepArgs::new("foobar"));
+    let named: Vec<(&str, SkipReason, Option<bool>, Option<u32>)> = result
+        .skipped_files
+        .iter()
+        .map(|f| (f.path.as_str(), f.reason, f.holds_match, f.first_match_line))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("assets/blob.bin", SkipReason::Binary, Some(true), None),
+            ("src/huge.ts", SkipReason::TooLarge, Some(true), Some(3)),
+        ]
+    );
+    assert_eq!(result.files_skipped_binary, 2);
+    assert_eq!(result.files_skipped_large, 2);
+    let text = result.render_text();
+    assert!(
+        text.contains("skipped assets/blob.bin (binary, 10 B): holds a match"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "skipped src/huge.ts (too large to search, 1.0 MiB): holds a match, first at line 3"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("other.bin") && !text.contains("empty.bin"),
+        "{text}"
+    );
+
+    // A pattern no skipped file holds lists none.
+    let none = search(&root, GrepArgs::new("readme-only-word-zz"));
+    assert!(none.skipped_files.is_empty(), "{:?}", none.skipped_files);
 }

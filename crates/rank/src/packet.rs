@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use sightline_observe::query::QueryTerms;
 use sightline_registry::{CandidateId, Registry};
 
-use crate::score::{ScoreBreakdown, score};
+use crate::model::ScoreBreakdown;
+use crate::score::score;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PacketOptions {

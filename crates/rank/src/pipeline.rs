@@ -12,6 +12,7 @@ use sightline_registry::{
 };
 
 use crate::fallback::fallback_selection;
+use crate::model::Weights;
 use crate::packet::{Packet, PacketOptions, build_packet};
 
 pub struct ExploreRun {
@@ -36,7 +37,7 @@ pub fn explore_deterministic(
     intent: Intent,
 ) -> Result<ExploreRun, ToolError> {
     let args = default_explore_args(query);
-    let result = explore_code::run(db, ws, &args)?;
+    let result = explore_code::run_weighted(db, ws, &args, &Weights::fitted().search())?;
     let calls = vec![RecordedCall {
         call: ToolCall::ExploreCode(args),
         observation: Observation::ExploreCode(result),

@@ -11,7 +11,7 @@ use sightline_observe::LineRange;
 
 use crate::candidate::Candidate;
 use crate::observation::Observation;
-use crate::registry::{Location, Registry, UNREAD_FILES_SHOWN};
+use crate::registry::{Location, Registry};
 
 /// A candidate's label in tool text: `[c7 3-9]`, or `[c7]` for a whole file.
 pub fn label(c: &Candidate) -> String {
@@ -37,30 +37,13 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
         registry.at(path, location).map(label)
     };
     match observation {
-        Observation::ExploreCode(r) => {
-            let mut out = r.render_text(&|path, w| {
+        Observation::ExploreCode(r) => r.render_tagged(
+            &|path, w| {
                 let c = registry.at(path, Location::Lines(w.lines))?;
                 Some(label_beside(c, w.lines))
-            });
-            if !r.more_files.is_empty() {
-                let ids: Vec<String> = r
-                    .more_files
-                    .iter()
-                    .take(UNREAD_FILES_SHOWN)
-                    .filter_map(|m| {
-                        let tag = id_for(&m.path, Location::of(m.best_range))?;
-                        Some(format!("{} {tag}", inline(&m.path)))
-                    })
-                    .collect();
-                let _ = write!(out, "unread candidates: {}", ids.join(", "));
-                let unlisted = r.more_files.len().saturating_sub(UNREAD_FILES_SHOWN);
-                if unlisted > 0 {
-                    let _ = write!(out, " (and {unlisted} more files ranked past the cap)");
-                }
-                out.push('\n');
-            }
-            out
-        }
+            },
+            &|m| id_for(&m.path, Location::of(m.best_range)),
+        ),
         Observation::Grep(r) => {
             // Match lines carry IDs; context lines (`13- text`) carry none.
             r.render_tagged(&|m| id_for(&m.path, Location::Hit(m.line)))
@@ -87,8 +70,9 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             for (i, line) in r.text.lines().enumerate() {
                 let _ = writeln!(out, "{:>4} {}", r.start_line + i as u32, line);
             }
-            if r.truncated {
-                let _ = writeln!(out, "(truncated at the line limit)");
+            // Says how many lines remain and which `start_line` continues the read.
+            if let Some(note) = r.continuation() {
+                let _ = writeln!(out, "{note}");
             }
             out
         }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use sightline_observe::LineRange;
 use sightline_observe::path_traits::PathTraits;
+use sightline_observe::search::ScoreComponents;
 
 use crate::id::CandidateId;
 use crate::observation::ToolName;
@@ -63,6 +64,11 @@ pub struct Candidate {
     pub matched_terms: Vec<String>,
     pub observed: Vec<ObservedText>,
     pub est_tokens: u32,
+    /// The unweighted features the ranking tool (explore_code's search) computed for the
+    /// candidate's file, the strongest seen; `None` when no ranking tool showed it. The
+    /// rank stage weighs them; nothing before it does.
+    #[serde(default)]
+    pub search: Option<ScoreComponents>,
 }
 
 impl Candidate {

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use sightline_observe::LineRange;
 use sightline_observe::path_traits::PathTraits;
+use sightline_observe::search::ScoreComponents;
 
 use crate::candidate::{Candidate, CandidateSymbol, ObservedText, Provenance};
 use crate::id::CandidateId;
@@ -40,7 +41,7 @@ impl Outline for NoOutline {
 
 /// How many files past explore_code's file cap are listed (and get IDs): the rest are
 /// only counted, since an ID the text does not show cannot be selected.
-pub const UNREAD_FILES_SHOWN: usize = 16;
+pub use sightline_observe::tools::explore_code::MORE_FILES_SHOWN as UNREAD_FILES_SHOWN;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Registry {
@@ -80,6 +81,7 @@ struct Sighting {
     symbols: Vec<CandidateSymbol>,
     reason: String,
     score: Option<f64>,
+    search: Option<ScoreComponents>,
     matched_terms: Vec<String>,
     text: Option<ObservedText>,
 }
@@ -173,6 +175,7 @@ impl Registry {
                     matched_terms: Vec::new(),
                     observed: Vec::new(),
                     est_tokens: 0,
+                    search: None,
                 });
                 let i = self.candidates.len() - 1;
                 self.by_path.entry(s.path.clone()).or_default().push(i);
@@ -185,6 +188,11 @@ impl Registry {
                 .entry(s.path.clone())
                 .or_default()
                 .push((s.location, c.id));
+        }
+        if let Some(new) = s.search
+            && c.search.is_none_or(|have| have.sum() < new.sum())
+        {
+            c.search = Some(new);
         }
         if !c.provenance.contains(&provenance) {
             c.provenance.push(provenance);
@@ -256,6 +264,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                         symbols: w.symbols.iter().map(CandidateSymbol::from).collect(),
                         reason: w.reason.clone(),
                         score: Some(w.score.max(f.score)),
+                        search: Some(f.components),
                         matched_terms: f.matched_terms.clone(),
                         text: Some(ObservedText {
                             lines: w.lines,
@@ -272,6 +281,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     symbols: m.best_symbol.iter().map(CandidateSymbol::from).collect(),
                     reason: "ranked past the file cap".to_owned(),
                     score: Some(m.score),
+                    search: Some(m.components),
                     matched_terms: Vec::new(),
                     text: None,
                 });
@@ -308,6 +318,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                         symbols,
                         reason: format!("grep match at line {}", m.line),
                         score: None,
+                        search: None,
                         matched_terms: Vec::new(),
                         // A cut line is not verbatim evidence.
                         text: (!m.truncated).then(|| ObservedText {
@@ -330,6 +341,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     symbols: outline.declarations_in(&r.path, range),
                     reason: format!("read lines {}-{}", r.start_line, r.end_line),
                     score: None,
+                    search: None,
                     matched_terms: Vec::new(),
                     text: Some(ObservedText {
                         lines: range,
@@ -356,6 +368,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     symbols: Vec::new(),
                     reason: "listed".to_owned(),
                     score: None,
+                    search: None,
                     matched_terms: Vec::new(),
                     text: None,
                 })

@@ -9,7 +9,8 @@ use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::tools::grep::{self, GrepArgs};
 use sightline_observe::tools::read_file::{self, ReadFileArgs};
 use sightline_observe::{CacheMode, Index, IndexOptions};
-use sightline_registry::{DbOutline, Observation, Registry};
+use sightline_registry::registry::UNREAD_FILES_SHOWN;
+use sightline_registry::{DbOutline, Location, Observation, Registry};
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app")
@@ -71,14 +72,51 @@ fn record_all(index: &Index, observations: &[Observation]) -> Registry {
     reg
 }
 
-fn covered(reg: &Registry) -> BTreeSet<(String, u32)> {
-    reg.iter()
-        .flat_map(|c| {
-            c.range
-                .into_iter()
-                .flat_map(move |r| (r.start..=r.end).map(move |l| (c.path.clone(), l)))
-        })
-        .collect()
+/// Every location an observation shows: windows and reads by their lines, grep hits by
+/// their line, listed files (and files past the cap, as many as the text lists) whole.
+fn locations(o: &Observation) -> Vec<(String, Location)> {
+    match o {
+        Observation::ExploreCode(r) => r
+            .files
+            .iter()
+            .flat_map(|f| {
+                f.windows
+                    .iter()
+                    .map(|w| (f.path.clone(), Location::Lines(w.lines)))
+            })
+            .chain(
+                r.more_files
+                    .iter()
+                    .take(UNREAD_FILES_SHOWN)
+                    .map(|m| (m.path.clone(), Location::of(m.best_range))),
+            )
+            .collect(),
+        Observation::Grep(r) => r
+            .matches
+            .iter()
+            .map(|m| (m.path.clone(), Location::Hit(m.line)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `reg` gives every location of `observations` a candidate that is exactly its
+/// lines (a window) or holds its line (a hit).
+fn every_location_resolves(reg: &Registry, observations: &[Observation]) -> Result<(), String> {
+    for (path, loc) in observations.iter().flat_map(locations) {
+        let c = reg
+            .at(&path, loc)
+            .ok_or(format!("{path} {loc:?} has no candidate"))?;
+        let fits = match loc {
+            Location::Lines(r) => c.range == Some(r),
+            Location::Hit(line) => c.range.is_some_and(|r| r.contains_line(line)),
+            Location::File => c.range.is_none(),
+        };
+        if !fits {
+            return Err(format!("{path} {loc:?} went to {:?}", c.range));
+        }
+    }
+    Ok(())
 }
 
 proptest! {
@@ -110,11 +148,13 @@ proptest! {
             again.record(i as u32, o, &outline);
         }
         prop_assert_eq!(again.len(), before);
-        // Arrival order changes IDs but not what is covered.
+        // Arrival order changes IDs (and which candidate a hit joins), never whether each
+        // location resolves to a candidate that is or holds it.
         let mut reversed = observations.clone();
         reversed.reverse();
         let rev = record_all(&index, &reversed);
-        prop_assert_eq!(covered(&reg), covered(&rev));
+        prop_assert!(every_location_resolves(&reg, &observations).is_ok(), "{:?}", every_location_resolves(&reg, &observations));
+        prop_assert!(every_location_resolves(&rev, &observations).is_ok(), "{:?}", every_location_resolves(&rev, &observations));
         let paths = |r: &Registry| r.iter().map(|c| c.path.clone()).collect::<BTreeSet<_>>();
         prop_assert_eq!(paths(&reg), paths(&rev));
     }

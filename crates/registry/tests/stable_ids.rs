@@ -54,6 +54,7 @@ fn observation(call: &Call) -> Observation {
             truncated: false,
             text: (start..=end).map(|n| format!("line {n}\n")).collect(),
             invalid_utf8: false,
+            line_cut: false,
         }),
         Call::Grep(line) => Observation::Grep(GrepResult {
             matches: vec![GrepMatch {

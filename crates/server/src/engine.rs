@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use sightline_agent::{CallOutcome, ExploreSession};
+use sightline_agent::{Budgets, CallOutcome, ChatProvider, ExploreSession};
 use sightline_observe::Index;
 use sightline_registry::{Intent, Registry, RegistryDatabase, ToolCall};
 use sightline_validate::Validated;
@@ -13,7 +13,7 @@ use crate::error::CallError;
 use crate::output::{CallOut, CandidateOut, ReportOut};
 use crate::params::{ExploreCodeParams, ExploreParams, SubmitParams};
 use crate::sessions::Sessions;
-use crate::value_model::{self, ValueModel};
+use crate::value_model::{self, Judge, ValueModel};
 
 /// A successful tool reply: text for a model, structured content for programs.
 #[derive(Debug)]
@@ -87,14 +87,28 @@ impl Engine {
     /// `explore`: a fresh session explored and finished by [`value_model::explore`]. The
     /// session is not kept.
     pub fn explore(&mut self, params: &ExploreParams) -> Result<Reply<ReportOut>, CallError> {
+        self.explore_judged_by(params, None)
+    }
+
+    /// [`Engine::explore`], judged by `client_model` (the client's own model, through
+    /// sampling) when the server has no value model of its own.
+    pub fn explore_judged_by(
+        &mut self,
+        params: &ExploreParams,
+        client_model: Option<&dyn ChatProvider>,
+    ) -> Result<Reply<ReportOut>, CallError> {
         self.refresh();
         let mut session = self.start(&params.query, params.intent)?;
-        let finished = value_model::explore(
-            &mut self.index,
-            &mut session,
-            params.max_files,
-            self.value_model.as_ref(),
-        );
+        let budgets = Budgets::default();
+        let judge = self
+            .value_model
+            .as_ref()
+            .map(ValueModel::judge)
+            .or(client_model.map(|provider| Judge {
+                provider,
+                budgets: &budgets,
+            }));
+        let finished = value_model::explore(&mut self.index, &mut session, params.max_files, judge);
         session.close(&mut self.index);
         let finished = finished?;
         Ok(Reply {

@@ -11,7 +11,12 @@ mod error;
 mod handler;
 mod output;
 mod params;
+mod prompt;
+mod sampling;
+mod schema;
 mod sessions;
+mod startup;
+mod transport;
 pub mod value_model;
 
 pub use engine::{Engine, Reply};
@@ -19,9 +24,14 @@ pub use error::{CallError, ServerError};
 pub use handler::{MapServer, SERVER_NAME};
 pub use output::{CallOut, CandidateOut, PlaceOut, ReadOut, ReportOut};
 pub use params::{
-    ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, SubmitParams,
+    ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, Strict,
+    SubmitParams,
 };
+pub use prompt::MAP_CODE;
+pub use schema::non_portable;
 pub use sessions::MAX_OPEN_SESSIONS;
+pub use startup::{Starter, Startup};
+pub use transport::MAX_LINE_BYTES;
 pub use value_model::ValueModel;
 
 use rmcp::ServiceExt as _;
@@ -34,18 +44,61 @@ pub fn serve_stdio(
     index: Index<RegistryDatabase>,
     value_model: Option<ValueModel>,
 ) -> Result<(), ServerError> {
-    let engine = match value_model {
+    let server = MapServer::new(engine_of(index, value_model));
+    run_stdio(server, None)
+}
+
+/// What builds the index: called once on a blocking thread with a progress callback
+/// (files parsed, files found); an `Err` is what every tool call will answer.
+pub type BuildIndex = Box<
+    dyn FnOnce(&(dyn Fn(usize, usize) + Sync)) -> Result<Index<RegistryDatabase>, String> + Send,
+>;
+
+/// Like [`serve_stdio`], but the index is built by `build` in the background: the
+/// handshake is answered at once whatever the repository's size, and the first tool call
+/// waits for the index, with progress notifications when it carries a progress token.
+pub fn serve_stdio_indexing(
+    build: BuildIndex,
+    value_model: Option<ValueModel>,
+) -> Result<(), ServerError> {
+    let (server, starter) = MapServer::indexing();
+    run_stdio(server, Some((build, value_model, starter)))
+}
+
+fn engine_of(index: Index<RegistryDatabase>, value_model: Option<ValueModel>) -> Engine {
+    match value_model {
         Some(model) => Engine::new(index).with_value_model(model),
         None => Engine::new(index),
-    };
+    }
+}
+
+type Background = (BuildIndex, Option<ValueModel>, Starter);
+
+fn run_stdio(server: MapServer, background: Option<Background>) -> Result<(), ServerError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(ServerError::Runtime)?;
-    runtime.block_on(async {
-        let service = MapServer::new(engine)
-            .serve(rmcp::transport::stdio())
+    if let Some((build, value_model, starter)) = background {
+        runtime.spawn_blocking(move || {
+            let built = build(&|done, total| starter.progress(done, total));
+            if let Ok(index) = &built {
+                eprintln!(
+                    "indexed {} ({} source files)",
+                    index.root().display(),
+                    index.report().source_files
+                );
+            }
+            starter.finish(built.map(|index| engine_of(index, value_model)));
+        });
+    }
+    let served = runtime.block_on(async {
+        let service = server
+            .serve(transport::LineTransport::new(
+                tokio::io::stdin(),
+                tokio::io::stdout(),
+            ))
             .await
             .map_err(|e| ServerError::Handshake(e.to_string()))?;
         let reason = service
@@ -54,5 +107,8 @@ pub fn serve_stdio(
             .map_err(|e| ServerError::Connection(e.to_string()))?;
         eprintln!("server stopped: {reason:?}");
         Ok(())
-    })
+    });
+    // A client that leaves during indexing must not wait for it to finish.
+    runtime.shutdown_background();
+    served
 }

@@ -2,10 +2,9 @@
 //! unchanged (flattened), adding only the session they belong to, so a client's model sees
 //! the same fields the value-model loop sees.
 
-use std::sync::Arc;
-
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 use sightline_observe::tools::explore_code::{ExploreArgs, MAX_FILES_CAP};
 use sightline_observe::tools::grep::GrepArgs;
@@ -22,11 +21,40 @@ pub struct ExploreParams {
     /// Most files the first exploration looks at (default 8, 1..=8); a value model, when
     /// the server has one, sizes its own explorations.
     #[serde(default = "default_explore_files")]
+    #[schemars(range(min = 1, max = MAX_FILES_CAP))]
     pub max_files: u32,
 }
 
 fn default_explore_files() -> u32 {
     MAX_FILES_CAP
+}
+
+/// A tool's arguments with unknown fields rejected, so a misspelt option fails loudly
+/// instead of being ignored. serde cannot deny unknown fields on a struct that flattens
+/// another, so the names are checked against the fields of `T`'s own schema (the schema
+/// the client was shown).
+#[derive(Debug)]
+pub struct Strict<T>(pub T);
+
+impl<'de, T: DeserializeOwned + JsonSchema> Deserialize<'de> for Strict<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Strict<T>, D::Error> {
+        let fields = Map::<String, Value>::deserialize(deserializer)?;
+        let schema = schemars::schema_for!(T);
+        let known: Vec<&str> = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|properties| properties.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        if let Some(unknown) = fields.keys().find(|k| !known.contains(&k.as_str())) {
+            return Err(D::Error::custom(format!(
+                "unknown field `{unknown}`, expected one of: {}",
+                known.join(", ")
+            )));
+        }
+        T::deserialize(Value::Object(fields))
+            .map(Strict)
+            .map_err(D::Error::custom)
+    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -86,7 +114,7 @@ const SESSION_FIELD_DOC: &str = "The session to close (from `explore_code`'s rep
 
 /// The input schema of `submit_report`: the selection's generated schema with the
 /// `session` field added.
-pub fn submit_schema() -> Arc<Map<String, Value>> {
+pub fn submit_schema() -> Map<String, Value> {
     let schema = schemars::schema_for!(Selection);
     let mut object = match serde_json::to_value(schema) {
         Ok(Value::Object(object)) => object,
@@ -117,5 +145,5 @@ pub fn submit_schema() -> Arc<Map<String, Value>> {
     if let Value::Array(required) = required {
         required.insert(0, Value::from("session"));
     }
-    Arc::new(object)
+    object
 }

@@ -23,6 +23,22 @@ impl ValueModel {
     pub fn describe(&self) -> String {
         self.provider.describe()
     }
+
+    /// This model as the judge of one exploration.
+    pub fn judge(&self) -> Judge<'_> {
+        Judge {
+            provider: self.provider.as_ref(),
+            budgets: &self.budgets,
+        }
+    }
+}
+
+/// The model that judges one exploration and the limits it runs under: the server's
+/// configured value model, or the client's own through sampling.
+#[derive(Clone, Copy)]
+pub struct Judge<'a> {
+    pub provider: &'a dyn ChatProvider,
+    pub budgets: &'a Budgets,
 }
 
 /// Explores `session` (fresh, nothing recorded yet) and returns its validated report.
@@ -36,19 +52,13 @@ pub fn explore(
     index: &mut Index<RegistryDatabase>,
     session: &mut ExploreSession,
     max_files: u32,
-    model: Option<&ValueModel>,
+    model: Option<Judge<'_>>,
 ) -> Result<Finished, CallError> {
-    if let Some(model) = model {
-        session.observation_cap = model.budgets.observation_cap;
+    if let Some(Judge { provider, budgets }) = model {
+        session.observation_cap = budgets.observation_cap;
         // The loop's trace is a debugging aid of the `agent` command; the server keeps none.
         let mut trace = Trace::disabled();
-        let run = agent::run(
-            index,
-            session,
-            model.provider.as_ref(),
-            &model.budgets,
-            &mut trace,
-        );
+        let run = agent::run(index, session, provider, budgets, &mut trace);
         eprintln!(
             "value model finished after {} steps: {:?}",
             run.stats.steps, run.stop

@@ -19,6 +19,16 @@ pub struct EngineRun {
     /// Flow links submitted by the deterministic selection, and how many kept a verified quote.
     pub quotes_total: usize,
     pub quotes_verified: usize,
+    /// Every candidate the exploration registered, with the rank model's features: what
+    /// `cargo xtask fit` learns the weights from.
+    pub candidates: Vec<CandidateFeatures>,
+}
+
+/// One candidate's file and features.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct CandidateFeatures {
+    pub path: String,
+    pub features: sightline_rank::Features,
 }
 
 pub fn rank_files(index: &Index<RegistryDatabase>, query: &str) -> EngineRun {
@@ -54,7 +64,16 @@ pub fn rank_files(index: &Index<RegistryDatabase>, query: &str) -> EngineRun {
         .iter()
         .filter_map(|p| Some(p.end? - p.start? + 1))
         .collect();
+    let candidates = run
+        .registry
+        .iter()
+        .map(|c| CandidateFeatures {
+            path: c.path.clone(),
+            features: sightline_rank::Features::of(c, &run.terms),
+        })
+        .collect();
     EngineRun {
+        candidates,
         packet_files: files.clone(),
         files,
         report_chars: Some(report.text.chars().count()),

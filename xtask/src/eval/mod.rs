@@ -6,12 +6,12 @@
 
 mod agent;
 mod bm25;
-mod checkout;
-mod engine;
-mod metrics;
+pub(crate) mod checkout;
+pub(crate) mod engine;
+pub(crate) mod metrics;
 mod order;
 mod report;
-mod tasks;
+pub(crate) mod tasks;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -112,6 +112,9 @@ pub struct TaskResult {
     pub changed_files: usize,
     pub engine: Option<ArmResult>,
     pub bm25: Option<ArmResult>,
+    /// The engine's candidates with their rank features (in `--json` output, for `fit`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<engine::CandidateFeatures>,
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<()> {
@@ -154,6 +157,21 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     let summary = report::Summary::of(&results);
     print!("{}", report::markdown(&summary));
     print!("{}", agent_arm.summary());
+    // The model's weights judged on repositories they were not fitted on: each
+    // repository's tasks ranked by weights fitted on the others' (files ordered by their
+    // best candidate, as `cargo xtask fit` measures them).
+    let fit_tasks = results
+        .iter()
+        .map(|r| crate::fit::FitTask {
+            repo: r.repo.clone(),
+            gold_files: r.gold_files.clone(),
+            candidates: r.candidates.clone(),
+        })
+        .collect();
+    match crate::fit::leave_one_repository_out(fit_tasks) {
+        Ok((table, _)) => print!("\n### Leave-one-repository-out (rank model)\n\n{table}"),
+        Err(e) => println!("\nleave-one-repository-out: {e}"),
+    }
     println!("\nwall time: {wall:.1} s");
     if let Some(path) = args.json {
         let doc = serde_json::json!({
@@ -253,6 +271,7 @@ fn run_repo(
             changed_files: 0,
             engine: None,
             bm25: None,
+            candidates: Vec::new(),
         };
         let progress = format!("[{repo} {}/{}]", i + 1, tasks.len());
         if let Err(e) = wc.checkout(&t.commit) {
@@ -304,6 +323,7 @@ fn run_repo(
         engine_arm.quotes_total = run.quotes_total;
         engine_arm.quotes_verified = run.quotes_verified;
         result.engine = Some(engine_arm);
+        result.candidates = run.candidates;
 
         let corpus = bm25::Corpus::build(idx, &mut counts);
         result.source_files = corpus.len();
@@ -365,19 +385,19 @@ fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
 
-fn bundle_path(snapshots: &Path, repo: &str) -> PathBuf {
+pub(crate) fn bundle_path(snapshots: &Path, repo: &str) -> PathBuf {
     snapshots.join(format!("{repo}.bundle"))
 }
 
 /// The workspace this xtask belongs to (xtask lives one level below it).
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().unwrap_or(manifest).to_path_buf()
 }
 
 /// Defaults live next to the workspace, so the plain command means the same thing from any
 /// directory; paths the user gives are taken as written (relative to the current directory).
-fn or_default(root: &Path, given: Option<PathBuf>, default: &str) -> PathBuf {
+pub(crate) fn or_default(root: &Path, given: Option<PathBuf>, default: &str) -> PathBuf {
     given.unwrap_or_else(|| {
         let p = root.join(default);
         // `/repo/../shared` reads badly in messages; tidy it when it exists.

@@ -21,7 +21,7 @@ pub struct Server {
     replies: Receiver<Value>,
     early: HashMap<u64, Value>,
     stderr: Arc<Mutex<String>>,
-    next_id: u64,
+    pub next_id: u64,
     pub dir: tempfile::TempDir,
 }
 
@@ -41,6 +41,11 @@ pub fn copy_dir(from: &Path, to: &Path) {
 impl Server {
     /// Starts the server on a copy of the fixture app and completes the handshake.
     pub fn start() -> (Server, Value) {
+        Server::start_with(json!({}))
+    }
+
+    /// [`Server::start`], announcing the client `capabilities` in the handshake.
+    pub fn start_with(capabilities: Value) -> (Server, Value) {
         let dir = tempfile::tempdir().unwrap();
         let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app");
         copy_dir(&fixture, dir.path());
@@ -92,7 +97,7 @@ impl Server {
             "initialize",
             json!({
                 "protocolVersion": "2025-06-18",
-                "capabilities": {},
+                "capabilities": capabilities,
                 "clientInfo": {"name": "serve-test", "version": "0"}
             }),
         );
@@ -138,6 +143,18 @@ impl Server {
                     panic!("the server exited; stderr:\n{}", self.stderr())
                 }
             }
+        }
+    }
+
+    /// The next message the server writes (a reply, a notification or a request of its
+    /// own), in arrival order; replies stashed by [`Server::wait_for`] are not repeated.
+    pub fn next_message(&mut self) -> Value {
+        match self.replies.recv_timeout(REPLY_TIMEOUT) {
+            Ok(message) => message,
+            Err(e) => panic!(
+                "no message from the server ({e}); stderr:\n{}",
+                self.stderr()
+            ),
         }
     }
 

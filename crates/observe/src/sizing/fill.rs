@@ -189,6 +189,7 @@ fn spend(planned: Vec<Planned>, budget: usize, result: &mut ExploreResult) {
         .sum();
     if chosen.iter().any(|c| !c) {
         result.truncation.chars = true;
+        result.truncation.windows_left_out += chosen.iter().filter(|c| !**c).count() as u32;
     }
     let shown: HashSet<(usize, usize)> = owner
         .iter()

@@ -13,7 +13,9 @@ use crate::escape::inline;
 use crate::facts::{FileFacts, LineRange};
 use crate::graph::{Graph, NodeId};
 use crate::query::QueryTerms;
-use crate::search::{FileHit, HitVia, ScoreComponents, SearchOptions, SymbolHit, search};
+use crate::search::{
+    FileHit, HitVia, ScoreComponents, SearchOptions, SearchWeights, SymbolHit, search,
+};
 use crate::terms::{identifier_tokens, term_words};
 
 pub const DEFAULT_MAX_FILES: u32 = 5;
@@ -182,6 +184,9 @@ pub struct Truncation {
     pub lines: bool,
     /// The character budget ended the result early.
     pub chars: bool,
+    /// Windows planned for the shown files but left out (per-file cap or budget).
+    #[serde(default)]
+    pub windows_left_out: u32,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -211,12 +216,27 @@ pub struct FileMatch {
 
 /// How many files past the cap are listed in `more_files`.
 pub const MORE_FILES: usize = 48;
+/// How many of those the text lists (each with a candidate ID when tagged); the rest are
+/// only counted.
+pub const MORE_FILES_SHOWN: usize = 16;
 
+/// `explore_code` with the search's unfitted weights; see [`run_weighted`].
 pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResult, ToolError> {
+    run_weighted(db, ws, args, &SearchWeights::UNFITTED)
+}
+
+/// `explore_code`, ordering files by `weights` (the rank model's, in the product).
+pub fn run_weighted(
+    db: &dyn Db,
+    ws: Workspace,
+    args: &ExploreArgs,
+    weights: &SearchWeights,
+) -> Result<ExploreResult, ToolError> {
     args.validate()?;
     let opts = SearchOptions {
         max_depth: args.max_depth,
         include_secondary: args.include_tests,
+        weights: *weights,
     };
     let found = search(db, ws, &args.query, &opts);
     let graph = workspace_graph(db, ws);
@@ -259,11 +279,13 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
         let facts = &planned.index.facts;
         let lines: Vec<&str> = planned.text.lines().collect();
         let plan = planned.windows;
+        let planned_windows = plan.len();
         let mut windows = Vec::new();
         for (range, score, reason, truncated) in plan {
             let body = slice_lines(&lines, range);
             if body.len() > chars_left {
                 result.truncation.chars = true;
+                result.truncation.windows_left_out += (planned_windows - windows.len()) as u32;
                 if windows.is_empty() {
                     // Always show something of a chosen file: the lines that fit.
                     let fitting = fit_lines(&lines, range, chars_left);
@@ -324,7 +346,16 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResu
             }
         })
         .collect();
-    result.more_files = more;
+    // Files the query names but that hold no code (configuration, manifests) come first:
+    // as whole-file candidates, since they have no declaration ranges.
+    let named = found.named_files.iter().map(|h| FileMatch {
+        path: h.path.clone(),
+        score: round3(h.score),
+        components: round_components(&h.components),
+        best_range: None,
+        best_symbol: None,
+    });
+    result.more_files = named.chain(more).take(MORE_FILES).collect();
     Ok(result)
 }
 
@@ -488,6 +519,7 @@ pub(crate) fn plan_windows(
     // Keep the best, then show them in file order, merging neighbours.
     if chosen.len() > args.max_windows_per_file as usize {
         trunc.windows = true;
+        trunc.windows_left_out += (chosen.len() - args.max_windows_per_file as usize) as u32;
         chosen.truncate(args.max_windows_per_file as usize);
     }
     chosen.sort_by_key(|(r, ..)| r.start);
@@ -635,6 +667,15 @@ impl ExploreResult {
     /// Line-numbered text for a human or a model. `annotate` may add a tag after a file's
     /// path (the registry passes candidate IDs through it).
     pub fn render_text(&self, annotate: &dyn Fn(&str, &Window) -> Option<String>) -> String {
+        self.render_tagged(annotate, &|_| None)
+    }
+
+    /// [`Self::render_text`], with `file_tag`'s label on each listed file past the cap.
+    pub fn render_tagged(
+        &self,
+        annotate: &dyn Fn(&str, &Window) -> Option<String>,
+        file_tag: &dyn Fn(&FileMatch) -> Option<String>,
+    ) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "## explore_code: {}", self.query);
         let terms: Vec<String> = self
@@ -697,21 +738,31 @@ impl ExploreResult {
         }
         if !self.more_files.is_empty() {
             let _ = writeln!(out, "\nmore files:");
-            for m in self.more_files.iter().take(8) {
-                let tag = m
+            for m in self.more_files.iter().take(MORE_FILES_SHOWN) {
+                let id = file_tag(m).map(|t| format!(" {t}")).unwrap_or_default();
+                let symbol = m
                     .best_symbol
                     .as_ref()
                     .map(|s| format!(" - {} ({}:{})", inline(&s.qualified), s.kind, s.line))
                     .unwrap_or_default();
-                let _ = writeln!(out, "  {}{}", inline(&m.path), tag);
+                let _ = writeln!(out, "  {}{id}{symbol}", inline(&m.path));
             }
         }
         let t = &self.truncation;
         let mut notes = Vec::new();
-        if t.files {
-            notes.push(format!("more files matched ({} total)", self.matched_files));
+        let unshown = (self.matched_files as usize).saturating_sub(self.files.len());
+        if unshown > 0 {
+            let listed = self.more_files.len().min(MORE_FILES_SHOWN);
+            notes.push(format!(
+                "{unshown} more matching files not shown ({listed} listed above)"
+            ));
         }
-        if t.windows {
+        if t.windows_left_out > 0 {
+            notes.push(format!(
+                "{} windows of shown files left out",
+                t.windows_left_out
+            ));
+        } else if t.windows {
             notes.push("more windows per file".to_owned());
         }
         if t.lines {

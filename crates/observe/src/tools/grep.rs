@@ -4,13 +4,14 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use globset::{GlobBuilder, GlobMatcher};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 use serde::{Deserialize, Serialize};
 
 use super::error::ToolError;
 use super::grep_sink::{CountSink, FileSink};
+use super::grep_skipped::{SkipReason, SkippedFile, SkippedFiles};
+use super::path_glob::PathGlob;
 use super::walk::{self, SkipCounts};
 use crate::paths::{RepoRoot, to_rel};
 
@@ -27,6 +28,9 @@ pub const MAX_LINE_CHARS: usize = 300;
 /// Matching lines counted (reported or not) before counting stops; totals past it are
 /// lower bounds (`totals_capped`).
 pub const MAX_COUNTED_MATCHES: usize = 100_000;
+/// Bytes of files read only to count matches (after `max_matches` was reached) before
+/// counting stops; bounds the extra work on a huge repository.
+pub const MAX_COUNTED_BYTES: u64 = 256 << 20;
 /// Diagnostics beyond this many are summarized in one final entry.
 const MAX_DIAGNOSTICS: usize = 100;
 
@@ -46,9 +50,14 @@ pub struct GrepArgs {
     /// absent.
     #[serde(default)]
     pub path: Option<String>,
-    /// Only search files matching this glob. A glob without `/` (`*.ts`) matches file
-    /// names anywhere; one with `/` (`src/**/*.tsx`) matches the repository-relative path.
-    /// Not applied to an explicitly named file.
+    /// Only search files matching this glob (globset syntax, case-sensitive): `*` and `?`
+    /// stay within one path segment, `**` spans segments, `{ts,tsx}` lists alternatives,
+    /// `[0-9]` is a class. Without `/` (`*.ts`, `tsconfig*.json`) it matches file names at
+    /// any depth. With `/` it matches the repository-relative path (`src/**/*.ts`; a
+    /// trailing `/` means everything below). Under `path`, a glob that starts with that
+    /// path is used as written, otherwise it is read relative to `path`: with
+    /// `path: "packages"`, `packages/foo*/src/**/*.ts` and `foo*/src/**/*.ts` select the
+    /// same files. Not applied when `path` names a single file.
     #[serde(default)]
     pub glob: Option<String>,
     /// Stop after this many matches (default 50, at most 500).
@@ -102,7 +111,8 @@ pub struct GrepMatch {
     pub truncated: bool,
     /// Up to `context` lines before the match (may include other matching lines).
     pub context_before: Vec<GrepLine>,
-    /// Up to `context` lines after the match (may include other matching lines).
+    /// Up to `context` lines after the match (may include other reported matches; a
+    /// match left out by `max_matches` ends it).
     pub context_after: Vec<GrepLine>,
 }
 
@@ -132,9 +142,17 @@ pub struct GrepResult {
     /// `totals_capped`).
     #[serde(default)]
     pub total_files_with_matches: usize,
-    /// Counting stopped after 100,000 matching lines; the totals are "at least".
+    /// Counting stopped after 100,000 matching lines or 256 MiB of files read only to
+    /// count; the totals are "at least".
     #[serde(default)]
     pub totals_capped: bool,
+    /// Skipped files (binary, over 1 MiB, unreadable) whose raw bytes hold a match or
+    /// could not be checked, in path order; at most 20.
+    #[serde(default)]
+    pub skipped_files: Vec<SkippedFile>,
+    /// Further skipped files that hold or may hold a match, beyond the 20 listed.
+    #[serde(default)]
+    pub skipped_files_unlisted: usize,
     /// Problems that did not stop the search (unreadable files, invalid UTF-8 lines).
     pub diagnostics: Vec<String>,
 }
@@ -166,6 +184,16 @@ impl GrepResult {
                 self.total_files_with_matches.max(self.files_with_matches),
             );
         }
+        for file in &self.skipped_files {
+            let _ = writeln!(out, "skipped {}", file.describe());
+        }
+        if self.skipped_files_unlisted > 0 {
+            let _ = writeln!(
+                out,
+                "skipped {} more files that may hold a match",
+                self.skipped_files_unlisted
+            );
+        }
         for d in &self.diagnostics {
             let _ = writeln!(out, "note: {d}");
         }
@@ -192,23 +220,20 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     let max_matches = args.max_matches.min(MAX_MATCHES_CAP);
     let context = args.context.min(MAX_CONTEXT);
     let matcher = build_matcher(args)?;
-    let glob = args.glob.as_deref().map(build_glob).transpose()?;
     let start = root.resolve(args.path.as_deref().unwrap_or(""))?;
+    let glob = args
+        .glob
+        .as_deref()
+        .map(|g| PathGlob::new(g, start.rel()))
+        .transpose()?;
 
-    let mut result = GrepResult {
-        matches: Vec::new(),
-        files_searched: 0,
-        files_with_matches: 0,
-        files_skipped_binary: 0,
-        files_skipped_large: 0,
-        skipped: SkipCounts::default(),
-        truncated: false,
-        total_matches: 0,
-        total_files_with_matches: 0,
-        totals_capped: false,
-        diagnostics: Vec::new(),
-    };
-    let files = collect_files(root, start.abs(), glob.as_ref(), &mut result);
+    let mut result = GrepResult::default();
+    let (files, large) = collect_files(root, start.abs(), glob.as_ref(), &mut result);
+    let mut skipped = SkippedFiles::new();
+    result.files_skipped_large = large.len();
+    for (rel, abs, size) in &large {
+        skipped.add(&matcher, rel, abs, SkipReason::TooLarge, Some(*size));
+    }
 
     let mut searcher = SearcherBuilder::new()
         .line_number(true)
@@ -220,28 +245,44 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     let mut counter = SearcherBuilder::new()
         .binary_detection(BinaryDetection::quit(0))
         .build();
-    for (rel, abs) in files {
-        if result.total_matches >= MAX_COUNTED_MATCHES {
+    let mut counted_bytes = 0u64;
+    for (rel, abs, size) in files {
+        if result.total_matches >= MAX_COUNTED_MATCHES
+            || (result.truncated && counted_bytes.saturating_add(size) > MAX_COUNTED_BYTES)
+        {
             result.totals_capped = true;
             break;
         }
         if result.truncated {
-            count_file(&mut counter, &matcher, &rel, &abs, &mut result);
+            counted_bytes += size;
+        }
+        let file = SearchedFile {
+            rel: &rel,
+            abs: &abs,
+            size,
+        };
+        if result.truncated {
+            count_file(&mut counter, &matcher, &file, &mut skipped, &mut result);
             continue;
         }
         let remaining = max_matches - result.matches.len();
-        if !search_file(
+        let within_limit = search_file(
             &mut searcher,
             &matcher,
-            &rel,
-            &abs,
-            remaining,
-            context,
+            &file,
+            (remaining, context),
+            &mut skipped,
             &mut result,
-        ) {
+        );
+        if !within_limit {
             result.truncated = true;
         }
     }
+    skipped
+        .listed
+        .sort_by(|a, b| walk::tree_order(&a.path, &b.path));
+    result.skipped_files = skipped.listed;
+    result.skipped_files_unlisted = skipped.unlisted;
     cap_diagnostics(&mut result.diagnostics);
     Ok(result)
 }
@@ -261,49 +302,20 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
         })
 }
 
-/// Which part of a path a glob is tested against.
-struct PathGlob {
-    matcher: GlobMatcher,
-    whole_path: bool,
-}
+/// A file with its repository-relative path, absolute path and size in bytes.
+type FoundFile = (String, PathBuf, u64);
 
-impl PathGlob {
-    fn is_match(&self, rel: &str) -> bool {
-        if self.whole_path {
-            self.matcher.is_match(rel)
-        } else {
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            self.matcher.is_match(name)
-        }
-    }
-}
-
-fn build_glob(glob: &str) -> Result<PathGlob, ToolError> {
-    let pattern = glob.strip_prefix("./").unwrap_or(glob);
-    let matcher = GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()
-        .map_err(|e| ToolError::InvalidGlob {
-            glob: glob.to_string(),
-            message: e.kind().to_string(),
-        })?
-        .compile_matcher();
-    Ok(PathGlob {
-        matcher,
-        whole_path: pattern.contains('/'),
-    })
-}
-
-/// Regular files under `start`, sorted by repository-relative path. Walk problems and
-/// oversized files are recorded in `result`.
+/// Regular files under `start` within the size limit, sorted by repository-relative
+/// path, and the files over it. Walk problems are recorded in `result`.
 fn collect_files(
     root: &RepoRoot,
     start: &std::path::Path,
     glob: Option<&PathGlob>,
     result: &mut GrepResult,
-) -> Vec<(String, PathBuf)> {
+) -> (Vec<FoundFile>, Vec<FoundFile>) {
     let (walk, counters) = walk::walk(start, None);
     let mut files = Vec::new();
+    let mut large = Vec::new();
     for entry in walk {
         let entry = match entry {
             Ok(entry) => entry,
@@ -327,40 +339,60 @@ fn collect_files(
             continue;
         }
         match entry.metadata() {
-            Ok(meta) if meta.len() > MAX_FILE_BYTES => result.files_skipped_large += 1,
-            Ok(_) => files.push((rel, entry.into_path())),
+            Ok(meta) if meta.len() > MAX_FILE_BYTES => {
+                large.push((rel, entry.into_path(), meta.len()));
+            }
+            Ok(meta) => files.push((rel, entry.into_path(), meta.len())),
             Err(err) => result
                 .diagnostics
                 .push(format!("{rel}: cannot stat: {err}")),
         }
     }
     result.skipped = counters.snapshot();
-    files.sort_by(|(a, _), (b, _)| walk::tree_order(a, b));
-    files
+    files.sort_by(|(a, ..), (b, ..)| walk::tree_order(a, b));
+    (files, large)
 }
 
-/// Searches one file and merges its matches into `result`. Returns `false` when the
-/// match limit was exceeded: later files are then only counted.
+/// One file to search.
+struct SearchedFile<'a> {
+    rel: &'a str,
+    abs: &'a std::path::Path,
+    size: u64,
+}
+
+/// Searches one file and merges its matches into `result`; `(remaining, context)` are
+/// the matches it may still report and the context lines around each. Returns `false`
+/// when the match limit was exceeded: later files are then only counted.
 fn search_file(
     searcher: &mut Searcher,
     matcher: &RegexMatcher,
-    rel: &str,
-    abs: &std::path::Path,
-    remaining: usize,
-    context: u32,
+    file: &SearchedFile<'_>,
+    (remaining, context): (usize, u32),
+    skipped: &mut SkippedFiles,
     result: &mut GrepResult,
 ) -> bool {
-    let mut sink = FileSink::new(rel, remaining, context);
-    if let Err(err) = searcher.search_path(matcher, abs, &mut sink) {
-        result
-            .diagnostics
-            .push(format!("{rel}: cannot read: {err}"));
+    let mut sink = FileSink::new(file.rel, remaining, context);
+    if searcher.search_path(matcher, file.abs, &mut sink).is_err() {
+        skipped.add(
+            matcher,
+            file.rel,
+            file.abs,
+            SkipReason::Unreadable,
+            Some(file.size),
+        );
         return true;
     }
     // A file found to contain NUL is binary; any lines reported before the NUL was seen
     // are discarded rather than shown as if it were text.
     if sink.binary {
         result.files_skipped_binary += 1;
+        skipped.add(
+            matcher,
+            file.rel,
+            file.abs,
+            SkipReason::Binary,
+            Some(file.size),
+        );
         return true;
     }
     result.files_searched += 1;
@@ -384,19 +416,30 @@ fn search_file(
 fn count_file(
     searcher: &mut Searcher,
     matcher: &RegexMatcher,
-    rel: &str,
-    abs: &std::path::Path,
+    file: &SearchedFile<'_>,
+    skipped: &mut SkippedFiles,
     result: &mut GrepResult,
 ) {
     let mut sink = CountSink::default();
-    if let Err(err) = searcher.search_path(matcher, abs, &mut sink) {
-        result
-            .diagnostics
-            .push(format!("{rel}: cannot read: {err}"));
+    if searcher.search_path(matcher, file.abs, &mut sink).is_err() {
+        skipped.add(
+            matcher,
+            file.rel,
+            file.abs,
+            SkipReason::Unreadable,
+            Some(file.size),
+        );
         return;
     }
     if sink.binary {
         result.files_skipped_binary += 1;
+        skipped.add(
+            matcher,
+            file.rel,
+            file.abs,
+            SkipReason::Binary,
+            Some(file.size),
+        );
         return;
     }
     result.files_searched += 1;

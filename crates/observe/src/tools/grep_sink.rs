@@ -83,13 +83,6 @@ impl<'a> FileSink<'a> {
         }
     }
 
-    /// Last line that can still belong to the after-context of an accepted match.
-    fn context_horizon(&self) -> u32 {
-        self.match_lines
-            .last()
-            .map_or(0, |&last| last.saturating_add(self.context))
-    }
-
     fn record(&mut self, line_number: Option<u64>, bytes: &[u8]) -> u32 {
         let line = line_number.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
         let (text, truncated, valid) = decode_line(bytes);
@@ -111,14 +104,11 @@ impl Sink for FileSink<'_> {
 
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, Self::Error> {
         if self.match_lines.len() >= self.remaining {
-            // Beyond the limit: the result is truncated. Count the match, keep it only as
-            // context of the previous match, and read on to count the rest of the file.
+            // Beyond the limit: the result is truncated. Count the match and read on to
+            // count the rest of the file, but show nothing more: a matching line shown as
+            // context would pass for a non-match, so the last match's context ends here.
             self.limit_hit = true;
             self.unreported += 1;
-            let line = mat.line_number().unwrap_or(0);
-            if line <= u64::from(self.context_horizon()) {
-                self.record(mat.line_number(), mat.bytes());
-            }
             return Ok(true);
         }
         let line = self.record(mat.line_number(), mat.bytes());
@@ -127,11 +117,9 @@ impl Sink for FileSink<'_> {
     }
 
     fn context(&mut self, _: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, Self::Error> {
-        let line = ctx.line_number().unwrap_or(0);
-        if self.limit_hit && line > u64::from(self.context_horizon()) {
-            return Ok(true);
+        if !self.limit_hit {
+            self.record(ctx.line_number(), ctx.bytes());
         }
-        self.record(ctx.line_number(), ctx.bytes());
         Ok(true)
     }
 

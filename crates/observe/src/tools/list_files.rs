@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::error::ToolError;
+use super::path_glob::PathGlob;
 use super::walk::{self, SkipCounts};
 use crate::paths::{RepoRoot, to_rel};
 
@@ -24,17 +25,21 @@ pub struct ListFilesArgs {
     #[serde(default)]
     pub path: Option<String>,
     /// How many levels below `path` to descend; 1 lists direct children only (default 2,
-    /// at most 6).
-    #[serde(default = "default_depth")]
-    pub depth: u32,
+    /// or 6 with `glob`; at most 6).
+    #[serde(default)]
+    pub depth: Option<u32>,
     /// Most entries to return (default 200, at most 2000). When cut, shallower entries
     /// are kept first so the top of the tree stays complete.
     #[serde(default = "default_max_entries")]
     pub max_entries: usize,
-}
-
-fn default_depth() -> u32 {
-    DEFAULT_DEPTH
+    /// List only files matching this glob, with the directories that lead to them
+    /// (globset syntax, case-sensitive): `*` and `?` stay within one path segment, `**`
+    /// spans segments, `{json,toml}` lists alternatives, `[0-9]` is a class. Without `/`
+    /// (`*.json`, `tsconfig*.json`) it matches file names at any depth. With `/` it
+    /// matches the repository-relative path; under `path`, a glob that starts with that
+    /// path is used as written, otherwise it is read relative to `path`.
+    #[serde(default)]
+    pub glob: Option<String>,
 }
 
 fn default_max_entries() -> usize {
@@ -45,8 +50,9 @@ impl Default for ListFilesArgs {
     fn default() -> ListFilesArgs {
         ListFilesArgs {
             path: None,
-            depth: DEFAULT_DEPTH,
+            depth: None,
             max_entries: DEFAULT_MAX_ENTRIES,
+            glob: None,
         }
     }
 }
@@ -129,7 +135,7 @@ fn depth_of(rel: &str) -> usize {
 
 /// Lists the tree under `args.path`.
 pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, ToolError> {
-    if args.depth == 0 {
+    if args.depth == Some(0) {
         return Err(ToolError::invalid_argument(
             "depth",
             0,
@@ -143,7 +149,6 @@ pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, Too
             "must be at least 1",
         ));
     }
-    let depth = args.depth.min(MAX_DEPTH) as usize;
     let max_entries = args.max_entries.min(MAX_ENTRIES_CAP);
     let dir = root.resolve(args.path.as_deref().unwrap_or(""))?;
     if !dir.abs().is_dir() {
@@ -151,9 +156,23 @@ pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, Too
             path: dir.to_string(),
         });
     }
+    let glob = args
+        .glob
+        .as_deref()
+        .map(|g| PathGlob::new(g, dir.rel()))
+        .transpose()?;
+    // A glob looks for files wherever they are, so it searches as deep as allowed.
+    let default_depth = if glob.is_some() {
+        MAX_DEPTH
+    } else {
+        DEFAULT_DEPTH
+    };
+    let depth = args.depth.unwrap_or(default_depth).min(MAX_DEPTH) as usize;
 
     let mut diagnostics = Vec::new();
     let mut found: Vec<(usize, ListEntry)> = Vec::new();
+    // Directories already listed for glob matches below them.
+    let mut parents = std::collections::HashSet::new();
     let (entries, counters) = walk::walk(dir.abs(), Some(depth));
     for entry in entries {
         let entry = match entry {
@@ -181,6 +200,12 @@ pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, Too
             EntryKind::File => entry.metadata().ok().map(|m| m.len()),
             EntryKind::Dir | EntryKind::Symlink => None,
         };
+        if let Some(glob) = &glob {
+            if kind == EntryKind::Dir || !glob.is_match(&path) {
+                continue;
+            }
+            add_parents(&mut found, &mut parents, dir.rel(), &path);
+        }
         found.push((entry.depth(), ListEntry { path, kind, size }));
     }
 
@@ -198,4 +223,37 @@ pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, Too
         skipped: counters.snapshot(),
         diagnostics,
     })
+}
+
+/// Lists the directories between `base` and the matched file `path` once each, so a
+/// glob's matches still render as a tree.
+fn add_parents(
+    found: &mut Vec<(usize, ListEntry)>,
+    parents: &mut std::collections::HashSet<String>,
+    base: &str,
+    path: &str,
+) {
+    let below = if base.is_empty() {
+        path
+    } else {
+        path.strip_prefix(base)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .unwrap_or(path)
+    };
+    let prefix_len = path.len() - below.len();
+    let mut depth = 0;
+    for (at, _) in below.match_indices('/') {
+        depth += 1;
+        let parent = &path[..prefix_len + at];
+        if parents.insert(parent.to_owned()) {
+            found.push((
+                depth,
+                ListEntry {
+                    path: parent.to_owned(),
+                    kind: EntryKind::Dir,
+                    size: None,
+                },
+            ));
+        }
+    }
 }

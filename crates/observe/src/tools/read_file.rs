@@ -7,10 +7,15 @@ use serde::{Deserialize, Serialize};
 use super::error::ToolError;
 use crate::paths::RepoRoot;
 
-/// Default for [`ReadFileArgs::max_lines`].
-pub const DEFAULT_MAX_LINES: u32 = 400;
-/// Largest accepted [`ReadFileArgs::max_lines`]; larger values are lowered to it.
-pub const MAX_LINES_CAP: u32 = 2000;
+/// Lines returned by a read without `end_line` or `max_lines`: enough for a declaration
+/// or two, small enough that a whole-file read cannot flood a model's context.
+pub const DEFAULT_MAX_LINES: u32 = 200;
+/// Largest accepted [`ReadFileArgs::max_lines`]; larger values are lowered to it. Also
+/// the cap of a read with `end_line` and no `max_lines`.
+pub const MAX_LINES_CAP: u32 = 1000;
+/// Most bytes of text one read returns, whatever the line count (a minified line can be
+/// a megabyte); the read ends at the last whole line within it.
+pub const MAX_TEXT_BYTES: usize = 64 << 10;
 /// Files larger than this are refused rather than loaded.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
@@ -26,13 +31,11 @@ pub struct ReadFileArgs {
     /// end of the file are clamped.
     #[serde(default)]
     pub end_line: Option<u32>,
-    /// Most lines to return (default 400, at most 2000); `truncated` reports a cut.
-    #[serde(default = "default_max_lines")]
-    pub max_lines: u32,
-}
-
-fn default_max_lines() -> u32 {
-    DEFAULT_MAX_LINES
+    /// Most lines to return: default 200 when `end_line` is absent, otherwise the
+    /// requested range; at most 1000. Text is also capped at 64 KiB. A cut read says how
+    /// many lines the file has and which `start_line` continues it.
+    #[serde(default)]
+    pub max_lines: Option<u32>,
 }
 
 impl ReadFileArgs {
@@ -42,13 +45,13 @@ impl ReadFileArgs {
             path: path.into(),
             start_line: None,
             end_line: None,
-            max_lines: DEFAULT_MAX_LINES,
+            max_lines: None,
         }
     }
 }
 
 /// Result of [`run`].
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 pub struct ReadFileResult {
     /// Canonical repository-relative path (symlinks inside the root resolved).
     pub path: String,
@@ -59,8 +62,11 @@ pub struct ReadFileResult {
     pub end_line: u32,
     /// Number of lines in the file (a final line without a terminator counts).
     pub total_lines: u32,
-    /// Lines within the requested range were left out because of `max_lines`.
+    /// Lines within the requested range were left out because of the line or byte cap.
     pub truncated: bool,
+    /// The only line returned was longer than 64 KiB and `text` holds its first 64 KiB.
+    #[serde(default)]
+    pub line_cut: bool,
     /// The lines `start_line..=end_line` exactly as stored, terminators included.
     pub text: String,
     /// The file is not valid UTF-8; `text` was decoded with replacement characters.
@@ -68,23 +74,59 @@ pub struct ReadFileResult {
 }
 
 impl ReadFileResult {
-    /// A `path:start-end` header, then `N | line` for each line, for humans.
+    /// A `path (lines 1-200 of 1,234)` header, then `N | line` for each line, then how
+    /// to read on when the read was cut, for humans.
     pub fn render_text(&self) -> String {
-        let mut out = format!(
-            "{}:{}-{} ({} lines total)\n",
-            self.path, self.start_line, self.end_line, self.total_lines
-        );
+        let mut out = format!("{} ({})\n", crate::escape::inline(&self.path), self.span());
         let width = self.end_line.max(1).to_string().len();
         for (number, line) in (self.start_line..).zip(self.text.lines()) {
             let _ = writeln!(out, "{number:>width$} | {line}");
         }
-        if self.truncated {
-            out.push_str("(truncated; continue with a later start_line)\n");
+        if let Some(note) = self.continuation() {
+            let _ = writeln!(out, "{note}");
         }
         if self.invalid_utf8 {
             out.push_str("(not valid UTF-8; shown with replacement characters)\n");
         }
         out
+    }
+
+    /// `lines 1-200 of 1,234` (`empty file` for none).
+    pub fn span(&self) -> String {
+        if self.total_lines == 0 {
+            return "empty file".to_owned();
+        }
+        format!(
+            "lines {}-{} of {}",
+            self.start_line,
+            self.end_line,
+            thousands(self.total_lines)
+        )
+    }
+
+    /// How to read on after a cut read; `None` when nothing was cut.
+    pub fn continuation(&self) -> Option<String> {
+        if self.line_cut {
+            return Some(format!(
+                "(line {} is over {} KiB and was cut; grep inside it instead{})",
+                self.start_line,
+                MAX_TEXT_BYTES >> 10,
+                if self.end_line < self.total_lines {
+                    format!(", or read on with start_line: {}", self.end_line + 1)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        self.truncated.then(|| {
+            format!(
+                "(cut: {} of {} lines remain after line {}; read on with start_line: {})",
+                thousands(self.total_lines - self.end_line),
+                thousands(self.total_lines),
+                self.end_line,
+                self.end_line + 1
+            )
+        })
     }
 }
 
@@ -121,9 +163,7 @@ pub fn run(root: &RepoRoot, args: &ReadFileArgs) -> Result<ReadFileResult, ToolE
             start_line: 1,
             end_line: 0,
             total_lines: 0,
-            truncated: false,
-            text: String::new(),
-            invalid_utf8: false,
+            ..ReadFileResult::default()
         });
     }
     if start > total_lines {
@@ -134,13 +174,24 @@ pub fn run(root: &RepoRoot, args: &ReadFileArgs) -> Result<ReadFileResult, ToolE
         });
     }
     let wanted_end = window.end.unwrap_or(u32::MAX).min(total_lines);
-    let end = wanted_end.min(start.saturating_add(window.max_lines - 1));
-
+    let by_lines = wanted_end.min(start.saturating_add(window.max_lines - 1));
     let from = starts[start as usize - 1];
-    let to = starts.get(end as usize).copied().unwrap_or(bytes.len());
-    let slice = &bytes[from..to];
+    let line_end = |line: u32| starts.get(line as usize).copied().unwrap_or(bytes.len());
+    // The byte cap: the last whole line that ends within it, or the first line cut.
+    let end = (start..=by_lines)
+        .take_while(|&line| line_end(line) - from <= MAX_TEXT_BYTES)
+        .last();
+    let (end, slice, line_cut) = match end {
+        Some(end) => (end, &bytes[from..line_end(end)], false),
+        None => (start, &bytes[from..from + MAX_TEXT_BYTES], true),
+    };
     let (text, invalid_utf8) = match std::str::from_utf8(slice) {
         Ok(text) => (text.to_string(), false),
+        // A cut may split a character; only the split is lost, not the whole text.
+        Err(e) if line_cut && e.error_len().is_none() => (
+            String::from_utf8_lossy(&slice[..e.valid_up_to()]).into_owned(),
+            false,
+        ),
         Err(_) => (String::from_utf8_lossy(slice).into_owned(), true),
     };
     Ok(ReadFileResult {
@@ -149,9 +200,23 @@ pub fn run(root: &RepoRoot, args: &ReadFileArgs) -> Result<ReadFileResult, ToolE
         end_line: end,
         total_lines,
         truncated: end < wanted_end,
+        line_cut,
         text,
         invalid_utf8,
     })
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The validated line window, before the file is known.
@@ -163,7 +228,7 @@ struct Window {
 
 impl Window {
     fn validate(args: &ReadFileArgs) -> Result<Window, ToolError> {
-        if args.max_lines == 0 {
+        if args.max_lines == Some(0) {
             return Err(ToolError::invalid_argument(
                 "max_lines",
                 0,
@@ -196,7 +261,16 @@ impl Window {
         Ok(Window {
             start,
             end: args.end_line,
-            max_lines: args.max_lines.min(MAX_LINES_CAP),
+            // A range asked for is returned whole up to the cap; an open-ended read gets
+            // the smaller default.
+            max_lines: args
+                .max_lines
+                .unwrap_or(if args.end_line.is_some() {
+                    MAX_LINES_CAP
+                } else {
+                    DEFAULT_MAX_LINES
+                })
+                .min(MAX_LINES_CAP),
         })
     }
 }

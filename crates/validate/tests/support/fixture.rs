@@ -203,9 +203,8 @@ fn read(path: &str, start: u32, text: &str) -> Observation {
         start_line: start,
         end_line: start + lines_of(text) - 1,
         total_lines: 400,
-        truncated: false,
         text: text.to_owned(),
-        invalid_utf8: false,
+        ..ReadFileResult::default()
     })
 }
 

@@ -1,0 +1,297 @@
+//! The one scoring model of the packet: typed features of a candidate, taken from what the
+//! tools observed, weighed by weights fitted on data (`cargo xtask fit`) and checked in as
+//! `weights.json`. Every weight and penalty is here and applied once.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use sightline_observe::query::QueryTerms;
+use sightline_observe::search::SearchWeights;
+use sightline_observe::terms::term_words;
+use sightline_registry::Candidate;
+
+/// Ranges up to this many lines are "tight"; wider ones lose score by `width_exponent`.
+pub const TIGHT_LINES: f64 = 80.0;
+
+/// What the tools observed about one candidate, unweighted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Features {
+    /// The search's components for the candidate's file (0 when no ranking tool showed it):
+    /// declaration-name matches, BM25 text matches, path-word matches, graph proximity to
+    /// the strongest name matches, each in the repository's IDF units.
+    pub search_name: f64,
+    pub search_lexical: f64,
+    pub search_path: f64,
+    pub search_graph: f64,
+    /// Query terms in the candidate's own symbol names, IDF-weighted.
+    pub symbol_name: f64,
+    /// Query terms the tools matched in the candidate's file, IDF-weighted.
+    pub matched_lexical: f64,
+    /// A test, example, generated or vendored file.
+    pub secondary: bool,
+    /// A declaration-only file (`.d.ts`, stubs).
+    pub declaration_only: bool,
+    /// No line range: it can be cited but not read.
+    pub rangeless: bool,
+    /// Lines in its range (0 when rangeless).
+    pub width: u32,
+}
+
+impl Features {
+    pub fn of(c: &Candidate, terms: &QueryTerms) -> Features {
+        let search = c.search.unwrap_or_default();
+        let mut symbol_name = 0.0;
+        let mut named: Vec<String> = Vec::new();
+        for s in &c.symbols {
+            for w in term_words(&s.name) {
+                if named.contains(&w) {
+                    continue;
+                }
+                if let Some(t) = terms.get(&w).filter(|t| !t.compound) {
+                    symbol_name += t.idf;
+                    named.push(w);
+                }
+            }
+        }
+        // Empty float sums are -0.0; normalise so explanations never print "-0.00".
+        let matched_lexical: f64 = c
+            .matched_terms
+            .iter()
+            .filter_map(|m| terms.get(m))
+            .filter(|t| !t.compound)
+            .map(|t| t.idf)
+            .sum::<f64>()
+            + 0.0;
+        Features {
+            search_name: search.name,
+            search_lexical: search.lexical,
+            search_path: search.path,
+            search_graph: search.graph,
+            symbol_name,
+            matched_lexical,
+            secondary: c.traits.is_secondary(),
+            declaration_only: c.traits.declaration_only,
+            rangeless: c.range.is_none(),
+            width: c.range.map_or(0, |r| r.len()),
+        }
+    }
+}
+
+/// The model's weights: linear weights of the match features, and the factors of the
+/// penalties.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weights {
+    pub search_name: f64,
+    pub search_lexical: f64,
+    pub search_path: f64,
+    pub search_graph: f64,
+    pub symbol_name: f64,
+    pub matched_lexical: f64,
+    /// Share of score a secondary file keeps unless the caller asked for such files.
+    pub secondary_factor: f64,
+    pub declaration_only_factor: f64,
+    /// Share of score a rangeless candidate keeps.
+    pub rangeless_factor: f64,
+    /// How fast ranges wider than [`TIGHT_LINES`] lose score: `(TIGHT_LINES / width)^e`.
+    pub width_exponent: f64,
+}
+
+/// One candidate's score, explained by its parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScoreBreakdown {
+    /// The weighted search features (what explore_code ranked the file by).
+    pub tool: f64,
+    /// The weighted symbol-name matches.
+    pub name: f64,
+    /// The weighted matched terms.
+    pub lexical: f64,
+    /// Multiplier for range width (1 for tight ranges, the rangeless factor for none).
+    pub tightness: f64,
+    /// Multiplier for secondary and declaration-only files (1 when none applies).
+    pub trait_factor: f64,
+    pub total: f64,
+}
+
+static FITTED: OnceLock<Weights> = OnceLock::new();
+
+/// The checked-in weights, as `cargo xtask fit` wrote them.
+pub const WEIGHTS_JSON: &str = include_str!("../weights.json");
+
+impl Weights {
+    /// The fitted weights of `weights.json` (a unit test guarantees they parse).
+    pub fn fitted() -> &'static Weights {
+        FITTED.get_or_init(|| {
+            serde_json::from_str(WEIGHTS_JSON).unwrap_or_else(|_| Weights::structural())
+        })
+    }
+
+    /// The hand-set weights the engine ranked with before any fit: where `cargo xtask fit`
+    /// starts, so that a weight fitted without one repository has seen nothing of it.
+    pub fn prior() -> Weights {
+        Weights {
+            search_name: 1.0,
+            search_lexical: 0.35,
+            search_path: 0.8,
+            search_graph: 0.6,
+            symbol_name: 0.5,
+            matched_lexical: 0.2,
+            secondary_factor: 0.3,
+            declaration_only_factor: 0.6,
+            rangeless_factor: 0.6,
+            width_exponent: 0.3,
+        }
+    }
+
+    /// Weights that use every feature a little and penalise nothing: the starting point
+    /// of a fit, and what the model falls back to if `weights.json` were unreadable.
+    pub fn structural() -> Weights {
+        Weights {
+            search_name: 1.0,
+            search_lexical: 1.0,
+            search_path: 1.0,
+            search_graph: 1.0,
+            symbol_name: 1.0,
+            matched_lexical: 1.0,
+            secondary_factor: 1.0,
+            declaration_only_factor: 1.0,
+            rangeless_factor: 1.0,
+            width_exponent: 0.0,
+        }
+    }
+
+    /// Scores `f`. `include_secondary` is the caller's request for tests and other
+    /// secondary files: the secondary penalty then does not apply.
+    pub fn score(&self, f: &Features, include_secondary: bool) -> ScoreBreakdown {
+        let tool = self.search_name * f.search_name
+            + self.search_lexical * f.search_lexical
+            + self.search_path * f.search_path
+            + self.search_graph * f.search_graph;
+        let name = self.symbol_name * f.symbol_name;
+        let lexical = self.matched_lexical * f.matched_lexical;
+        let mut trait_factor = 1.0;
+        if f.secondary && !include_secondary {
+            trait_factor *= self.secondary_factor;
+        }
+        if f.declaration_only && !include_secondary {
+            trait_factor *= self.declaration_only_factor;
+        }
+        let width = f64::from(f.width);
+        let tightness = if f.rangeless {
+            self.rangeless_factor
+        } else if width > TIGHT_LINES {
+            (TIGHT_LINES / width).powf(self.width_exponent)
+        } else {
+            1.0
+        };
+        ScoreBreakdown {
+            tool,
+            name,
+            lexical,
+            tightness,
+            trait_factor,
+            total: (tool + name + lexical) * trait_factor * tightness,
+        }
+    }
+
+    /// The part of the model the search orders `explore_code`'s files by, so the tool's
+    /// windows and the packet follow one set of weights.
+    pub fn search(&self) -> SearchWeights {
+        SearchWeights {
+            name: self.search_name,
+            lexical: self.search_lexical,
+            path: self.search_path,
+            graph: self.search_graph,
+            secondary_factor: self.secondary_factor,
+            declaration_only_factor: self.declaration_only_factor,
+        }
+    }
+
+    /// The weights as a vector, in a fixed order, for fitting.
+    pub fn to_vec(&self) -> Vec<f64> {
+        vec![
+            self.search_name,
+            self.search_lexical,
+            self.search_path,
+            self.search_graph,
+            self.symbol_name,
+            self.matched_lexical,
+            self.secondary_factor,
+            self.declaration_only_factor,
+            self.rangeless_factor,
+            self.width_exponent,
+        ]
+    }
+
+    /// The inverse of [`Weights::to_vec`].
+    pub fn from_slice(v: &[f64]) -> Option<Weights> {
+        let [a, b, c, d, e, f, g, h, i, j] = v.try_into().ok()?;
+        Some(Weights {
+            search_name: a,
+            search_lexical: b,
+            search_path: c,
+            search_graph: d,
+            symbol_name: e,
+            matched_lexical: f,
+            secondary_factor: g,
+            declaration_only_factor: h,
+            rangeless_factor: i,
+            width_exponent: j,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checked_in_weights_parse_and_penalties_only_lower() {
+        let w: Weights = serde_json::from_str(WEIGHTS_JSON).expect("weights.json parses");
+        for factor in [
+            w.secondary_factor,
+            w.declaration_only_factor,
+            w.rangeless_factor,
+        ] {
+            assert!((0.0..=1.0).contains(&factor), "{w:?}");
+        }
+        assert!(w.width_exponent >= 0.0);
+        assert_eq!(Weights::from_slice(&w.to_vec()), Some(w));
+    }
+
+    #[test]
+    fn a_penalised_candidate_never_outscores_the_same_one_unpenalised() {
+        let w = Weights::fitted();
+        let base = Features {
+            search_name: 2.0,
+            search_lexical: 1.0,
+            symbol_name: 1.5,
+            width: 30,
+            ..Features::default()
+        };
+        let plain = w.score(&base, false).total;
+        for worse in [
+            Features {
+                secondary: true,
+                ..base
+            },
+            Features {
+                declaration_only: true,
+                ..base
+            },
+            Features {
+                rangeless: true,
+                width: 0,
+                ..base
+            },
+            Features { width: 400, ..base },
+        ] {
+            assert!(w.score(&worse, false).total <= plain, "{worse:?}");
+        }
+        let secondary = Features {
+            secondary: true,
+            ..base
+        };
+        assert_eq!(w.score(&secondary, true).total, plain);
+    }
+}

@@ -1,0 +1,214 @@
+//! `cargo xtask mcp-chars`: what a client's model receives from `sightline serve` over one
+//! session workflow per task — explore_code, a grep, a read_file, submit_report — counted
+//! in characters, for the text content (what text-forwarding clients pass on) and the
+//! `structuredContent` (what structuredContent-only clients pass on). Any `sightline`
+//! binary can be measured, so a build before a change and one after compare directly.
+//!
+//! It also prints how long each server took to answer `initialize` (from spawning it).
+//!
+//! Tasks: the first task of each of the first `--tasks` task files whose gold files are all
+//! TypeScript or JavaScript (alphabetical), each served from its base snapshot.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use anyhow::{Context as _, bail};
+use clap::Args;
+use serde_json::{Value, json};
+
+use crate::eval::checkout::WorkingCopy;
+use crate::eval::metrics::percentile;
+use crate::eval::{bundle_path, or_default, tasks, workspace_root};
+
+#[derive(Args)]
+pub struct McpCharsArgs {
+    /// The `sightline` binary to serve with.
+    #[arg(long, default_value = "target/release/sightline")]
+    bin: PathBuf,
+    /// How many tasks (one per task file).
+    #[arg(long, default_value_t = 5)]
+    tasks: usize,
+    /// Where snapshot bundles are cloned. [default: target/eval]
+    #[arg(long)]
+    workdir: Option<PathBuf>,
+}
+
+const SCRIPT_EXTENSIONS: [&str; 6] = [".ts", ".tsx", ".js", ".jsx", ".mts", ".mjs"];
+
+pub fn run(args: McpCharsArgs) -> anyhow::Result<()> {
+    let root = workspace_root();
+    let task_dir = or_default(&root, None, "../shared/eval/tasks");
+    let snapshots = or_default(&root, None, "../shared/eval/snapshots");
+    let workdir = or_default(&root, args.workdir, "target/eval");
+    anyhow::ensure!(args.bin.is_file(), "no binary at {}", args.bin.display());
+    let mut rows = Vec::new();
+    for file in tasks::task_files(&task_dir)? {
+        if rows.len() == args.tasks {
+            break;
+        }
+        let Some(first) = tasks::load_file(&file)?.into_iter().next() else {
+            continue;
+        };
+        let task = first.task;
+        let scripts = task
+            .gold_files
+            .iter()
+            .all(|g| SCRIPT_EXTENSIONS.iter().any(|e| g.ends_with(e)));
+        if !scripts {
+            continue;
+        }
+        let copy = WorkingCopy::prepare(
+            &bundle_path(&snapshots, &task.repo),
+            &workdir.join(&task.repo),
+        )?;
+        copy.checkout(&task.commit)?;
+        let (text, structured) = session_chars(&args.bin, &copy.dir, &task.query)
+            .with_context(|| format!("task {:?} of {}", task.query, file.display()))?;
+        println!(
+            "{:<24} text {text:>6}  structuredContent {structured:>6}  {}",
+            task.repo, task.query
+        );
+        rows.push((text as f64, structured as f64));
+    }
+    let median = |f: fn(&(f64, f64)) -> f64| {
+        percentile(&rows.iter().map(f).collect::<Vec<_>>(), 50.0).unwrap_or(f64::NAN)
+    };
+    println!(
+        "median over {} tasks: text {:.0} chars, structuredContent {:.0} chars",
+        rows.len(),
+        median(|r| r.0),
+        median(|r| r.1)
+    );
+    Ok(())
+}
+
+/// Serves `dir` with `bin` and runs the workflow; returns the characters of all text
+/// blocks and of all `structuredContent` values returned.
+fn session_chars(bin: &PathBuf, dir: &PathBuf, query: &str) -> anyhow::Result<(usize, usize)> {
+    let mut client = Client::start(bin, dir)?;
+    eprintln!("initialize answered in {:.0} ms", client.initialize_ms);
+    let mut text = 0;
+    let mut structured = 0;
+    let mut count = |result: &Value| {
+        text += result["content"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["text"].as_str())
+            .map(str::len)
+            .sum::<usize>();
+        structured += result
+            .get("structuredContent")
+            .map_or(0, |s| s.to_string().len());
+    };
+    let first = client.call("explore_code", json!({"query": query, "intent": "edit"}))?;
+    count(&first);
+    let session = first["structuredContent"]["session"]
+        .as_str()
+        .context("explore_code named no session")?
+        .to_owned();
+    let candidates = first["structuredContent"]["new_candidates"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let word = query
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .max_by_key(|w| w.len())
+        .unwrap_or(query)
+        .to_owned();
+    count(&client.call("grep", json!({"session": session, "pattern": word}))?);
+    if let Some(c) = candidates.iter().find(|c| c["start"].is_u64()) {
+        let read = json!({"session": session, "path": c["path"], "start_line": c["start"], "end_line": c["end"]});
+        count(&client.call("read_file", read)?);
+    }
+    let ids: Vec<Value> = candidates.iter().take(2).map(|c| c["id"].clone()).collect();
+    if ids.is_empty() {
+        bail!("explore_code showed no candidate");
+    }
+    let selection = json!({"session": session, "primary": ids, "action": "read_targets",
+        "confidence": "medium", "read_targets": [{"candidate": ids[0], "purpose": "the change", "required": true}]});
+    count(&client.call("submit_report", selection)?);
+    Ok((text, structured))
+}
+
+/// A line-based JSON-RPC client over a `sightline serve` child process.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    /// From spawning the server to its `initialize` reply.
+    initialize_ms: f64,
+}
+
+impl Client {
+    fn start(bin: &PathBuf, dir: &PathBuf) -> anyhow::Result<Client> {
+        let mut child = Command::new(bin)
+            .args(["serve", "--no-cache"])
+            .arg(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting {}", bin.display()))?;
+        let stdin = child.stdin.take().context("no stdin")?;
+        let stdout = BufReader::new(child.stdout.take().context("no stdout")?);
+        let mut client = Client {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+            initialize_ms: 0.0,
+        };
+        let started = std::time::Instant::now();
+        client.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "mcp-chars", "version": "0"}}),
+        )?;
+        client.initialize_ms = started.elapsed().as_secs_f64() * 1000.0;
+        writeln!(
+            client.stdin,
+            "{}",
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        )?;
+        Ok(client)
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
+        self.next_id += 1;
+        let id = self.next_id;
+        writeln!(
+            self.stdin,
+            "{}",
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+        )?;
+        self.stdin.flush()?;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.stdout.read_line(&mut line)? == 0 {
+                bail!("the server exited before answering {method}");
+            }
+            let message: Value = serde_json::from_str(&line)?;
+            if message["id"] == json!(id) {
+                return message
+                    .get("result")
+                    .cloned()
+                    .with_context(|| format!("{method} failed: {message}"));
+            }
+        }
+    }
+
+    fn call(&mut self, tool: &str, arguments: Value) -> anyhow::Result<Value> {
+        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
