@@ -59,9 +59,14 @@ struct JsonReport<'a> {
 pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
     let index = open_index(&args.path, &args.flags, RegistryDatabase::default())?;
     if index.report().source_files == 0 {
+        let supported: Vec<&str> = sightline_observe::lang::LANGUAGES
+            .iter()
+            .map(|language| language.name())
+            .collect();
         eprintln!(
-            "note: no TypeScript or JavaScript source files were indexed under {}",
-            index.report().root
+            "note: no source files were indexed under {} (languages read: {})",
+            index.report().root,
+            supported.join(", ")
         );
     }
     let (db, ws) = (index.db(), index.workspace());

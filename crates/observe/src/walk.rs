@@ -25,6 +25,11 @@ pub enum SkipReason {
     Generated,
     Unreadable,
     DependencyDir,
+    /// A Python virtual environment (a directory holding `pyvenv.cfg`), whatever its name.
+    VirtualEnv,
+    /// A `build` or `dist` directory next to Python packaging configuration: copies of the
+    /// sources made by a packaging tool.
+    BuildOutput,
     /// A file name that is not valid UTF-8: paths are UTF-8 everywhere downstream.
     NonUtf8Name,
     /// A symbolic link to a file: links are never followed (they can point anywhere).
@@ -41,6 +46,8 @@ impl SkipReason {
             SkipReason::Generated => "generated",
             SkipReason::Unreadable => "unreadable",
             SkipReason::DependencyDir => "dependency dir",
+            SkipReason::VirtualEnv => "virtual env",
+            SkipReason::BuildOutput => "build output",
             SkipReason::NonUtf8Name => "non-utf-8 name",
             SkipReason::Symlink => "symlink",
         }
@@ -173,10 +180,20 @@ pub(crate) fn is_dependency_dir(name: &str) -> bool {
 /// the directory is called.
 const VIRTUAL_ENV_MARKER: &str = "pyvenv.cfg";
 
-/// Whether a walked directory is installed code: a dependency directory by name, or a
-/// virtual environment by its marker file.
-fn is_installed_dir(path: &Path, name: &str) -> bool {
-    is_dependency_dir(name) || path.join(VIRTUAL_ENV_MARKER).is_file()
+/// Why a walked directory is pruned, if it is: installed code (a dependency directory by
+/// name, a virtual environment by its marker file) or a packaging tool's build output.
+pub(crate) fn pruned_dir_reason(path: &Path, name: &str) -> Option<SkipReason> {
+    if path.join(VIRTUAL_ENV_MARKER).is_file() {
+        Some(SkipReason::VirtualEnv)
+    } else if is_dependency_dir(name) {
+        Some(SkipReason::DependencyDir)
+    } else if crate::lang::is_build_output_dir(name)
+        && path.parent().is_some_and(crate::lang::has_packaging_manifest)
+    {
+        Some(SkipReason::BuildOutput)
+    } else {
+        None
+    }
 }
 
 /// Walks `root` (respecting .gitignore and friends), then reads and classifies candidate
@@ -189,8 +206,8 @@ pub fn walk(root: &Path) -> WalkOutcome {
 /// `WalkOutcome::unchanged` instead of being read: the stat sweep behind incremental refresh.
 pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync)) -> WalkOutcome {
     let mut outcome = WalkOutcome::default();
-    // Pruned dependency directories are counted as one skip each (their contents are not walked).
-    let pruned = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    // Pruned directories are counted as one skip each (their contents are not walked).
+    let pruned = std::sync::Arc::new(std::sync::Mutex::new(BTreeMap::<SkipReason, u32>::new()));
     let pruned_in_filter = pruned.clone();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -201,13 +218,18 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
         .require_git(false)
         .follow_links(false)
         .filter_entry(move |e| {
-            let name = e.file_name().to_string_lossy();
-            let prune =
-                e.file_type().is_some_and(|t| t.is_dir()) && is_installed_dir(e.path(), &name);
-            if prune {
-                pruned_in_filter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if !e.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
             }
-            !prune
+            let name = e.file_name().to_string_lossy();
+            match pruned_dir_reason(e.path(), &name) {
+                Some(reason) => {
+                    let mut counts = pruned_in_filter.lock().unwrap_or_else(|p| p.into_inner());
+                    *counts.entry(reason).or_default() += 1;
+                    false
+                }
+                None => true,
+            }
         })
         .build_parallel();
     // Directories are listed and files stat'ed on several threads; what they find is sorted
@@ -242,9 +264,9 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
             Found::Candidate(c) => candidates.push(*c),
         }
     }
-    let pruned = pruned.load(std::sync::atomic::Ordering::Relaxed);
-    if pruned > 0 {
-        outcome.skipped.insert(SkipReason::DependencyDir, pruned);
+    let pruned = std::mem::take(&mut *pruned.lock().unwrap_or_else(|p| p.into_inner()));
+    for (reason, count) in pruned {
+        *outcome.skipped.entry(reason).or_default() += count;
     }
     let loaded: Vec<Result<LoadedFile, (SkipReason, String)>> = candidates
         .into_par_iter()
@@ -500,5 +522,48 @@ mod tests {
         assert_eq!(out.skipped.get(&SkipReason::Generated), Some(&1));
         assert_eq!(out.skipped.get(&SkipReason::DependencyDir), Some(&1));
         assert_eq!(out.not_indexed, 1);
+    }
+
+    #[test]
+    fn walk_prunes_python_environments_caches_and_build_output_by_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write("pyproject.toml", "[project]\nname = \"p\"\n");
+        write("p/__init__.py", "");
+        write("p/core.py", "def f():\n    pass\n");
+        write("p/__pycache__/core.py", "x = 1\n");
+        // A virtual environment under any name, found by its marker file.
+        write("env311/pyvenv.cfg", "home = /usr/bin\n");
+        write("env311/lib/site.py", "x = 1\n");
+        write("venv/lib/other.py", "x = 1\n");
+        // Build output next to packaging configuration, but a `build` package elsewhere is source.
+        write("build/lib/p/core.py", "def f():\n    pass\n");
+        write("dist/p.py", "x = 1\n");
+        write("tools/build/make.py", "def make():\n    pass\n");
+        write("gen.py", "# @generated by a tool\nx = 1\n");
+        let out = walk(root);
+        let paths: Vec<&str> = out.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["p/__init__.py", "p/core.py", "pyproject.toml", "tools/build/make.py"]
+        );
+        assert_eq!(out.skipped.get(&SkipReason::VirtualEnv), Some(&1));
+        assert_eq!(out.skipped.get(&SkipReason::DependencyDir), Some(&2));
+        assert_eq!(out.skipped.get(&SkipReason::BuildOutput), Some(&2));
+        assert_eq!(out.skipped.get(&SkipReason::Generated), Some(&1));
+    }
+
+    #[test]
+    fn python_sources_stubs_and_packaging_files_have_roles() {
+        assert_eq!(FileRole::of("a/b.py"), Some(FileRole::Source(Lang::Python)));
+        assert_eq!(FileRole::of("a/b.pyi"), Some(FileRole::Source(Lang::Python)));
+        assert_eq!(FileRole::of("pyproject.toml"), Some(FileRole::Manifest));
+        assert_eq!(FileRole::of("sub/setup.cfg"), Some(FileRole::Manifest));
+        assert_eq!(FileRole::of("a/b.pyc"), None);
     }
 }

@@ -27,8 +27,17 @@ pub trait Language: Send + Sync + 'static {
     /// Whether a directory name holds installed third-party code or build caches that are
     /// never indexed.
     fn is_dependency_dir(&self, dir_name: &str) -> bool;
+    /// Whether a directory name is where this language's packaging tools write build
+    /// output, pruned only next to one of its manifests (see [`has_packaging_manifest`]).
+    fn is_build_output_dir(&self, _dir_name: &str) -> bool {
+        false
+    }
     /// Whether a (lowercased) file name marks a test by this language's convention.
     fn is_test_file(&self, file_name: &str) -> bool;
+    /// File names that mark a directory as a package's root for its packaging tools.
+    fn packaging_manifests(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// Parses one file of grammar `lang`. Never panics.
     fn extract_facts(&self, lang: Lang, text: &str) -> FileFacts;
     /// Resolves `specifier` as written in `from_file` (repo-relative).
@@ -66,4 +75,19 @@ pub fn is_manifest(file_name: &str) -> bool {
 /// Whether any language's convention marks a (lowercased) file name as a test.
 pub fn is_test_file(file_name: &str) -> bool {
     LANGUAGES.iter().any(|l| l.is_test_file(file_name))
+}
+
+/// Whether any language treats a directory name as build output next to its manifests.
+pub fn is_build_output_dir(dir_name: &str) -> bool {
+    LANGUAGES.iter().any(|l| l.is_build_output_dir(dir_name))
+}
+
+/// Whether a directory holds packaging configuration of a language that has build-output
+/// directories (only then is a `build` directory beside it output rather than source).
+pub fn has_packaging_manifest(dir: &std::path::Path) -> bool {
+    LANGUAGES.iter().any(|l| {
+        l.packaging_manifests()
+            .iter()
+            .any(|name| dir.join(name).is_file())
+    })
 }

@@ -25,7 +25,20 @@ impl Language for Python {
 
     fn is_dependency_dir(&self, name: &str) -> bool {
         // guard: allow(lexicon) reason: installed-package and bytecode-cache directory names of the Python toolchain
-        name == "site-packages" || name == "__pycache__" || name == "__pypackages__"
+        matches!(
+            name,
+            "site-packages" | "__pycache__" | "__pypackages__" | ".venv" | "venv" | ".tox"
+        )
+    }
+
+    fn is_build_output_dir(&self, name: &str) -> bool {
+        // guard: allow(lexicon) reason: the output directories of setuptools and other build backends
+        name == "build" || name == "dist"
+    }
+
+    fn packaging_manifests(&self) -> &'static [&'static str] {
+        // guard: allow(lexicon) reason: the packaging files of the Python toolchain
+        &["pyproject.toml", "setup.py", "setup.cfg"]
     }
 
     fn is_test_file(&self, name: &str) -> bool {

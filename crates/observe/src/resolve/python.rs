@@ -294,3 +294,56 @@ fn quoted_pairs(line: &str) -> Vec<(&str, &str)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roots(name: &str, text: &str) -> Vec<String> {
+        declared_roots(name, text)
+    }
+
+    #[test]
+    fn setuptools_where_and_package_dir_declare_roots() {
+        let toml = "[tool.setuptools.packages.find]\nwhere = [\"src\"]  # sources\n";
+        assert_eq!(roots("pyproject.toml", toml), ["src"]);
+        let toml = "[tool.setuptools]\npackage-dir = {\"\" = \"lib\"}\n";
+        assert_eq!(roots("pyproject.toml", toml), ["lib"]);
+        let cfg = "[options]\npackage_dir =\n    =src\npackages = find:\n\n[options.packages.find]\nwhere = src\n";
+        assert_eq!(roots("setup.cfg", cfg), ["src"]);
+        assert_eq!(roots("setup.cfg", "[options]\npackage_dir = =code\n"), ["code"]);
+    }
+
+    #[test]
+    fn poetry_hatch_and_flit_package_paths_declare_roots() {
+        let poetry = "[tool.poetry]\npackages = [{ include = \"pkg\", from = \"src\" }]\n";
+        assert_eq!(roots("pyproject.toml", poetry), ["src"]);
+        let hatch = "[tool.hatch.build.targets.wheel]\npackages = [\"src/pkg\"]\n";
+        assert_eq!(roots("pyproject.toml", hatch), ["src"]);
+        let flit = "[project]\nname = \"pkg\"\ndependencies = [\"httpx>=0.2\"]\n";
+        assert!(roots("pyproject.toml", flit).is_empty());
+    }
+
+    #[test]
+    fn topmost_packages_make_roots_without_configuration() {
+        let files = [
+            "lib/core/__init__.py",
+            "lib/core/a.py",
+            "lib/core/inner/__init__.py",
+            "lib/core/inner/b.py",
+            "scripts/run.py",
+        ];
+        let r = PythonResolver::new(&files, &|_| None);
+        assert_eq!(r.roots(), ["lib", ""]);
+        assert_eq!(
+            r.resolve("scripts/run.py", "core.inner.b"),
+            Resolution::File("lib/core/inner/b.py".into())
+        );
+        // `import a.b.c` of a name only the repository root knows.
+        assert_eq!(
+            r.resolve("scripts/run.py", "lib.core"),
+            Resolution::File("lib/core/__init__.py".into())
+        );
+        assert_eq!(r.resolve("scripts/run.py", "not-an.identifier"), Resolution::Unresolved);
+    }
+}

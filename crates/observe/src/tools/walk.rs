@@ -61,7 +61,7 @@ pub(crate) fn walk(start: &Path, max_depth: Option<usize>) -> (Walk, Arc<SkipCou
             }
             let name = entry.file_name();
             // Installed dependencies: the same rule the index walk applies.
-            if crate::walk::is_dependency_dir(&name.to_string_lossy()) {
+            if crate::walk::pruned_dir_reason(entry.path(), &name.to_string_lossy()).is_some() {
                 filter_counters.node_modules.fetch_add(1, Ordering::Relaxed);
                 return false;
             }
