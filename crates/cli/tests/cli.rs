@@ -90,3 +90,28 @@ fn index_summarises_what_it_saw() {
     assert_eq!(v["imports_unresolved"].as_u64(), Some(0));
     assert!(v["declarations"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn a_repository_without_supported_sources_gets_a_language_neutral_note() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.md"), "# notes\n").unwrap();
+    let (_, _, stderr) = sightline(&["explore", "x", dir.path().to_str().unwrap(), "--no-cache"]);
+    assert!(stderr.contains("no source files were indexed"), "{stderr}");
+    assert!(stderr.contains("Python"), "{stderr}");
+    assert!(!stderr.contains("no TypeScript or JavaScript"), "{stderr}");
+}
+
+#[test]
+fn explore_answers_on_a_python_project() {
+    let root =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/python_app");
+    let (code, stdout, stderr) = sightline(&[
+        "explore",
+        "cart checkout pricing",
+        root.to_str().unwrap(),
+        "--no-cache",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("no source files"), "{stderr}");
+    assert!(stdout.contains("src/shop/"), "{stdout}");
+}

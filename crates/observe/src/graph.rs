@@ -9,7 +9,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::db::FileShape;
-use crate::facts::{DeclKind, HeritageKind, UsageKind};
+use crate::facts::{DeclKind, HeritageKind, Lang, UsageKind};
 use crate::resolve::{ModuleResolver, Resolution};
 
 pub type NodeId = u32;
@@ -235,12 +235,17 @@ impl Graph {
                 .iter()
                 .map(|(k, v)| (k.as_str(), v.as_slice()))
                 .collect();
+            let languages: Vec<Option<usize>> = files
+                .iter()
+                .map(|f| Lang::from_path(&f.path).map(crate::lang::language_index))
+                .collect();
             let ctx = ResolveCtx {
                 graph: &g,
                 files,
                 import_targets: &import_targets,
                 tables: &tables,
                 global: &global,
+                languages: &languages,
             };
             let per_file: Vec<Vec<Edge>> = (0..files.len())
                 .into_par_iter()
@@ -333,6 +338,9 @@ struct ResolveCtx<'a> {
     import_targets: &'a [Vec<Option<u32>>],
     tables: &'a [FileTables<'a>],
     global: &'a FxHashMap<&'a str, &'a [NodeId]>,
+    /// Each file's position in `lang::LANGUAGES` (`None` for manifests): names link only
+    /// within one language.
+    languages: &'a [Option<usize>],
 }
 
 impl<'a> ResolveCtx<'a> {
@@ -436,6 +444,7 @@ impl<'a> ResolveCtx<'a> {
                     }
                 }
                 None => self.by_global_name(
+                    fi as u32,
                     name,
                     |k| {
                         matches!(
@@ -471,8 +480,8 @@ impl<'a> ResolveCtx<'a> {
             }
             return;
         }
-        let self_receiver = crate::lang::language_of_path(&self.files[file as usize].path)
-            .is_some_and(|l| l.is_self_receiver(receiver));
+        let self_receiver = self.languages[file as usize]
+            .is_some_and(|l| crate::lang::LANGUAGES[l].is_self_receiver(receiver));
         if self_receiver {
             // A method of the enclosing class.
             let class = enclosing_class(shape, u.enclosing);
@@ -504,16 +513,18 @@ impl<'a> ResolveCtx<'a> {
             return;
         }
         self.by_global_name(
+            file,
             &u.name,
             |k| k.is_callable() || matches!(k, DeclKind::Class | DeclKind::Property),
             found,
         );
     }
 
-    /// Declarations named `name` anywhere, when the name is rare enough to be a fair guess:
-    /// calls `found(target, certain)` for each.
+    /// Declarations named `name` anywhere in the language of file `from`, when the name is
+    /// rare enough to be a fair guess: calls `found(target, certain)` for each.
     fn by_global_name(
         &self,
+        from: u32,
         name: &str,
         kind_ok: impl Fn(DeclKind) -> bool,
         found: &mut dyn FnMut(NodeId, bool),
@@ -521,10 +532,12 @@ impl<'a> ResolveCtx<'a> {
         let Some(nodes) = self.global.get(name) else {
             return;
         };
+        let language = self.languages[from as usize];
         let mut matching = [0 as NodeId; MAX_NAME_CANDIDATES];
         let mut count = 0;
         for &n in nodes.iter() {
-            if self.decl_kind(n).is_some_and(&kind_ok) {
+            let same_language = self.languages[self.graph.file_of(n) as usize] == language;
+            if same_language && self.decl_kind(n).is_some_and(&kind_ok) {
                 if count == MAX_NAME_CANDIDATES {
                     return;
                 }

@@ -188,7 +188,9 @@ pub(crate) fn pruned_dir_reason(path: &Path, name: &str) -> Option<SkipReason> {
     } else if is_dependency_dir(name) {
         Some(SkipReason::DependencyDir)
     } else if crate::lang::is_build_output_dir(name)
-        && path.parent().is_some_and(crate::lang::has_packaging_manifest)
+        && path
+            .parent()
+            .is_some_and(crate::lang::has_packaging_manifest)
     {
         Some(SkipReason::BuildOutput)
     } else {
@@ -550,7 +552,12 @@ mod tests {
         let paths: Vec<&str> = out.files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(
             paths,
-            ["p/__init__.py", "p/core.py", "pyproject.toml", "tools/build/make.py"]
+            [
+                "p/__init__.py",
+                "p/core.py",
+                "pyproject.toml",
+                "tools/build/make.py"
+            ]
         );
         assert_eq!(out.skipped.get(&SkipReason::VirtualEnv), Some(&1));
         assert_eq!(out.skipped.get(&SkipReason::DependencyDir), Some(&2));
@@ -561,7 +568,10 @@ mod tests {
     #[test]
     fn python_sources_stubs_and_packaging_files_have_roles() {
         assert_eq!(FileRole::of("a/b.py"), Some(FileRole::Source(Lang::Python)));
-        assert_eq!(FileRole::of("a/b.pyi"), Some(FileRole::Source(Lang::Python)));
+        assert_eq!(
+            FileRole::of("a/b.pyi"),
+            Some(FileRole::Source(Lang::Python))
+        );
         assert_eq!(FileRole::of("pyproject.toml"), Some(FileRole::Manifest));
         assert_eq!(FileRole::of("sub/setup.cfg"), Some(FileRole::Manifest));
         assert_eq!(FileRole::of("a/b.pyc"), None);

@@ -36,15 +36,24 @@ fn python_fixture_resolves_every_import_form() {
         r("src/shop/cart.py", ".sub.discounts"),
         file("src/shop/sub/discounts.py")
     );
-    assert_eq!(r("src/shop/sub/discounts.py", ".."), file("src/shop/__init__.py"));
+    assert_eq!(
+        r("src/shop/sub/discounts.py", ".."),
+        file("src/shop/__init__.py")
+    );
     // A source wins over its stub; a stub alone is the module.
     assert_eq!(
         r("src/shop/sub/discounts.py", "..pricing"),
         file("src/shop/pricing.py")
     );
-    assert_eq!(r("tests/test_cart.py", "shop.typed"), file("src/shop/typed.pyi"));
+    assert_eq!(
+        r("tests/test_cart.py", "shop.typed"),
+        file("src/shop/typed.pyi")
+    );
     // Absolute imports under the root pyproject.toml declares (`where = ["src"]`).
-    assert_eq!(r("tests/test_cart.py", "shop"), file("src/shop/__init__.py"));
+    assert_eq!(
+        r("tests/test_cart.py", "shop"),
+        file("src/shop/__init__.py")
+    );
     assert_eq!(
         r("src/plugins/payments/card.py", "shop.sub.discounts"),
         file("src/shop/sub/discounts.py")
@@ -59,13 +68,19 @@ fn python_fixture_resolves_every_import_form() {
         file("src/plugins/payments/card.py")
     );
     // From the repository root, and a test's neighbour module.
-    assert_eq!(r("tools/release.py", "src.shop.cart"), file("src/shop/cart.py"));
+    assert_eq!(
+        r("tools/release.py", "src.shop.cart"),
+        file("src/shop/cart.py")
+    );
     assert_eq!(r("tests/test_cart.py", "helpers"), file("tests/helpers.py"));
     // Third-party and standard-library names are external; a missing module of a
     // repository package is unresolved; climbing past the root is unresolved.
     assert_eq!(r("tests/test_cart.py", "requests"), Resolution::External);
     assert_eq!(r("src/shop/cart.py", "dataclasses"), Resolution::External);
-    assert_eq!(r("tests/test_cart.py", "shop.missing"), Resolution::Unresolved);
+    assert_eq!(
+        r("tests/test_cart.py", "shop.missing"),
+        Resolution::Unresolved
+    );
     assert_eq!(r("tests/test_cart.py", "...up"), Resolution::Unresolved);
 }
 
@@ -75,7 +90,11 @@ fn python_fixture_walk_skips_environments_and_build_output() {
     let report = index.report();
     assert_eq!(report.skipped.get("virtual env"), Some(&1), "{report:#?}");
     assert_eq!(report.skipped.get("build output"), Some(&1), "{report:#?}");
-    assert_eq!(report.imports_unresolved, 0, "{:?}", report.unresolved_examples);
+    assert_eq!(
+        report.imports_unresolved, 0,
+        "{:?}",
+        report.unresolved_examples
+    );
     assert!(report.imports_external >= 3, "{report:#?}");
     let db = index.db();
     let paths: Vec<String> = index
@@ -84,13 +103,22 @@ fn python_fixture_walk_skips_environments_and_build_output() {
         .iter()
         .map(|f| f.path(db).to_string())
         .collect();
-    assert!(paths.iter().all(|p| !p.starts_with("env/") && !p.starts_with("build/")));
+    assert!(
+        paths
+            .iter()
+            .all(|p| !p.starts_with("env/") && !p.starts_with("build/"))
+    );
     assert!(paths.contains(&"pyproject.toml".to_string()));
 }
 
 #[test]
 fn python_test_files_carry_the_test_trait() {
-    for test in ["tests/helpers.py", "pkg/test_a.py", "pkg/a_test.py", "conftest.py"] {
+    for test in [
+        "tests/helpers.py",
+        "pkg/test_a.py",
+        "pkg/a_test.py",
+        "conftest.py",
+    ] {
         assert!(PathTraits::of(test).test, "{test}");
     }
     for source in ["src/shop/cart.py", "pkg/testing.py", "pkg/contest.py"] {
@@ -158,7 +186,11 @@ fn python_fixture_graph_follows_imports_reexports_and_self_calls() {
     );
     // `import shop.sub.discounts` binds the dotted path.
     assert_eq!(
-        t("src/plugins/payments/card.py", "CardPayment.charge", EdgeKind::Calls),
+        t(
+            "src/plugins/payments/card.py",
+            "CardPayment.charge",
+            EdgeKind::Calls
+        ),
         ["src/shop/sub/discounts.py:apply_discount"]
     );
     assert_eq!(

@@ -49,12 +49,18 @@ pub trait Language: Send + Sync + 'static {
 /// Every supported language, in the order extensions are looked up.
 pub static LANGUAGES: [&dyn Language; 2] = [&TypeScript, &Python];
 
+/// The position in [`LANGUAGES`] of the language owning a grammar: files of one language
+/// share a module system and a name space, files of two never link by name.
+pub fn language_index(lang: Lang) -> usize {
+    match lang {
+        Lang::TypeScript | Lang::Tsx => 0,
+        Lang::Python => 1,
+    }
+}
+
 /// The language owning a grammar.
 pub fn language_of(lang: Lang) -> &'static dyn Language {
-    match lang {
-        Lang::TypeScript | Lang::Tsx => &TypeScript,
-        Lang::Python => &Python,
-    }
+    LANGUAGES[language_index(lang)]
 }
 
 /// The language of a repo-relative path, by extension.

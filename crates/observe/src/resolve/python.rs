@@ -236,7 +236,9 @@ pub(super) fn declared_roots(file_name: &str, text: &str) -> Vec<String> {
             "where" => quoted(value).for_each(|d| push_dir(&mut out, d)),
             "package-dir" => {
                 // `{"" = "src"}`: the value after the empty key.
-                if let Some((_, dir)) = value.split_once("\"\"").and_then(|(_, r)| r.split_once('='))
+                if let Some((_, dir)) = value
+                    .split_once("\"\"")
+                    .and_then(|(_, r)| r.split_once('='))
                 {
                     quoted(dir).take(1).for_each(|d| push_dir(&mut out, d));
                 }
@@ -257,7 +259,10 @@ pub(super) fn declared_roots(file_name: &str, text: &str) -> Vec<String> {
 }
 
 fn push_dir(out: &mut Vec<String>, dir: &str) {
-    let dir = dir.trim().trim_matches(['"', '\'', '[', ']']).trim_end_matches('/');
+    let dir = dir
+        .trim()
+        .trim_matches(['"', '\'', '[', ']'])
+        .trim_end_matches('/');
     let dir = dir.strip_prefix("./").unwrap_or(dir);
     if !dir.is_empty() && dir != "." && !out.iter().any(|d| d == dir) {
         out.push(dir.to_owned());
@@ -311,7 +316,10 @@ mod tests {
         assert_eq!(roots("pyproject.toml", toml), ["lib"]);
         let cfg = "[options]\npackage_dir =\n    =src\npackages = find:\n\n[options.packages.find]\nwhere = src\n";
         assert_eq!(roots("setup.cfg", cfg), ["src"]);
-        assert_eq!(roots("setup.cfg", "[options]\npackage_dir = =code\n"), ["code"]);
+        assert_eq!(
+            roots("setup.cfg", "[options]\npackage_dir = =code\n"),
+            ["code"]
+        );
     }
 
     #[test]
@@ -344,6 +352,9 @@ mod tests {
             r.resolve("scripts/run.py", "lib.core"),
             Resolution::File("lib/core/__init__.py".into())
         );
-        assert_eq!(r.resolve("scripts/run.py", "not-an.identifier"), Resolution::Unresolved);
+        assert_eq!(
+            r.resolve("scripts/run.py", "not-an.identifier"),
+            Resolution::Unresolved
+        );
     }
 }

@@ -5,7 +5,6 @@ use std::sync::OnceLock;
 
 use tree_sitter::{Language, Node};
 
-
 /// The node kinds the extractor reacts to. Everything else is `Other`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(super) enum Kind {

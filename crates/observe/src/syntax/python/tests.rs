@@ -26,11 +26,16 @@ fn usages(facts: &FileFacts, kind: UsageKind) -> Vec<(String, String)> {
 
 #[test]
 fn python_declares_classes_methods_and_async_functions() {
-    let f = py("class Client:\n    def send(self):\n        pass\n\n    async def aclose(self):\n        pass\n\nasync def fetch(url):\n    return url\n");
+    let f = py(
+        "class Client:\n    def send(self):\n        pass\n\n    async def aclose(self):\n        pass\n\nasync def fetch(url):\n    return url\n",
+    );
     assert_eq!(decl(&f, "Client").kind, DeclKind::Class);
     assert_eq!(decl(&f, "Client.send").kind, DeclKind::Method);
     assert_eq!(decl(&f, "Client.aclose").kind, DeclKind::Method);
-    assert_eq!(decl(&f, "Client.aclose").signature, "async def aclose(self):");
+    assert_eq!(
+        decl(&f, "Client.aclose").signature,
+        "async def aclose(self):"
+    );
     let fetch = decl(&f, "fetch");
     assert_eq!(fetch.kind, DeclKind::Function);
     assert_eq!((fetch.lines.start, fetch.lines.end), (8, 9));
@@ -87,8 +92,14 @@ class Client(BaseClient, mixins.Closing, Generic[T]):
 ";
     let f = py(src);
     let calls = usages(&f, UsageKind::Call);
-    assert!(calls.contains(&("_prepare".into(), "self".into())), "{calls:?}");
-    assert!(calls.contains(&("encode".into(), "helpers".into())), "{calls:?}");
+    assert!(
+        calls.contains(&("_prepare".into(), "self".into())),
+        "{calls:?}"
+    );
+    assert!(
+        calls.contains(&("encode".into(), "helpers".into())),
+        "{calls:?}"
+    );
     assert_eq!(
         usages(&f, UsageKind::Instantiate),
         [("Response".to_string(), String::new())]
@@ -97,7 +108,11 @@ class Client(BaseClient, mixins.Closing, Generic[T]):
     assert!(refs.iter().any(|(n, _)| n == "TIMEOUT"));
     assert!(refs.iter().any(|(n, _)| n == "request"), "{refs:?}");
     // Bindings and member names are not references.
-    assert!(!refs.iter().any(|(n, _)| n == "send" || n == "self" || n == "Client"));
+    assert!(
+        !refs
+            .iter()
+            .any(|(n, _)| n == "send" || n == "self" || n == "Client")
+    );
     let send = f.decls.iter().position(|d| d.qualified == "Client.send");
     let prepare = f.usages.iter().find(|u| u.name == "_prepare").unwrap();
     assert_eq!(prepare.enclosing.map(|e| e as usize), send);
@@ -119,7 +134,14 @@ from __future__ import annotations
     let got: Vec<(String, Option<String>, bool, bool)> = f
         .imports
         .iter()
-        .map(|i| (i.specifier.clone(), i.namespace.clone(), i.optional, i.reexport))
+        .map(|i| {
+            (
+                i.specifier.clone(),
+                i.namespace.clone(),
+                i.optional,
+                i.reexport,
+            )
+        })
         .collect();
     let s = |x: &str| x.to_string();
     assert_eq!(
