@@ -2,6 +2,8 @@
 //! every import form, the walk's Python conventions, and the graph edges those imports
 //! make possible.
 
+mod common;
+
 use sightline_observe::db::{file_index, workspace_graph};
 use sightline_observe::graph::EdgeKind;
 use sightline_observe::path_traits::PathTraits;
@@ -196,5 +198,38 @@ fn python_fixture_graph_follows_imports_reexports_and_self_calls() {
     assert_eq!(
         t("src/shop/cart.py", "GiftCart", EdgeKind::Extends),
         ["src/shop/cart.py:Cart"]
+    );
+}
+
+#[test]
+fn python_edit_is_reindexed_and_cached_facts_round_trip() {
+    let dir = common::python_fixture_copy();
+    let cache = tempfile::tempdir().unwrap();
+    let options = IndexOptions {
+        cache: CacheMode::Dir(cache.path().to_path_buf()),
+        progress: None,
+    };
+    let mut index = Index::open(dir.path(), &options).unwrap();
+    index.save_cache().unwrap();
+    let path = "src/shop/pricing.py";
+    let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
+    common::write_file(
+        dir.path(),
+        path,
+        &format!("{text}\n\ndef audit(lines):\n    return total(lines)\n"),
+    );
+    let refreshed = index.refresh();
+    assert_eq!(refreshed.changed, [path.to_string()]);
+    assert_eq!(
+        edges_of(&index, path, "audit", EdgeKind::Calls),
+        ["src/shop/pricing.py:total"]
+    );
+    index.save_cache().unwrap();
+    // A second open reads every Python file's facts from the cache, parsing none.
+    let again = Index::open(dir.path(), &options).unwrap();
+    assert_eq!(again.report().parsed, 0, "{:#?}", again.report());
+    assert_eq!(
+        edges_of(&again, path, "audit", EdgeKind::Calls),
+        ["src/shop/pricing.py:total"]
     );
 }

@@ -169,3 +169,30 @@ fn python_syntax_errors_are_counted_not_fatal() {
     assert!(f.parse_errors > 0);
     assert!(f.decls.iter().any(|d| d.name == "Ok"));
 }
+
+#[test]
+fn python_docstrings_sit_inside_their_declarations_and_count_as_terms() {
+    let src = "class Pool:\n    \"\"\"Keeps idle connections for reuse.\"\"\"\n\n    def acquire(self):\n        \"\"\"Hands out a connection.\"\"\"\n        return 1\n";
+    let f = py(src);
+    let pool = decl(&f, "Pool");
+    assert!(pool.lines.contains_line(2));
+    assert!(decl(&f, "Pool.acquire").lines.contains_line(5));
+    let index = crate::db::FileIndex::build(crate::walk::FileRole::Source(Lang::Python), src);
+    let has = |term: &str| index.terms.terms.iter().any(|(t, _)| t == term);
+    assert!(has("idl") || has("idle"), "{:?}", index.terms.terms);
+}
+
+#[test]
+fn python_decorator_calls_are_usages_of_the_enclosing_scope() {
+    let src = "class Api:\n    @router.get(\"/items\")\n    def items(self):\n        return []\n";
+    let f = py(src);
+    let get = f
+        .usages
+        .iter()
+        .find(|u| u.name == "get")
+        .expect("decorator call");
+    assert_eq!(get.receiver, "router");
+    let class = f.decls.iter().position(|d| d.qualified == "Api");
+    assert_eq!(get.enclosing.map(|e| e as usize), class);
+    assert_eq!(decl(&f, "Api.items").lines.start, 2);
+}
