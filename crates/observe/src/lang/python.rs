@@ -14,17 +14,14 @@ impl Language for Python {
     }
 
     fn lang_for_extension(&self, ext: &str) -> Option<Lang> {
-        // guard: allow(lexicon) reason: file extensions of the language, not English words
         matches!(ext, "py" | "pyi").then_some(Lang::Python)
     }
 
     fn is_manifest(&self, name: &str) -> bool {
-        // guard: allow(lexicon) reason: the packaging files that declare package roots
         name == "pyproject.toml" || name == "setup.cfg"
     }
 
     fn is_dependency_dir(&self, name: &str) -> bool {
-        // guard: allow(lexicon) reason: installed-package and bytecode-cache directory names of the Python toolchain
         matches!(
             name,
             "site-packages" | "__pycache__" | "__pypackages__" | ".venv" | "venv" | ".tox"
@@ -32,12 +29,10 @@ impl Language for Python {
     }
 
     fn is_build_output_dir(&self, name: &str) -> bool {
-        // guard: allow(lexicon) reason: the output directories of setuptools and other build backends
         name == "build" || name == "dist"
     }
 
     fn packaging_manifests(&self) -> &'static [&'static str] {
-        // guard: allow(lexicon) reason: the packaging files of the Python toolchain
         &["pyproject.toml", "setup.py", "setup.cfg"]
     }
 
@@ -45,7 +40,6 @@ impl Language for Python {
         let Some(stem) = name.strip_suffix(".py") else {
             return false;
         };
-        // guard: allow(lexicon) reason: pytest's default test discovery patterns
         stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest"
     }
 
@@ -58,7 +52,6 @@ impl Language for Python {
     }
 
     fn is_self_receiver(&self, receiver: &str) -> bool {
-        // guard: allow(lexicon) reason: Python's conventional first-parameter names
         receiver == "self" || receiver == "cls"
     }
 }

@@ -27,7 +27,6 @@ pub(crate) enum PyKind {
 
 fn classify(name: &str) -> PyKind {
     match name {
-        // guard: allow(lexicon) reason: node kind names of the tree-sitter grammar, not English words
         "function_definition" => PyKind::Function,
         "class_definition" => PyKind::Class,
         "decorated_definition" => PyKind::Decorated,

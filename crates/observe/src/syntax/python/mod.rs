@@ -25,6 +25,7 @@ use crate::facts::{
     ByteRange, DeclIndex, DeclKind, Declaration, FileFacts, Heritage, HeritageKind, Import,
     ImportedName, LineRange, Usage, UsageKind,
 };
+use crate::lang::Language;
 use kinds::{PyGrammar, PyKind, field_child};
 
 const SIGNATURE_CHARS: usize = 200;
@@ -454,8 +455,7 @@ impl<'t> Extractor<'t> {
         }
         let name = node_text(self.text, node);
         // The receiver of a method's own class is resolved from the call, not the name.
-        // guard: allow(lexicon) reason: Python's conventional first-parameter names
-        if name.is_empty() || name == "self" || name == "cls" {
+        if name.is_empty() || crate::lang::Python.is_self_receiver(name) {
             return;
         }
         let enclosing = self.enclosing();
