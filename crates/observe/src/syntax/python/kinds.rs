@@ -57,6 +57,7 @@ pub(crate) struct PyFields {
     pub superclasses: u16,
     pub module_name: u16,
     pub value: u16,
+    pub condition: u16,
 }
 
 pub(crate) struct PyGrammar {
@@ -89,6 +90,7 @@ impl PyGrammar {
             superclasses: field("superclasses"),
             module_name: field("module_name"),
             value: field("value"),
+            condition: field("condition"),
         };
         PyGrammar {
             language,

@@ -221,6 +221,9 @@ impl<'t> Extractor<'t> {
             Some(DeclKind::Class) => true,
             Some(_) => return,
         };
+        if !in_class && self.in_main_guard() {
+            return;
+        }
         let Some(left) = field_child(node, f.left) else {
             return;
         };
@@ -243,6 +246,23 @@ impl<'t> Extractor<'t> {
             (_, false, false) => DeclKind::Variable,
         };
         self.declare(name, kind, node, node, node);
+    }
+
+    /// Whether the node being entered sits under `if __name__ == "__main__":`: a module's
+    /// script entry point, whose assignments are locals of the script, not module names
+    /// other code imports.
+    fn in_main_guard(&self) -> bool {
+        self.frames.iter().any(|frame| {
+            frame.node.kind() == "if_statement"
+                && field_child(frame.node, self.g.fields.condition).is_some_and(|c| {
+                    let text: String = node_text(self.text, c)
+                        .chars()
+                        .filter(|ch| !ch.is_whitespace())
+                        .map(|ch| if ch == '\'' { '"' } else { ch })
+                        .collect();
+                    text == "__name__==\"__main__\""
+                })
+        })
     }
 
     /// `type Name[T] = …` (Python 3.12).

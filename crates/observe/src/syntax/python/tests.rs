@@ -196,3 +196,13 @@ fn python_decorator_calls_are_usages_of_the_enclosing_scope() {
     assert_eq!(get.enclosing.map(|e| e as usize), class);
     assert_eq!(decl(&f, "Api.items").lines.start, 2);
 }
+
+#[test]
+fn python_script_entry_point_assignments_are_not_module_declarations() {
+    let src = "LIMIT = 3\n\nif __name__ == '__main__':\n    console = make()\n    console.run()\n\nif DEBUG:\n    LEVEL = 1\n";
+    let f = py(src);
+    let names: Vec<&str> = f.decls.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["LIMIT", "LEVEL"]);
+    // The script's calls are still usages.
+    assert!(f.usages.iter().any(|u| u.name == "run"));
+}
