@@ -24,6 +24,12 @@ impl PathTraits {
         let (dirs, file) = segments.split_at(segments.len().saturating_sub(1));
         let file = file.first().copied().unwrap_or("");
         let dir_is = |names: &[&str]| dirs.iter().any(|d| names.contains(d));
+        // `docs_src`, `examples-app`: a directory named by its first word.
+        let dir_or_prefix_is = |names: &[&str]| {
+            dirs.iter().any(|d| {
+                names.contains(d) || names.contains(&d.split(['_', '-']).next().unwrap_or(d))
+            })
+        };
         // `a.test.ts`, `a.spec.tsx`, `a_test.go`-style suffixes.
         let stem_parts: Vec<&str> = file.split('.').collect();
         let dotted = |names: &[&str]| stem_parts.iter().skip(1).any(|p| names.contains(p));
@@ -57,7 +63,7 @@ impl PathTraits {
                 "coverage",
             ]) || dotted(&["generated", "gen", "min"]),
             // guard: allow(lexicon) reason: conventional docs/example directory names, matched against path segments
-            docs_or_example: dir_is(&[
+            docs_or_example: dir_or_prefix_is(&[
                 "docs",
                 "doc",
                 "example",
@@ -118,6 +124,16 @@ mod tests {
         assert!(PathTraits::of("types/index.d.ts").declaration_only);
         assert!(PathTraits::of("dist/x.js").generated);
         assert!(!PathTraits::of("src/state/store.ts").is_secondary());
+    }
+
+    #[test]
+    fn a_directory_named_by_a_docs_or_example_first_word_is_secondary() {
+        assert!(PathTraits::of("docs_src/tutorial/app.py").docs_or_example);
+        assert!(PathTraits::of("examples-app/src/main.ts").docs_or_example);
+        assert!(!PathTraits::of("src/docstring/parse.py").docs_or_example);
+        assert!(!PathTraits::of("src/documents/store.ts").docs_or_example);
+        // Only directories: a file's own name is not a directory.
+        assert!(!PathTraits::of("src/docs_index.py").docs_or_example);
     }
 
     #[test]
