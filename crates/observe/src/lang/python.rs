@@ -17,10 +17,13 @@ impl Language for Python {
         matches!(ext, "py" | "pyi").then_some(Lang::Python)
     }
 
+    /// The packaging files that can declare package roots (read by `resolve::python`).
     fn is_manifest(&self, name: &str) -> bool {
         name == "pyproject.toml" || name == "setup.cfg"
     }
 
+    /// Installed packages, bytecode caches, and the conventional names of virtual
+    /// environments (others are found by their `pyvenv.cfg`; see `walk`).
     fn is_dependency_dir(&self, name: &str) -> bool {
         matches!(
             name,
@@ -28,6 +31,7 @@ impl Language for Python {
         )
     }
 
+    /// Where setuptools and other build backends copy the sources they package.
     fn is_build_output_dir(&self, name: &str) -> bool {
         name == "build" || name == "dist"
     }
@@ -36,6 +40,7 @@ impl Language for Python {
         &["pyproject.toml", "setup.py", "setup.cfg"]
     }
 
+    /// pytest's default discovery patterns, and its per-directory fixture module.
     fn is_test_file(&self, name: &str) -> bool {
         let Some(stem) = name.strip_suffix(".py") else {
             return false;
@@ -51,6 +56,7 @@ impl Language for Python {
         resolver.python().resolve(from_file, specifier)
     }
 
+    /// The conventional names of a method's first parameter (PEP 8).
     fn is_self_receiver(&self, receiver: &str) -> bool {
         receiver == "self" || receiver == "cls"
     }
