@@ -381,3 +381,23 @@ fn a_hostile_file_name_cannot_forge_lines_or_fences_in_a_listing() {
         "{text}"
     );
 }
+
+#[test]
+fn listing_skips_python_virtual_environments_and_caches_as_dependencies() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "app/main.py", "x = 1\n");
+    write(r, "app/__pycache__/main.cpython-312.pyc", b"\x00\x01");
+    write(r, ".venv/pyvenv.cfg", "home = /usr/bin\n");
+    write(r, ".venv/lib/site.py", "x = 1\n");
+    write(r, "env2/pyvenv.cfg", "home = /usr/bin\n");
+    write(r, "env2/lib/site.py", "x = 1\n");
+    let root = RepoRoot::new(r).unwrap();
+    let args = ListFilesArgs {
+        depth: Some(5),
+        ..ListFilesArgs::default()
+    };
+    let result = list(&root, args);
+    assert_eq!(paths(&result), ["app", "app/main.py"]);
+    assert_eq!(result.skipped.node_modules, 3);
+}
