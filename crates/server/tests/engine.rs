@@ -369,3 +369,30 @@ fn a_preview_renders_the_report_and_keeps_the_session_open() {
     assert_eq!(previewed.text, submitted.text);
     assert_eq!(previewed.structured.primary, submitted.structured.primary);
 }
+
+#[test]
+fn explore_answers_on_a_python_project_with_existing_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/python_app"),
+        dir.path(),
+    );
+    let options = IndexOptions {
+        cache: CacheMode::Disabled,
+        progress: None,
+    };
+    let index = Index::open_with_db(RegistryDatabase::default(), dir.path(), &options).unwrap();
+    let mut engine = Engine::new(index);
+    let reply = engine
+        .explore(&params(
+            json!({"query": "cart checkout applies a discount", "intent": "locate"}),
+        ))
+        .unwrap();
+    assert!(!reply.structured.primary.is_empty(), "{}", reply.text);
+    let primary = reply.structured.primary.iter().map(|p| &p.path);
+    let read = reply.structured.read.iter().map(|r| &r.path);
+    for path in primary.chain(read) {
+        assert!(path.ends_with(".py"), "{path}");
+        assert!(dir.path().join(path).is_file(), "{path}");
+    }
+}
