@@ -180,10 +180,17 @@ pub(crate) fn is_dependency_dir(name: &str) -> bool {
 /// the directory is called.
 const VIRTUAL_ENV_MARKER: &str = "pyvenv.cfg";
 
-/// Why a walked directory is pruned, if it is: installed code (a dependency directory by
-/// name, a virtual environment by its marker file) or a packaging tool's build output.
-pub(crate) fn pruned_dir_reason(path: &Path, name: &str) -> Option<SkipReason> {
-    if path.join(VIRTUAL_ENV_MARKER).is_file() {
+/// How deep below the walk's start a virtual environment is looked for by its marker file.
+/// Environments live at a project's root or one or two levels down (`backend/.venv`);
+/// probing deeper would add a `stat` per directory to every walk, including the sweep
+/// behind each incremental refresh.
+const VIRTUAL_ENV_MAX_DEPTH: usize = 3;
+
+/// Why a walked directory `depth` levels below the walk's start is pruned, if it is:
+/// installed code (a dependency directory by name, a virtual environment by its marker
+/// file) or a packaging tool's build output.
+pub(crate) fn pruned_dir_reason(path: &Path, name: &str, depth: usize) -> Option<SkipReason> {
+    if depth <= VIRTUAL_ENV_MAX_DEPTH && path.join(VIRTUAL_ENV_MARKER).is_file() {
         Some(SkipReason::VirtualEnv)
     } else if is_dependency_dir(name) {
         Some(SkipReason::DependencyDir)
@@ -224,7 +231,7 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
                 return true;
             }
             let name = e.file_name().to_string_lossy();
-            match pruned_dir_reason(e.path(), &name) {
+            match pruned_dir_reason(e.path(), &name, e.depth()) {
                 Some(reason) => {
                     let mut counts = pruned_in_filter.lock().unwrap_or_else(|p| p.into_inner());
                     *counts.entry(reason).or_default() += 1;

@@ -61,7 +61,9 @@ pub(crate) fn walk(start: &Path, max_depth: Option<usize>) -> (Walk, Arc<SkipCou
             }
             let name = entry.file_name();
             // Installed dependencies: the same rule the index walk applies.
-            if crate::walk::pruned_dir_reason(entry.path(), &name.to_string_lossy()).is_some() {
+            if crate::walk::pruned_dir_reason(entry.path(), &name.to_string_lossy(), entry.depth())
+                .is_some()
+            {
                 filter_counters.node_modules.fetch_add(1, Ordering::Relaxed);
                 return false;
             }
