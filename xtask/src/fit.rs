@@ -70,16 +70,29 @@ pub fn run(args: FitArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Weights fitted without a given repository, from `eval --json` output.
+pub(crate) struct HeldOut {
+    by_repo: BTreeMap<String, Weights>,
+    /// Fitted on every repository of the file: out-of-sample for any repository the file
+    /// has no candidates of.
+    all: Weights,
+}
+
+impl HeldOut {
+    /// The weights that never saw `repo`.
+    pub(crate) fn for_repo(&self, repo: &str) -> Weights {
+        self.by_repo.get(repo).copied().unwrap_or(self.all)
+    }
+}
+
 /// The weights fitted without each repository, by repository, from `eval --json` output.
-pub(crate) fn held_out_weights(
-    path: &std::path::Path,
-) -> anyhow::Result<BTreeMap<String, Weights>> {
+pub(crate) fn held_out_weights(path: &std::path::Path) -> anyhow::Result<HeldOut> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let doc: EvalDoc = serde_json::from_str(&text)
         .with_context(|| format!("{} is not `xtask eval --json` output", path.display()))?;
     let repos = by_repository(doc.tasks)?;
-    Ok(repos
+    let by_repo = repos
         .keys()
         .map(|name| {
             let others: Vec<&Repo> = repos
@@ -89,7 +102,12 @@ pub(crate) fn held_out_weights(
                 .collect();
             (name.clone(), fit(&others, Weights::prior()))
         })
-        .collect())
+        .collect();
+    let all: Vec<&Repo> = repos.values().collect();
+    Ok(HeldOut {
+        by_repo,
+        all: fit(&all, Weights::prior()),
+    })
 }
 
 /// The tasks with candidates, by repository; at least two repositories.

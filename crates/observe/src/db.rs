@@ -301,6 +301,67 @@ pub fn term_chunk_stats<'db>(
     Arc::new(stats)
 }
 
+/// One source file's count of a term, with the file's term total (BM25's length).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Posting {
+    /// Position in the workspace's file list.
+    pub file: u32,
+    pub tf: u32,
+    pub total: u32,
+}
+
+/// Which source files of one chunk hold each term: the search scores a query from these
+/// postings instead of probing every file's sorted term list (a cache miss per file).
+/// Chunked like [`term_chunk_stats`] so an edit rebuilds one chunk's postings.
+#[salsa::tracked(returns(clone))]
+pub fn term_chunk_postings<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<Posting>>> {
+    let files = ws.files(db);
+    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
+    let end = (start + TERM_CHUNK_FILES).min(files.len());
+    let mut postings: rustc_hash::FxHashMap<String, Vec<Posting>> = Default::default();
+    for (i, f) in files[start..end].iter().enumerate() {
+        if !matches!(f.role(db), FileRole::Source(_)) {
+            continue;
+        }
+        let counts = file_terms(db, *f);
+        for (term, tf) in &counts.terms {
+            postings.entry(term.clone()).or_default().push(Posting {
+                file: (start + i) as u32,
+                tf: *tf,
+                total: counts.total,
+            });
+        }
+    }
+    Arc::new(postings)
+}
+
+/// The compound keys (`usematchroute`) of the multi-word names a file imports or
+/// re-exports, with whether it re-exports them: what the search matches a query's exact
+/// identifiers against, without splitting every import name on every query.
+#[salsa::tracked(returns(clone))]
+pub fn file_import_keys(db: &dyn Db, file: SourceFile) -> Arc<Vec<(String, bool)>> {
+    let shape = file_shape(db, file);
+    let mut keys: Vec<(String, bool)> = Vec::new();
+    for imp in &shape.imports {
+        for n in &imp.names {
+            for name in [&n.imported, &n.local] {
+                if crate::terms::subword_count(name) < 2 {
+                    continue;
+                }
+                let key = (crate::terms::compound_key(name), imp.reexport);
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+        }
+    }
+    Arc::new(keys)
+}
+
 /// Whether a path parses as source, and with which grammar.
 pub fn lang_of(db: &dyn Db, file: SourceFile) -> Option<Lang> {
     match file.role(db) {

@@ -161,9 +161,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     let mut results = Vec::new();
     for (repo, tasks) in &by_repo {
         let weights = match &held_out {
-            Some(by_repo) => *by_repo.get(repo.as_str()).with_context(|| {
-                format!("no held-out weights for {repo:?}: its candidates are not in --loro's file")
-            })?,
+            Some(held_out) => held_out.for_repo(repo),
             None => *sightline_rank::Weights::fitted(),
         };
         let wc = WorkingCopy::prepare(&bundle_path(&snapshots, repo), &workdir.join(repo))?;
