@@ -13,14 +13,15 @@
 //! read:
 //! 5. src/d.ts:3-9 - purpose (required)
 //! search: `term` in `scope`
-//! {"action":…,"confidence":…,"primary":[…],"read":[…]}
+//! {"action":…,"confidence":…,"primary":[{…,"read":true,"required":true}],"read":[…]}
 //! ```
 //!
 //! Items are numbered across sections and every item writes its path in full: a bracketed
 //! back-reference (`[2]:3-9`) would read like a candidate ID and make the reader look up
 //! another line. A read target at a place the flow or primary list already cites is
 //! marked on that item (`· read`) instead of citing the path a second time: each path
-//! appears once outside the JSON.
+//! appears once outside the JSON, and the JSON block flags a read target on its primary
+//! place ([`crate::BlockJson`]) instead of repeating the place.
 
 use std::fmt::Write as _;
 
@@ -196,7 +197,8 @@ pub(crate) fn write(parts: &Parts) -> String {
     }
     // Serializing plain strings, numbers and enums cannot fail; an empty object would still
     // be valid JSON if it ever did.
-    let json = serde_json::to_string(&parts.json).unwrap_or_else(|_| "{}".to_owned());
+    let json = serde_json::to_string(&crate::json::BlockJson::from(&parts.json))
+        .unwrap_or_else(|_| "{}".to_owned());
     let json = sightline_observe::escape::json_in_fence(&json);
     let _ = write!(out, "```json\n{json}\n```\n");
     out

@@ -89,7 +89,10 @@ fn a_dropped_read_target_is_marked_in_its_place() {
 fn the_json_block_matches_render_json() {
     let v = validated(&good_selection(), Intent::Locate);
     let report = render_report("q", Intent::Locate, &v, &registry(), DEFAULT_BUDGET_CHARS);
-    assert_eq!(json_block(&report.text), Ok(report.json.clone()));
+    assert_eq!(
+        json_block(&report.text),
+        Ok(sightline_render::BlockJson::from(&report.json))
+    );
     assert_eq!(report.json, render_json(&v, &registry()));
 }
 
