@@ -339,6 +339,44 @@ pub fn term_chunk_postings<'db>(
     Arc::new(postings)
 }
 
+/// The declarations of one chunk's source files by the lowercase words (and compound
+/// key) of their names, as (file position, declaration position): what a query's terms
+/// find declarations by. Per chunk and from the files' shapes, so an edit rebuilds one
+/// chunk's table, never a workspace-wide one.
+#[salsa::tracked(returns(clone))]
+pub fn decl_word_chunk<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<(u32, u32)>>> {
+    let files = ws.files(db);
+    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
+    let end = (start + TERM_CHUNK_FILES).min(files.len());
+    let mut index: rustc_hash::FxHashMap<String, Vec<(u32, u32)>> = Default::default();
+    for (i, f) in files[start..end].iter().enumerate() {
+        if !matches!(f.role(db), FileRole::Source(_)) {
+            continue;
+        }
+        let shape = file_shape(db, *f);
+        for (d, decl) in shape.decls.iter().enumerate() {
+            let name = decl.name.as_str();
+            let mut keys: Vec<String> = crate::terms::term_words(name);
+            if crate::terms::subword_count(name) > 1 {
+                keys.push(crate::terms::compound_key(name));
+            }
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                index
+                    .entry(k)
+                    .or_default()
+                    .push(((start + i) as u32, d as u32));
+            }
+        }
+    }
+    Arc::new(index)
+}
+
 /// The compound keys (`usematchroute`) of the multi-word names a file imports or
 /// re-exports, with whether it re-exports them: what the search matches a query's exact
 /// identifiers against, without splitting every import name on every query.

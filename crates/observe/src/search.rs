@@ -3,12 +3,12 @@
 //! identifiers, path words, and spreading over the graph from the best name hits.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::db::{
-    Db, TERM_CHUNK_FILES, TermChunk, Workspace, term_chunk_postings, term_stats, workspace_graph,
+    Db, TERM_CHUNK_FILES, TermChunk, Workspace, decl_word_chunk, term_chunk_postings, term_stats,
+    workspace_graph,
 };
 use crate::graph::{Edge, EdgeKind, Graph, NodeId};
 use crate::path_traits::{PathTraits, path_words};
@@ -151,28 +151,6 @@ pub struct SearchResult {
     /// path order: they have no declarations to rank, but a query naming one must reach it.
     #[serde(default)]
     pub named_files: Vec<FileHit>,
-}
-
-/// Declaration nodes by the lowercase words (and compound key) of their names.
-#[salsa::tracked(returns(clone))]
-pub fn symbol_word_index(db: &dyn Db, ws: Workspace) -> Arc<HashMap<String, Vec<NodeId>>> {
-    let graph = workspace_graph(db, ws);
-    let mut index: HashMap<String, Vec<NodeId>> = HashMap::new();
-    for (name, nodes) in &graph.names {
-        let mut keys: Vec<String> = term_words(name);
-        if subword_count(name) > 1 {
-            keys.push(compound_key(name));
-        }
-        keys.sort();
-        keys.dedup();
-        for k in keys {
-            index.entry(k).or_default().extend_from_slice(nodes);
-        }
-    }
-    for nodes in index.values_mut() {
-        nodes.sort_unstable();
-    }
-    Arc::new(index)
 }
 
 pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> SearchResult {
@@ -356,15 +334,19 @@ fn name_hits(
     graph: &Graph,
     terms: &QueryTerms,
 ) -> HashMap<NodeId, SymbolHit> {
-    let index = symbol_word_index(db, ws);
     let files = ws.files(db);
     let mut hits = HashMap::new();
     let mut names_seen: HashMap<NodeId, ()> = HashMap::new();
+    let chunks: Vec<_> = (0..files.len().div_ceil(TERM_CHUNK_FILES) as u32)
+        .map(|c| decl_word_chunk(db, ws, TermChunk::new(db, c)))
+        .collect();
     for t in &terms.terms {
-        let Some(nodes) = index.get(&t.term) else {
-            continue;
-        };
-        for &node in nodes {
+        let nodes = chunks
+            .iter()
+            .filter_map(|chunk| chunk.get(&t.term))
+            .flatten()
+            .map(|&(file, decl)| graph.decl_node(file, decl));
+        for node in nodes {
             if names_seen.insert(node, ()).is_some() {
                 continue;
             }
