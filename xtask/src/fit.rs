@@ -70,10 +70,48 @@ pub fn run(args: FitArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// For each repository, fits the weights on the others and measures them on it; returns
-/// that table (markdown) and the weights fitted on every repository.
-pub(crate) fn leave_one_repository_out(tasks: Vec<FitTask>) -> anyhow::Result<(String, Weights)> {
-    use std::fmt::Write as _;
+/// Weights fitted without a given repository, from `eval --json` output.
+pub(crate) struct HeldOut {
+    by_repo: BTreeMap<String, Weights>,
+    /// Fitted on every repository of the file: out-of-sample for any repository the file
+    /// has no candidates of.
+    all: Weights,
+}
+
+impl HeldOut {
+    /// The weights that never saw `repo`.
+    pub(crate) fn for_repo(&self, repo: &str) -> Weights {
+        self.by_repo.get(repo).copied().unwrap_or(self.all)
+    }
+}
+
+/// The weights fitted without each repository, by repository, from `eval --json` output.
+pub(crate) fn held_out_weights(path: &std::path::Path) -> anyhow::Result<HeldOut> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let doc: EvalDoc = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not `xtask eval --json` output", path.display()))?;
+    let repos = by_repository(doc.tasks)?;
+    let by_repo = repos
+        .keys()
+        .map(|name| {
+            let others: Vec<&Repo> = repos
+                .iter()
+                .filter(|(n, _)| *n != name)
+                .map(|(_, r)| r)
+                .collect();
+            (name.clone(), fit(&others, Weights::prior()))
+        })
+        .collect();
+    let all: Vec<&Repo> = repos.values().collect();
+    Ok(HeldOut {
+        by_repo,
+        all: fit(&all, Weights::prior()),
+    })
+}
+
+/// The tasks with candidates, by repository; at least two repositories.
+fn by_repository(tasks: Vec<FitTask>) -> anyhow::Result<BTreeMap<String, Repo>> {
     let mut repos: BTreeMap<String, Repo> = BTreeMap::new();
     for t in tasks {
         // A task whose exploration found nothing says nothing about the weights.
@@ -85,6 +123,14 @@ pub(crate) fn leave_one_repository_out(tasks: Vec<FitTask>) -> anyhow::Result<(S
         repos.len() >= 2,
         "need tasks of at least two repositories to fit leave-one-out"
     );
+    Ok(repos)
+}
+
+/// For each repository, fits the weights on the others and measures them on it; returns
+/// that table (markdown) and the weights fitted on every repository.
+pub(crate) fn leave_one_repository_out(tasks: Vec<FitTask>) -> anyhow::Result<(String, Weights)> {
+    use std::fmt::Write as _;
+    let repos = by_repository(tasks)?;
     let start = Weights::prior();
     let mut out = String::new();
     out.push_str(

@@ -301,6 +301,105 @@ pub fn term_chunk_stats<'db>(
     Arc::new(stats)
 }
 
+/// One source file's count of a term, with the file's term total (BM25's length).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Posting {
+    /// Position in the workspace's file list.
+    pub file: u32,
+    pub tf: u32,
+    pub total: u32,
+}
+
+/// Which source files of one chunk hold each term: the search scores a query from these
+/// postings instead of probing every file's sorted term list (a cache miss per file).
+/// Chunked like [`term_chunk_stats`] so an edit rebuilds one chunk's postings.
+#[salsa::tracked(returns(clone))]
+pub fn term_chunk_postings<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<Posting>>> {
+    let files = ws.files(db);
+    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
+    let end = (start + TERM_CHUNK_FILES).min(files.len());
+    let mut postings: rustc_hash::FxHashMap<String, Vec<Posting>> = Default::default();
+    for (i, f) in files[start..end].iter().enumerate() {
+        if !matches!(f.role(db), FileRole::Source(_)) {
+            continue;
+        }
+        let counts = file_terms(db, *f);
+        for (term, tf) in &counts.terms {
+            postings.entry(term.clone()).or_default().push(Posting {
+                file: (start + i) as u32,
+                tf: *tf,
+                total: counts.total,
+            });
+        }
+    }
+    Arc::new(postings)
+}
+
+/// The declarations of one chunk's source files by the lowercase words (and compound
+/// key) of their names, as (file position, declaration position): what a query's terms
+/// find declarations by. Per chunk and from the files' shapes, so an edit rebuilds one
+/// chunk's table, never a workspace-wide one.
+#[salsa::tracked(returns(clone))]
+pub fn decl_word_chunk<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<(u32, u32)>>> {
+    let files = ws.files(db);
+    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
+    let end = (start + TERM_CHUNK_FILES).min(files.len());
+    let mut index: rustc_hash::FxHashMap<String, Vec<(u32, u32)>> = Default::default();
+    for (i, f) in files[start..end].iter().enumerate() {
+        if !matches!(f.role(db), FileRole::Source(_)) {
+            continue;
+        }
+        let shape = file_shape(db, *f);
+        for (d, decl) in shape.decls.iter().enumerate() {
+            let name = decl.name.as_str();
+            let mut keys: Vec<String> = crate::terms::term_words(name);
+            if crate::terms::subword_count(name) > 1 {
+                keys.push(crate::terms::compound_key(name));
+            }
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                index
+                    .entry(k)
+                    .or_default()
+                    .push(((start + i) as u32, d as u32));
+            }
+        }
+    }
+    Arc::new(index)
+}
+
+/// The compound keys (`usematchroute`) of the multi-word names a file imports or
+/// re-exports, with whether it re-exports them: what the search matches a query's exact
+/// identifiers against, without splitting every import name on every query.
+#[salsa::tracked(returns(clone))]
+pub fn file_import_keys(db: &dyn Db, file: SourceFile) -> Arc<Vec<(String, bool)>> {
+    let shape = file_shape(db, file);
+    let mut keys: Vec<(String, bool)> = Vec::new();
+    for imp in &shape.imports {
+        for n in &imp.names {
+            for name in [&n.imported, &n.local] {
+                if crate::terms::subword_count(name) < 2 {
+                    continue;
+                }
+                let key = (crate::terms::compound_key(name), imp.reexport);
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+        }
+    }
+    Arc::new(keys)
+}
+
 /// Whether a path parses as source, and with which grammar.
 pub fn lang_of(db: &dyn Db, file: SourceFile) -> Option<Lang> {
     match file.role(db) {

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
 use crate::db::{
-    FileIndex, ObserveDatabase, SourceFile, Workspace, file_index, term_stats, workspace_graph,
+    FileIndex, ObserveDatabase, SourceFile, TERM_CHUNK_FILES, TermChunk, Workspace,
+    decl_word_chunk, file_index, term_chunk_postings, term_stats, workspace_graph,
 };
 use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
 
@@ -239,6 +240,22 @@ impl<D: crate::Db> Index<D> {
         let graph = workspace_graph(&self.db, self.workspace);
         let _ = term_stats(&self.db, self.workspace);
         self.report.timings_ms.insert("graph".into(), ms(t));
+        // The tables every query reads (term postings, declaration words, mirrors) are
+        // brought up to date here, with the index, so a query after an edit does not pay
+        // for them; each is per chunk, so only the chunks an edit touched are rebuilt.
+        let t = Instant::now();
+        let chunks = self
+            .workspace
+            .files(&self.db)
+            .len()
+            .div_ceil(TERM_CHUNK_FILES) as u32;
+        for c in 0..chunks {
+            let chunk = TermChunk::new(&self.db, c);
+            let _ = term_chunk_postings(&self.db, self.workspace, chunk);
+            let _ = decl_word_chunk(&self.db, self.workspace, chunk);
+        }
+        let _ = crate::mirrors::mirror_files(&self.db, self.workspace);
+        self.report.timings_ms.insert("query tables".into(), ms(t));
         let r = &mut self.report;
         r.declarations = graph.stats.declarations;
         r.edges = graph.edges.len() as u32;

@@ -3,11 +3,13 @@
 //! identifiers, path words, and spreading over the graph from the best name hits.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::db::{Db, Workspace, file_terms, term_stats, workspace_graph};
+use crate::db::{
+    Db, TERM_CHUNK_FILES, TermChunk, Workspace, decl_word_chunk, term_chunk_postings, term_stats,
+    workspace_graph,
+};
 use crate::graph::{Edge, EdgeKind, Graph, NodeId};
 use crate::path_traits::{PathTraits, path_words};
 use crate::query::QueryTerms;
@@ -151,28 +153,6 @@ pub struct SearchResult {
     pub named_files: Vec<FileHit>,
 }
 
-/// Declaration nodes by the lowercase words (and compound key) of their names.
-#[salsa::tracked(returns(clone))]
-pub fn symbol_word_index(db: &dyn Db, ws: Workspace) -> Arc<HashMap<String, Vec<NodeId>>> {
-    let graph = workspace_graph(db, ws);
-    let mut index: HashMap<String, Vec<NodeId>> = HashMap::new();
-    for (name, nodes) in &graph.names {
-        let mut keys: Vec<String> = term_words(name);
-        if subword_count(name) > 1 {
-            keys.push(compound_key(name));
-        }
-        keys.sort();
-        keys.dedup();
-        for k in keys {
-            index.entry(k).or_default().extend_from_slice(nodes);
-        }
-    }
-    for nodes in index.values_mut() {
-        nodes.sort_unstable();
-    }
-    Arc::new(index)
-}
-
 pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> SearchResult {
     let stats = term_stats(db, ws);
     let terms = QueryTerms::parse(query, &stats);
@@ -203,26 +183,26 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     }
 
     let avg_len = stats.average_length().max(1.0);
+    let lexical_by_file = lexical_scores(db, ws, &terms, avg_len);
+    let has_compound = terms.terms.iter().any(|t| t.compound);
     let mirrors = crate::mirrors::mirror_files(db, ws);
     let mut hits = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         if !matches!(f.role(db), FileRole::Source(_)) {
             continue;
         }
-        let counts = file_terms(db, *f);
-        let mut lexical = 0.0;
-        let mut matched = Vec::new();
-        let len_norm = 1.0 - BM25_B + BM25_B * f64::from(counts.total) / avg_len;
-        for t in &terms.terms {
-            let tf = f64::from(counts.get(&t.term));
-            if tf > 0.0 {
-                lexical += t.idf * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * len_norm);
-                matched.push(t.term.clone());
-            }
-        }
+        let (lexical, matched) = lexical_by_file
+            .get(&(fi as u32))
+            .cloned()
+            .unwrap_or_default();
         let path = f.path(db);
         let path_score = path_score(path, &terms);
-        let import_score = import_score(&crate::db::file_shape(db, *f), &terms);
+        // Only a query spelling a multi-word identifier can match an import's compound key.
+        let import_score = if has_compound {
+            import_score(&crate::db::file_import_keys(db, *f), &terms)
+        } else {
+            0.0
+        };
         let (best_name, rest_name, graph_score) =
             by_file.get(&(fi as u32)).copied().unwrap_or_default();
         let best_name = best_name.max(import_score);
@@ -354,15 +334,19 @@ fn name_hits(
     graph: &Graph,
     terms: &QueryTerms,
 ) -> HashMap<NodeId, SymbolHit> {
-    let index = symbol_word_index(db, ws);
     let files = ws.files(db);
     let mut hits = HashMap::new();
     let mut names_seen: HashMap<NodeId, ()> = HashMap::new();
+    let chunks: Vec<_> = (0..files.len().div_ceil(TERM_CHUNK_FILES) as u32)
+        .map(|c| decl_word_chunk(db, ws, TermChunk::new(db, c)))
+        .collect();
     for t in &terms.terms {
-        let Some(nodes) = index.get(&t.term) else {
-            continue;
-        };
-        for &node in nodes {
+        let nodes = chunks
+            .iter()
+            .filter_map(|chunk| chunk.get(&t.term))
+            .flatten()
+            .map(|&(file, decl)| graph.decl_node(file, decl));
+        for node in nodes {
             if names_seen.insert(node, ()).is_some() {
                 continue;
             }
@@ -465,22 +449,43 @@ fn expand(graph: &Graph, hits: &mut HashMap<NodeId, SymbolHit>, max_depth: u32) 
 
 /// A module that imports or re-exports an identifier the query names exactly: the place
 /// that exposes a name matters as much as the place that declares it.
-fn import_score(shape: &crate::db::FileShape, terms: &QueryTerms) -> f64 {
+fn import_score(keys: &[(String, bool)], terms: &QueryTerms) -> f64 {
     let mut best: f64 = 0.0;
-    for imp in &shape.imports {
-        let weight = if imp.reexport { 1.0 } else { 0.5 };
-        for n in &imp.names {
-            for name in [&n.imported, &n.local] {
-                if subword_count(name) < 2 {
-                    continue;
-                }
-                if let Some(t) = terms.get(&compound_key(name)).filter(|t| t.compound) {
-                    best = best.max(t.idf * 2.0 * weight);
-                }
-            }
+    for (key, reexport) in keys {
+        let weight = if *reexport { 1.0 } else { 0.5 };
+        if let Some(t) = terms.get(key).filter(|t| t.compound) {
+            best = best.max(t.idf * 2.0 * weight);
         }
     }
     best
+}
+
+/// BM25 of every source file holding a query term, with the terms it holds (in query
+/// order), from the per-chunk postings: files holding none are never visited.
+fn lexical_scores(
+    db: &dyn Db,
+    ws: Workspace,
+    terms: &QueryTerms,
+    avg_len: f64,
+) -> HashMap<u32, (f64, Vec<String>)> {
+    let mut out: HashMap<u32, (f64, Vec<String>)> = HashMap::new();
+    let chunks = ws.files(db).len().div_ceil(TERM_CHUNK_FILES);
+    for c in 0..chunks as u32 {
+        let postings = term_chunk_postings(db, ws, TermChunk::new(db, c));
+        for t in &terms.terms {
+            for p in postings.get(&t.term).map_or(&[][..], Vec::as_slice) {
+                let tf = f64::from(p.tf);
+                if tf == 0.0 {
+                    continue;
+                }
+                let len_norm = 1.0 - BM25_B + BM25_B * f64::from(p.total) / avg_len;
+                let e = out.entry(p.file).or_default();
+                e.0 += t.idf * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * len_norm);
+                e.1.push(t.term.clone());
+            }
+        }
+    }
+    out
 }
 
 /// Query terms found among a path's words: the file's stem counts fully, directories less.

@@ -10,8 +10,8 @@ use sightline_registry::{
 
 use crate::packet::Packet;
 
-/// Most primary candidates the fallback picks.
-const FALLBACK_PRIMARY: usize = 3;
+/// Most primary candidates the fallback picks (when their scores support that many).
+const FALLBACK_PRIMARY: usize = 5;
 /// The best candidate earns medium confidence when it outscores the next file's best by
 /// this factor.
 const CLEAR_LEAD: f64 = 1.5;
@@ -52,7 +52,9 @@ pub fn fallback_selection(
             .enumerate()
             .map(|(i, c)| ReadTarget {
                 candidate: c.id,
-                purpose: format!("{} before changing it", c.label()),
+                // The cited item it marks says what it is; "required" says which comes
+                // first. A formulaic purpose would add nothing.
+                purpose: String::new(),
                 required: i == 0,
             })
             .collect()
@@ -87,7 +89,7 @@ pub fn fallback_selection(
             .iter()
             .map(|c| ReadTarget {
                 candidate: c.id,
-                purpose: format!("confirm {}", c.label()),
+                purpose: String::new(),
                 required: false,
             })
             .collect()
@@ -131,7 +133,8 @@ fn flow_link(c: &Candidate) -> Option<FlowLink> {
     Some(FlowLink {
         candidate: c.id,
         role: sym.kind.clone(),
-        fact: format!("{} ({}): {}", sym.qualified, sym.kind, why),
+        // The kind is the link's role, printed beside it; the fact does not repeat it.
+        fact: format!("{}: {}", sym.qualified, why),
         quote,
     })
 }

@@ -10,5 +10,7 @@ pub mod score;
 pub use fallback::fallback_selection;
 pub use model::{Features, ScoreBreakdown, Weights};
 pub use packet::{Packet, PacketEntry, PacketOptions, build_packet, rank_all};
-pub use pipeline::{ExploreRun, explore_deterministic, finish};
+pub use pipeline::{
+    ExploreRun, explore_deterministic, explore_deterministic_with, finish, finish_with,
+};
 pub use score::score;

@@ -8,8 +8,7 @@ use serde::{Deserialize, Serialize};
 use sightline_observe::query::QueryTerms;
 use sightline_registry::{CandidateId, Registry};
 
-use crate::model::ScoreBreakdown;
-use crate::score::score;
+use crate::model::{Features, ScoreBreakdown, Weights};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PacketOptions {
@@ -24,6 +23,9 @@ pub struct PacketOptions {
     pub budget_chars: usize,
     /// Rank tests, examples and other secondary files like any other (`include_tests`).
     pub include_secondary: bool,
+    /// The model's weights: the checked-in fit unless a caller measures others (eval's
+    /// leave-one-repository-out run).
+    pub weights: Weights,
 }
 
 impl Default for PacketOptions {
@@ -35,6 +37,7 @@ impl Default for PacketOptions {
             per_dir: 12,
             budget_chars: 6000,
             include_secondary: false,
+            weights: *Weights::fitted(),
         }
     }
 }
@@ -88,22 +91,28 @@ impl Packet {
     }
 }
 
-/// Scores every candidate; best first, ties broken by ID (arrival order).
+/// Scores every candidate with `weights`; best first, ties broken by ID (arrival order).
 pub fn rank_all(
     registry: &Registry,
     terms: &QueryTerms,
     include_secondary: bool,
+    weights: &Weights,
 ) -> Vec<(CandidateId, ScoreBreakdown)> {
     let mut scored: Vec<(CandidateId, ScoreBreakdown)> = registry
         .iter()
-        .map(|c| (c.id, score(c, terms, include_secondary)))
+        .map(|c| {
+            (
+                c.id,
+                weights.score(&Features::of(c, terms), include_secondary),
+            )
+        })
         .collect();
     scored.sort_by(|a, b| b.1.total.total_cmp(&a.1.total).then(a.0.cmp(&b.0)));
     scored
 }
 
 pub fn build_packet(registry: &Registry, terms: &QueryTerms, opts: &PacketOptions) -> Packet {
-    let ranked = rank_all(registry, terms, opts.include_secondary);
+    let ranked = rank_all(registry, terms, opts.include_secondary, &opts.weights);
     let mut per_file: HashMap<&str, usize> = HashMap::new();
     let mut per_dir: HashMap<&str, usize> = HashMap::new();
     let mut chosen: Vec<usize> = Vec::new();

@@ -36,23 +36,45 @@ pub fn explore_deterministic(
     query: &str,
     intent: Intent,
 ) -> Result<ExploreRun, ToolError> {
+    explore_deterministic_with(db, ws, query, intent, Weights::fitted())
+}
+
+/// [`explore_deterministic`] with other weights than the checked-in fit: what measures a
+/// fit on repositories it has not seen.
+pub fn explore_deterministic_with(
+    db: &dyn sightline_registry::Db,
+    ws: Workspace,
+    query: &str,
+    intent: Intent,
+    weights: &Weights,
+) -> Result<ExploreRun, ToolError> {
     let args = default_explore_args(query);
-    let result = explore_code::run_weighted(db, ws, &args, &Weights::fitted().search())?;
+    let result = explore_code::run_weighted(db, ws, &args, &weights.search())?;
     let calls = vec![RecordedCall {
         call: ToolCall::ExploreCode(args),
         observation: Observation::ExploreCode(result),
     }];
     let session = Session::new(db, ws, query.to_owned(), intent, calls);
-    Ok(finish(db, session))
+    Ok(finish_with(db, session, weights))
 }
 
 /// Ranks a session's registry and derives the deterministic selection.
 pub fn finish(db: &dyn sightline_registry::Db, session: Session) -> ExploreRun {
+    finish_with(db, session, Weights::fitted())
+}
+
+/// [`finish`] ranking with `weights`.
+pub fn finish_with(
+    db: &dyn sightline_registry::Db,
+    session: Session,
+    weights: &Weights,
+) -> ExploreRun {
     let registry = session_registry(db, session);
     let stats = term_stats(db, session.workspace(db));
     let terms = QueryTerms::parse(session.query(db), &stats);
     let options = PacketOptions {
         include_secondary: asks_for_secondary(session.calls(db)),
+        weights: *weights,
         ..PacketOptions::default()
     };
     let packet = build_packet(&registry, &terms, &options);

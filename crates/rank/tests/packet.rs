@@ -49,7 +49,7 @@ proptest! {
     ) {
         let index = fixture_index();
         let run = explore_deterministic(index.db(), index.workspace(), &words.join(" "), Intent::Locate).unwrap();
-        let opts = PacketOptions { min_entries: 0, max_entries, per_file, per_dir: 8, budget_chars: budget, include_secondary: false };
+        let opts = PacketOptions { min_entries: 0, max_entries, per_file, per_dir: 8, budget_chars: budget, include_secondary: false, ..PacketOptions::default() };
         let packet = build_packet(&run.registry, &run.terms, &opts);
         let rendered = packet.render();
         prop_assert!(rendered.len() <= budget, "{} > {budget}", rendered.len());

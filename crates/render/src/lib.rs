@@ -8,7 +8,7 @@ mod parts;
 mod text;
 
 pub use budget::DEFAULT_BUDGET_CHARS;
-pub use json::{JsonPlace, JsonRead, ReportJson, render_json};
+pub use json::{BlockJson, BlockPlace, JsonPlace, JsonRead, ReportJson, render_json};
 
 use sightline_registry::{Intent, Registry};
 use sightline_validate::Validated;

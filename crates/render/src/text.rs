@@ -8,22 +8,26 @@
 //! 2. src/a.ts:60-70 (handler) - fact
 //! primary:
 //! 3. src/b.ts:3-9 - label              primary candidates not in the flow
+//! 4. src/c.ts:1-5 - label · read (required): purpose
 //! missing: x; y
 //! read:
-//! 4. src/b.ts:3-9 - purpose (required)
+//! 5. src/d.ts:3-9 - purpose (required)
 //! search: `term` in `scope`
-//! {"action":…,"confidence":…,"primary":[…],"read":[…]}
+//! {"action":…,"confidence":…,"primary":[{…,"read":true,"required":true}],"read":[…]}
 //! ```
 //!
 //! Items are numbered across sections and every item writes its path in full: a bracketed
 //! back-reference (`[2]:3-9`) would read like a candidate ID and make the reader look up
-//! another line.
+//! another line. A read target at a place the flow or primary list already cites is
+//! marked on that item (`· read`) instead of citing the path a second time: each path
+//! appears once outside the JSON, and the JSON block flags a read target on its primary
+//! place ([`crate::BlockJson`]) instead of repeating the place.
 
 use std::fmt::Write as _;
 
 use sightline_registry::Action;
 
-use crate::parts::{Parts, Place};
+use crate::parts::{Parts, Place, ReadItem};
 
 /// Longest query echoed in the header; the query is the caller's, the rest is the budget's.
 const MAX_QUERY_CHARS: usize = 200;
@@ -109,12 +113,48 @@ pub(crate) fn write(parts: &Parts) -> String {
         out.push('\n');
     }
     let mut places = Places { next_item: 1 };
+    let cited: Vec<&Place> = parts
+        .flow
+        .iter()
+        .map(|f| &f.place)
+        .chain(parts.primary.iter().map(|p| &p.place))
+        .collect();
+    // Kept read targets at a cited place, by place: written on that item.
+    let (on_items, listed): (Vec<&ReadItem>, Vec<&ReadItem>) = parts
+        .read
+        .iter()
+        .partition(|r| r.dropped.is_none() && r.place.as_ref().is_some_and(|p| cited.contains(&p)));
+    let read_mark = |place: &Place| -> String {
+        let here: Vec<&&ReadItem> = on_items
+            .iter()
+            .filter(|r| r.place.as_ref() == Some(place))
+            .collect();
+        if here.is_empty() {
+            return String::new();
+        }
+        let required = if here.iter().any(|r| r.required) {
+            " (required)"
+        } else {
+            ""
+        };
+        let purposes: Vec<&str> = here
+            .iter()
+            .map(|r| r.purpose.as_str())
+            .filter(|p| !p.is_empty())
+            .collect();
+        if purposes.is_empty() {
+            format!(" · read{required}")
+        } else {
+            format!(" · read{required}: {}", purposes.join("; "))
+        }
+    };
     if !parts.flow.is_empty() {
         out.push_str("flow:\n");
     }
     for f in &parts.flow {
         let (n, loc) = places.cite(&f.place);
-        let _ = writeln!(out, "{n}. {loc}{}", tail(Some(&f.role), &f.fact));
+        let mark = read_mark(&f.place);
+        let _ = writeln!(out, "{n}. {loc}{}{mark}", tail(Some(&f.role), &f.fact));
         for line in &f.quote {
             let _ = writeln!(out, "> {line}");
         }
@@ -124,15 +164,16 @@ pub(crate) fn write(parts: &Parts) -> String {
     }
     for p in &parts.primary {
         let (n, loc) = places.cite(&p.place);
-        let _ = writeln!(out, "{n}. {loc}{}", tail(None, &p.label));
+        let mark = read_mark(&p.place);
+        let _ = writeln!(out, "{n}. {loc}{}{mark}", tail(None, &p.label));
     }
     if !parts.missing.is_empty() {
         let _ = writeln!(out, "missing: {}", parts.missing.join("; "));
     }
-    if !parts.read.is_empty() {
+    if !listed.is_empty() {
         out.push_str("read:\n");
     }
-    for r in &parts.read {
+    for r in listed {
         let (n, loc) = match &r.place {
             Some(place) => places.cite(place),
             None => places.cite_unknown(),
@@ -156,7 +197,8 @@ pub(crate) fn write(parts: &Parts) -> String {
     }
     // Serializing plain strings, numbers and enums cannot fail; an empty object would still
     // be valid JSON if it ever did.
-    let json = serde_json::to_string(&parts.json).unwrap_or_else(|_| "{}".to_owned());
+    let json = serde_json::to_string(&crate::json::BlockJson::from(&parts.json))
+        .unwrap_or_else(|_| "{}".to_owned());
     let json = sightline_observe::escape::json_in_fence(&json);
     let _ = write!(out, "```json\n{json}\n```\n");
     out

@@ -51,18 +51,33 @@ fn a_dropped_read_target_is_marked_in_its_place() {
         .skip(1)
         .take_while(|l| support::item(l).is_some())
         .collect();
-    assert_eq!(read.len(), 3, "{}", report.text);
+    // The kept targets are marked on the items citing their places; only the dropped
+    // one, whose place nothing cites, is listed, where it was submitted.
+    assert_eq!(read.len(), 1, "{}", report.text);
     assert!(
-        read[0].contains("the fetch and its error path"),
+        read[0].contains("(dropped) an unknown candidate - "),
+        "{}",
+        report.text
+    );
+    let marked = |place: &str, mark: &str| {
+        report
+            .text
+            .lines()
+            .any(|l| l.contains(place) && l.ends_with(mark))
+    };
+    assert!(
+        marked(
+            "src/services/queue.ts:40-47",
+            "· read (required): the fetch and its error path"
+        ),
         "{}",
         report.text
     );
     assert!(
-        read[1].contains("(dropped) an unknown candidate - "),
+        marked("src/store/state.ts:8", "· read: the state update"),
         "{}",
         report.text
     );
-    assert!(read[2].contains("the state update"), "{}", report.text);
     assert!(
         !report.text.contains("an invented place"),
         "{}",
@@ -74,7 +89,10 @@ fn a_dropped_read_target_is_marked_in_its_place() {
 fn the_json_block_matches_render_json() {
     let v = validated(&good_selection(), Intent::Locate);
     let report = render_report("q", Intent::Locate, &v, &registry(), DEFAULT_BUDGET_CHARS);
-    assert_eq!(json_block(&report.text), Ok(report.json.clone()));
+    assert_eq!(
+        json_block(&report.text),
+        Ok(sightline_render::BlockJson::from(&report.json))
+    );
     assert_eq!(report.json, render_json(&v, &registry()));
 }
 
@@ -158,9 +176,19 @@ fn the_budget_drops_whole_parts_in_order() {
                 .and_then(|(_, rest)| rest.split_once(' '))
                 .map_or(l.to_owned(), |(_, t)| t.to_owned())
         };
-        for line in body(&r.text).lines() {
+        // A read target whose cited item the budget dropped is listed on its own: its
+        // purpose was on that item's line in the full report.
+        let unmarked = |l: &str| {
+            let t = after_loc(l);
+            t.split(" · read").next().unwrap_or_default().to_owned()
+        };
+        for line in body(&r.text).lines().filter(|l| *l != "read:") {
+            let purpose = line
+                .split_once(" - ")
+                .map_or("", |(_, p)| p.trim_end_matches(" (required)"));
             assert!(
-                full.text.lines().any(|l| after_loc(l) == after_loc(line)),
+                full.text.lines().any(|l| unmarked(l) == unmarked(line))
+                    || (!purpose.is_empty() && full.text.contains(purpose)),
                 "{line:?} not in the full report"
             );
         }
@@ -200,4 +228,27 @@ fn a_long_query_is_cut_in_the_header_only() {
             .next()
             .is_some_and(|h| h.contains("… | intent: explain"))
     );
+}
+
+/// A read target at a place the report already cites is a mark on that item, never a
+/// second line naming the same path and range.
+#[test]
+fn no_read_line_repeats_a_cited_place() {
+    for intent in [Intent::Edit, Intent::Explain, Intent::Locate, Intent::Debug] {
+        let v = validated(&good_selection(), intent);
+        let report = render_report("q", intent, &v, &registry(), DEFAULT_BUDGET_CHARS);
+        let body = body(&report.text);
+        let (cited_part, read_part) = body.split_once("\nread:\n").unwrap_or((body, ""));
+        for line in read_part.lines() {
+            let Some((_, rest)) = line.split_once(". ") else {
+                continue;
+            };
+            let loc = rest.split(' ').next().unwrap_or_default();
+            assert!(
+                !cited_part.contains(&format!(". {loc} ")),
+                "{loc} is cited and listed again:\n{}",
+                report.text
+            );
+        }
+    }
 }

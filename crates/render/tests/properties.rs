@@ -34,13 +34,15 @@ proptest! {
         prop_assert!(text.chars().count() <= budget.max(600), "{} chars:\n{}", text.chars().count(), text);
 
         let json = json_block(text).map_err(TestCaseError::fail)?;
-        prop_assert_eq!(&json, &report.json);
+        prop_assert_eq!(&json, &sightline_render::BlockJson::from(&report.json));
         for p in &json.primary {
             let range = p.start.zip(p.end);
             prop_assert!(place_exists(&registry, &p.path, range));
         }
         for r in &json.read {
             prop_assert!(place_exists(&registry, &r.path, Some((r.start, r.end))));
+            // A target at a primary place is a flag on it, never a second entry.
+            prop_assert!(!json.primary.iter().any(|p| p.path == r.path && p.start == Some(r.start) && p.end == Some(r.end)));
         }
 
         let items = cited(text).map_err(TestCaseError::fail)?;

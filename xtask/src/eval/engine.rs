@@ -16,6 +16,8 @@ pub struct EngineRun {
     pub report_chars: Option<usize>,
     /// Line widths of the ranges the report cites.
     pub cited_widths: Vec<u32>,
+    /// The distinct files the report cites as primary, in report order.
+    pub cited_files: Vec<String>,
     /// Flow links submitted by the deterministic selection, and how many kept a verified quote.
     pub quotes_total: usize,
     pub quotes_verified: usize,
@@ -31,11 +33,19 @@ pub struct CandidateFeatures {
     pub features: sightline_rank::Features,
 }
 
-pub fn rank_files(index: &Index<RegistryDatabase>, query: &str) -> EngineRun {
+pub fn rank_files(
+    index: &Index<RegistryDatabase>,
+    query: &str,
+    weights: &sightline_rank::Weights,
+) -> EngineRun {
     let intent = Intent::Locate;
-    let Ok(run) =
-        sightline_rank::explore_deterministic(index.db(), index.workspace(), query, intent)
-    else {
+    let Ok(run) = sightline_rank::explore_deterministic_with(
+        index.db(),
+        index.workspace(),
+        query,
+        intent,
+        weights,
+    ) else {
         return EngineRun::default();
     };
     let files: Vec<String> = run
@@ -64,6 +74,12 @@ pub fn rank_files(index: &Index<RegistryDatabase>, query: &str) -> EngineRun {
         .iter()
         .filter_map(|p| Some(p.end? - p.start? + 1))
         .collect();
+    let mut cited_files: Vec<String> = Vec::new();
+    for p in &report.json.primary {
+        if !cited_files.contains(&p.path) {
+            cited_files.push(p.path.clone());
+        }
+    }
     let candidates = run
         .registry
         .iter()
@@ -78,6 +94,7 @@ pub fn rank_files(index: &Index<RegistryDatabase>, query: &str) -> EngineRun {
         files,
         report_chars: Some(report.text.chars().count()),
         cited_widths,
+        cited_files,
         quotes_total: run.selection.flow.len(),
         quotes_verified: validated.selection.flow.len(),
     }

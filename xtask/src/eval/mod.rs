@@ -66,6 +66,11 @@ pub struct EvalArgs {
     /// Also run the value-model loop per task (endpoint from SIGHTLINE_MODEL etc.).
     #[arg(long)]
     agent: bool,
+    /// Leave-one-repository-out: rank each repository with weights fitted (as `cargo xtask
+    /// fit` does) on the other repositories' candidates in this earlier `eval --json`
+    /// output, instead of the checked-in weights. Every figure is then out-of-sample.
+    #[arg(long, value_name = "EVAL_JSON")]
+    loro: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -86,6 +91,9 @@ pub struct ArmResult {
     pub report_chars: Option<usize>,
     /// Line widths of the ranges the report cites.
     pub cited_widths: Vec<u32>,
+    /// Files the report cites as primary, and whether a changed file is among them.
+    pub cited_files: usize,
+    pub report_hit: Option<bool>,
     pub quotes_total: usize,
     pub quotes_verified: usize,
     pub top: Vec<String>,
@@ -145,12 +153,32 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
         }
     }
 
+    let held_out = match &args.loro {
+        Some(path) => Some(crate::fit::held_out_weights(path)?),
+        None => None,
+    };
     let mut agent_arm = agent::Arm::new(args.agent);
     let mut results = Vec::new();
     for (repo, tasks) in &by_repo {
+        let weights = match &held_out {
+            Some(held_out) => held_out.for_repo(repo),
+            None => *sightline_rank::Weights::fitted(),
+        };
         let wc = WorkingCopy::prepare(&bundle_path(&snapshots, repo), &workdir.join(repo))?;
         let visit = visiting_order(&wc, tasks, args.order);
-        results.extend(run_repo(repo, &visit, &wc, args.cold_each, &mut agent_arm)?);
+        results.extend(run_repo(
+            repo,
+            &visit,
+            &wc,
+            args.cold_each,
+            &weights,
+            &mut agent_arm,
+        )?);
+    }
+    if held_out.is_some() {
+        println!(
+            "Every figure below is leave-one-repository-out: each repository was ranked with weights fitted on the others.\n"
+        );
     }
     let wall = started.elapsed().as_secs_f64();
 
@@ -248,6 +276,7 @@ fn run_repo(
     tasks: &[&LocatedTask],
     wc: &WorkingCopy,
     cold_each: bool,
+    weights: &sightline_rank::Weights,
     agent_arm: &mut agent::Arm,
 ) -> anyhow::Result<Vec<TaskResult>> {
     let mut index: Option<Index<RegistryDatabase>> = None;
@@ -311,7 +340,7 @@ fn run_repo(
             .collect();
 
         let t0 = Instant::now();
-        let run = engine::rank_files(idx, &t.query);
+        let run = engine::rank_files(idx, &t.query, weights);
         let engine_ms = ms(t0);
         let mut engine_arm = arm(
             TaskScores::of(&run.files, &run.packet_files, &t.gold_files),
@@ -320,6 +349,12 @@ fn run_repo(
             run.report_chars,
         );
         engine_arm.cited_widths = run.cited_widths;
+        engine_arm.cited_files = run.cited_files.len();
+        engine_arm.report_hit = Some(
+            run.cited_files
+                .iter()
+                .any(|f| t.gold_files.iter().any(|g| g == f)),
+        );
         engine_arm.quotes_total = run.quotes_total;
         engine_arm.quotes_verified = run.quotes_verified;
         result.engine = Some(engine_arm);
@@ -362,6 +397,8 @@ fn arm(scores: TaskScores, query_ms: f64, ranked: &[String], chars: Option<usize
         ranked_files: ranked.len(),
         report_chars: chars,
         cited_widths: Vec::new(),
+        cited_files: 0,
+        report_hit: None,
         quotes_total: 0,
         quotes_verified: 0,
         top: ranked.iter().take(KEEP_TOP).cloned().collect(),

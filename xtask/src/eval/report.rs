@@ -20,6 +20,9 @@ pub struct Density {
     pub report_chars_p90: Option<f64>,
     pub cited_width_p50: Option<f64>,
     pub cited_width_p90: Option<f64>,
+    /// Share of tasks whose report cites a changed file among its primary places.
+    pub report_hit: Option<f64>,
+    pub cited_files_p50: Option<f64>,
     /// Share of the selection's flow quotes that validation verified.
     pub quotes_verified: Option<f64>,
 }
@@ -35,6 +38,8 @@ impl Density {
             .iter()
             .flat_map(|a| a.cited_widths.iter().map(|&w| f64::from(w)))
             .collect();
+        let hits: Vec<bool> = arms.iter().filter_map(|a| a.report_hit).collect();
+        let cited: Vec<f64> = arms.iter().map(|a| a.cited_files as f64).collect();
         let total: usize = arms.iter().map(|a| a.quotes_total).sum();
         let verified: usize = arms.iter().map(|a| a.quotes_verified).sum();
         Density {
@@ -42,6 +47,9 @@ impl Density {
             report_chars_p90: percentile(&chars, 90.0),
             cited_width_p50: percentile(&widths, 50.0),
             cited_width_p90: percentile(&widths, 90.0),
+            report_hit: (!hits.is_empty())
+                .then(|| hits.iter().filter(|h| **h).count() as f64 / hits.len() as f64),
+            cited_files_p50: percentile(&cited, 50.0),
             quotes_verified: (total > 0).then(|| verified as f64 / total as f64),
         }
     }
@@ -172,16 +180,18 @@ pub fn markdown(s: &Summary) -> String {
         ));
     }
     out.push_str(
-        "\n| repo | report chars p50 | report chars p90 | cited lines p50 | cited lines p90 \
-         | quotes verified |\n",
+        "\n| repo | report hit | cited files p50 | report chars p50 | report chars p90 \
+         | cited lines p50 | cited lines p90 | quotes verified |\n",
     );
-    out.push_str("|---|---|---|---|---|---|\n");
+    out.push_str("|---|---|---|---|---|---|---|---|\n");
     for g in s.repos.iter().chain(std::iter::once(&s.overall)) {
         let d = &g.density;
         let f = |v: Option<f64>| v.map_or("-".to_owned(), |x| format!("{x:.0}"));
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
             g.name,
+            d.report_hit.map_or("-".to_owned(), |x| format!("{x:.3}")),
+            f(d.cited_files_p50),
             f(d.report_chars_p50),
             f(d.report_chars_p90),
             f(d.cited_width_p50),

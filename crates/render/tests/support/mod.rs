@@ -8,10 +8,10 @@ pub mod shared;
 
 pub use shared::{fixture, strategy};
 
-use sightline_render::ReportJson;
+use sightline_render::BlockJson;
 
 /// The JSON block of a report, parsed.
-pub fn json_block(text: &str) -> Result<ReportJson, String> {
+pub fn json_block(text: &str) -> Result<BlockJson, String> {
     let start = text.find("```json\n").ok_or("no JSON block")? + "```json\n".len();
     let len = text[start..].find("\n```").ok_or("unclosed JSON block")?;
     serde_json::from_str(&text[start..start + len]).map_err(|e| e.to_string())

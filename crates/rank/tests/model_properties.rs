@@ -1,0 +1,94 @@
+//! Invariants of the scoring model, for the checked-in weights and for any weights a fit
+//! may produce (non-negative, penalty factors within 0..=1).
+
+use proptest::prelude::*;
+use sightline_rank::{Features, Weights};
+
+fn features() -> impl Strategy<Value = Features> {
+    (
+        (0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64),
+        (0.0..20.0f64, 0.0..20.0f64),
+        (any::<bool>(), any::<bool>(), any::<bool>(), 1u32..2000),
+    )
+        .prop_map(
+            |((n, l, p, g), (s, m), (sec, decl, rangeless, width))| Features {
+                search_name: n,
+                search_lexical: l,
+                search_path: p,
+                search_graph: g,
+                symbol_name: s,
+                matched_lexical: m,
+                secondary: sec,
+                declaration_only: decl,
+                rangeless,
+                width: if rangeless { 0 } else { width },
+            },
+        )
+}
+
+fn weights() -> impl Strategy<Value = Weights> {
+    (
+        (
+            0.0..4.0f64,
+            0.0..4.0f64,
+            0.0..4.0f64,
+            0.0..4.0f64,
+            0.0..4.0f64,
+        ),
+        (
+            0.0..4.0f64,
+            0.0..=1.0f64,
+            0.0..=1.0f64,
+            0.0..=1.0f64,
+            0.0..2.0f64,
+        ),
+    )
+        .prop_map(|((a, b, c, d, e), (f, g, h, i, j))| {
+            Weights::from_slice(&[a, b, c, d, e, f, g, h, i, j]).expect("ten weights")
+        })
+}
+
+/// `better` matches at least as much as `base` on every feature, has no penalty `base`
+/// lacks, and is no wider.
+fn dominating(base: Features, gains: [f64; 6]) -> Features {
+    Features {
+        search_name: base.search_name + gains[0],
+        search_lexical: base.search_lexical + gains[1],
+        search_path: base.search_path + gains[2],
+        search_graph: base.search_graph + gains[3],
+        symbol_name: base.symbol_name + gains[4],
+        matched_lexical: base.matched_lexical + gains[5],
+        secondary: false,
+        declaration_only: false,
+        rangeless: false,
+        width: base.width.clamp(1, 80),
+    }
+}
+
+proptest! {
+    #[test]
+    fn a_candidate_whose_features_dominate_never_scores_lower(
+        base in features(),
+        gains in proptest::array::uniform6(0.0..5.0f64),
+        w in weights(),
+        include_secondary in any::<bool>(),
+    ) {
+        let better = dominating(base, gains);
+        for w in [w, *Weights::fitted()] {
+            let (b, a) = (w.score(&better, include_secondary).total, w.score(&base, include_secondary).total);
+            prop_assert!(b >= a - 1e-9, "{better:?} scored {b} below {base:?} at {a} with {w:?}");
+        }
+    }
+
+    #[test]
+    fn scores_are_finite_non_negative_and_deterministic(f in features(), w in weights()) {
+        let s = w.score(&f, false);
+        prop_assert!(s.total.is_finite() && s.total >= 0.0, "{s:?}");
+        prop_assert_eq!(s, w.score(&f, false));
+    }
+
+    #[test]
+    fn asking_for_secondary_files_never_lowers_a_score(f in features(), w in weights()) {
+        prop_assert!(w.score(&f, true).total >= w.score(&f, false).total - 1e-9);
+    }
+}
