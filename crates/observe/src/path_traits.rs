@@ -13,7 +13,7 @@ pub struct PathTraits {
     pub generated: bool,
     pub docs_or_example: bool,
     pub config: bool,
-    /// A declaration-only file (`.d.ts`).
+    /// A declaration-only file (`.d.ts`, a `.pyi` stub).
     pub declaration_only: bool,
 }
 
@@ -80,9 +80,7 @@ impl PathTraits {
                 || file.ends_with("rc.js")
                 || file.ends_with("rc.cjs")
                 || (file.ends_with(".json") && dirs.is_empty()),
-            declaration_only: file.ends_with(".d.ts")
-                || file.ends_with(".d.mts")
-                || file.ends_with(".d.cts"),
+            declaration_only: crate::lang::is_declaration_only(file),
         }
     }
 
@@ -122,6 +120,8 @@ mod tests {
         assert!(!PathTraits::of("src/attest.ts").test);
         assert!(PathTraits::of("examples/basic/main.ts").docs_or_example);
         assert!(PathTraits::of("types/index.d.ts").declaration_only);
+        assert!(PathTraits::of("pkg/core.pyi").declaration_only);
+        assert!(!PathTraits::of("pkg/core.py").declaration_only);
         assert!(PathTraits::of("dist/x.js").generated);
         assert!(!PathTraits::of("src/state/store.ts").is_secondary());
     }

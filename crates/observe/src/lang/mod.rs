@@ -32,6 +32,11 @@ pub trait Language: Send + Sync + 'static {
     fn is_build_output_dir(&self, _dir_name: &str) -> bool {
         false
     }
+    /// Whether a (lowercased) file name holds declarations only (types for a source
+    /// elsewhere), never behaviour.
+    fn is_declaration_only(&self, _file_name: &str) -> bool {
+        false
+    }
     /// Whether a (lowercased) file name marks a test by this language's convention.
     fn is_test_file(&self, file_name: &str) -> bool;
     /// File names that mark a directory as a package's root for its packaging tools.
@@ -96,4 +101,9 @@ pub fn has_packaging_manifest(dir: &std::path::Path) -> bool {
             .iter()
             .any(|name| dir.join(name).is_file())
     })
+}
+
+/// Whether any language treats a (lowercased) file name as declarations only.
+pub fn is_declaration_only(file_name: &str) -> bool {
+    LANGUAGES.iter().any(|l| l.is_declaration_only(file_name))
 }

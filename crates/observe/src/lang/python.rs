@@ -40,6 +40,11 @@ impl Language for Python {
         &["pyproject.toml", "setup.py", "setup.cfg"]
     }
 
+    /// A stub: types for a module, read by type checkers instead of its source.
+    fn is_declaration_only(&self, name: &str) -> bool {
+        name.ends_with(".pyi")
+    }
+
     /// pytest's default discovery patterns, and its per-directory fixture module.
     fn is_test_file(&self, name: &str) -> bool {
         let Some(stem) = name.strip_suffix(".py") else {

@@ -31,6 +31,10 @@ impl Language for TypeScript {
         name == "node_modules" || name == "bower_components" || name == "jspm_packages"
     }
 
+    fn is_declaration_only(&self, name: &str) -> bool {
+        name.ends_with(".d.ts") || name.ends_with(".d.mts") || name.ends_with(".d.cts")
+    }
+
     fn is_test_file(&self, file_name: &str) -> bool {
         file_name.ends_with("_test.ts")
     }
