@@ -21,11 +21,6 @@ const BM25_B: f64 = 0.75;
 const MAX_SEEDS: usize = 12;
 /// Nodes with more edges than this are hubs; expansion passes through them no further.
 const HUB_DEGREE: usize = 60;
-/// Weights of the components in a file's total score.
-const W_NAME: f64 = 1.0;
-const W_LEXICAL: f64 = 0.35;
-const W_PATH: f64 = 0.8;
-const W_GRAPH: f64 = 0.6;
 /// Secondary files (tests, examples, generated, vendored) keep this share of their score
 /// unless the query's own terms name the trait's path words.
 const SECONDARY_FACTOR: f64 = 0.3;
@@ -76,22 +71,7 @@ impl SymbolHit {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ScoreComponents {
-    pub name: f64,
-    pub lexical: f64,
-    pub path: f64,
-    pub graph: f64,
-    /// Multiplier applied for secondary traits (1.0 when none applies).
-    pub trait_factor: f64,
-}
-
-impl ScoreComponents {
-    pub fn total(&self) -> f64 {
-        (W_NAME * self.name + W_LEXICAL * self.lexical + W_PATH * self.path + W_GRAPH * self.graph)
-            * self.trait_factor
-    }
-}
+pub use sightline_base::ScoreComponents;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FileHit {

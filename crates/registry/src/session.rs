@@ -10,7 +10,7 @@ use sightline_observe::db::{Workspace, file_index};
 
 use crate::candidate::CandidateSymbol;
 use crate::observation::RecordedCall;
-use crate::registry::{Outline, Registry};
+use crate::registry::{Outline, RecordObservation as _, Registry};
 use crate::selection::Intent;
 
 #[salsa::db]

@@ -2,8 +2,8 @@
 //! Also the `--json` output.
 
 use serde::{Deserialize, Serialize};
-use sightline_observe::LineRange;
-use sightline_registry::{Action, Confidence, Registry};
+use sightline_base::LineRange;
+use sightline_base::{Action, Confidence, Registry};
 use sightline_validate::Validated;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,7 +10,7 @@ mod text;
 pub use budget::DEFAULT_BUDGET_CHARS;
 pub use json::{JsonPlace, JsonRead, ReportJson, render_json};
 
-use sightline_registry::{Intent, Registry};
+use sightline_base::{Intent, Registry};
 use sightline_validate::Validated;
 
 /// A rendered report: the text for the agent (its JSON block is `json`).

@@ -21,7 +21,7 @@
 
 use std::fmt::Write as _;
 
-use sightline_registry::Action;
+use sightline_base::Action;
 
 use crate::parts::{Parts, Place};
 
@@ -80,11 +80,11 @@ fn header(parts: &Parts) -> String {
     )
 }
 
-pub(crate) fn confidence_str(c: sightline_registry::Confidence) -> &'static str {
+pub(crate) fn confidence_str(c: sightline_base::Confidence) -> &'static str {
     match c {
-        sightline_registry::Confidence::High => "high",
-        sightline_registry::Confidence::Medium => "medium",
-        sightline_registry::Confidence::Low => "low",
+        sightline_base::Confidence::High => "high",
+        sightline_base::Confidence::Medium => "medium",
+        sightline_base::Confidence::Low => "low",
     }
 }
 
@@ -157,7 +157,7 @@ pub(crate) fn write(parts: &Parts) -> String {
     // Serializing plain strings, numbers and enums cannot fail; an empty object would still
     // be valid JSON if it ever did.
     let json = serde_json::to_string(&parts.json).unwrap_or_else(|_| "{}".to_owned());
-    let json = sightline_observe::escape::json_in_fence(&json);
+    let json = sightline_base::escape::json_in_fence(&json);
     let _ = write!(out, "```json\n{json}\n```\n");
     out
 }

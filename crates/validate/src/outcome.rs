@@ -5,7 +5,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use sightline_registry::{CandidateId, ReadTarget, Selection};
+use sightline_base::{CandidateId, ReadTarget, Selection};
 
 /// Which rule removed or lowered something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

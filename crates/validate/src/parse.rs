@@ -1,7 +1,7 @@
 //! Parsing a submitted selection with errors that name the field and what was expected
 //! (`flow[1].quote: missing field`), so a model can correct its call.
 
-use sightline_registry::Selection;
+use sightline_base::Selection;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SelectionError {

@@ -4,8 +4,8 @@
 //! `42| code`, `42: code`) are stripped. It is matched against the untruncated observed
 //! text, never against a rendering.
 
-use sightline_registry::Candidate;
-use sightline_registry::selection::MAX_QUOTE_LINES;
+use sightline_base::Candidate;
+use sightline_base::selection::MAX_QUOTE_LINES;
 
 /// Why a quote was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,10 +180,7 @@ pub fn verify(quote: &str, candidate: &Candidate) -> Result<Vec<String>, QuoteEr
 }
 
 /// Rule 2: drops flow links whose quote does not check out against their candidate.
-pub(crate) fn drop_unverified(
-    pass: &mut crate::pass::Pass,
-    registry: &sightline_registry::Registry,
-) {
+pub(crate) fn drop_unverified(pass: &mut crate::pass::Pass, registry: &sightline_base::Registry) {
     use crate::outcome::Rule;
     use crate::pass::{drop_of, retain_or_record};
     retain_or_record(&mut pass.sel.flow, &mut pass.drops, |l, _| {

@@ -1,13 +1,12 @@
 //! A candidate: one observed location, with everything later stages need to rank it,
 //! verify quotes against it and cite it.
 
-use serde::{Deserialize, Serialize};
-use sightline_observe::LineRange;
-use sightline_observe::path_traits::PathTraits;
-use sightline_observe::search::ScoreComponents;
-
 use crate::id::CandidateId;
-use crate::observation::ToolName;
+use crate::lines::LineRange;
+use crate::path_traits::PathTraits;
+use crate::search_components::ScoreComponents;
+use crate::tool::ToolName;
+use serde::{Deserialize, Serialize};
 
 /// Estimated tokens per source line when no text was observed (measured on TypeScript:
 /// about 4, not the 8 the predecessor assumed).
@@ -19,17 +18,6 @@ pub struct CandidateSymbol {
     pub qualified: String,
     pub kind: String,
     pub line: u32,
-}
-
-impl From<&sightline_observe::tools::explore_code::WindowSymbol> for CandidateSymbol {
-    fn from(s: &sightline_observe::tools::explore_code::WindowSymbol) -> Self {
-        CandidateSymbol {
-            name: s.name.clone(),
-            qualified: s.qualified.clone(),
-            kind: s.kind.clone(),
-            line: s.line,
-        }
-    }
 }
 
 /// Which tool saw the candidate and why.
