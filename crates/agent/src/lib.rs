@@ -7,6 +7,7 @@ pub mod chat;
 pub mod prompt;
 pub mod provider;
 pub mod session;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;
 pub mod trace;
