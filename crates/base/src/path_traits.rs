@@ -4,18 +4,25 @@
 
 use serde::{Deserialize, Serialize};
 
+/// What a file's path says about it, by convention alone.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PathTraits {
+    /// Under a test directory or with a test/spec suffix.
     pub test: bool,
+    /// Under a vendored or installed-dependency directory.
     pub vendored: bool,
+    /// Build output or a generated/minified file.
     pub generated: bool,
+    /// Documentation, examples, demos or stories.
     pub docs_or_example: bool,
+    /// A configuration file (`*.config.*`, `*rc.js`, a root-level `.json`).
     pub config: bool,
     /// A declaration-only file (`.d.ts`).
     pub declaration_only: bool,
 }
 
 impl PathTraits {
+    /// Classifies a repo-relative, forward-slash path.
     pub fn of(path: &str) -> PathTraits {
         let lower = path.to_ascii_lowercase();
         let segments: Vec<&str> = lower.split('/').collect();

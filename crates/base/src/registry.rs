@@ -39,6 +39,8 @@ impl Outline for NoOutline {
     }
 }
 
+/// Every candidate of one explore session, by ID and by path. Sightings merge under the
+/// rules in the module doc; IDs are never reused or renumbered.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Registry {
     candidates: Vec<Candidate>,
@@ -93,24 +95,29 @@ pub struct Sighting {
 }
 
 impl Registry {
+    /// An empty registry.
     pub fn new() -> Registry {
         Registry::default()
     }
 
+    /// How many candidates it holds.
     pub fn len(&self) -> usize {
         self.candidates.len()
     }
 
+    /// Whether it holds no candidate.
     pub fn is_empty(&self) -> bool {
         self.candidates.is_empty()
     }
 
+    /// The candidate with this ID, if it was ever assigned.
     pub fn get(&self, id: CandidateId) -> Option<&Candidate> {
         // IDs start at 1 and are dense.
         let i = (id.0 as usize).checked_sub(1)?;
         self.candidates.get(i)
     }
 
+    /// Every candidate, in ID order.
     pub fn iter(&self) -> impl Iterator<Item = &Candidate> {
         self.candidates.iter()
     }

@@ -11,9 +11,13 @@ use sightline_observe::tools::read_file::{ReadFileArgs, ReadFileResult};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "tool", content = "args", rename_all = "snake_case")]
 pub enum ToolCall {
+    /// `explore_code` with its query and limits.
     ExploreCode(ExploreArgs),
+    /// `grep` with its pattern and scope.
     Grep(GrepArgs),
+    /// `read_file` with its path and lines.
     ReadFile(ReadFileArgs),
+    /// `list_files` with its directory or glob.
     ListFiles(ListFilesArgs),
 }
 
@@ -22,16 +26,22 @@ pub enum ToolCall {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "tool", content = "result", rename_all = "snake_case")]
 pub enum Observation {
+    /// The ranked files and windows `explore_code` returned.
     ExploreCode(ExploreResult),
+    /// The matches `grep` returned.
     Grep(GrepResult),
+    /// The lines `read_file` returned.
     ReadFile(ReadFileResult),
+    /// The entries `list_files` returned.
     ListFiles(ListFilesResult),
+    /// The call failed; the message the model saw.
     Error(String),
 }
 
 pub use sightline_base::ToolName;
 
 impl ToolCall {
+    /// Which tool the call is for.
     pub fn name(&self) -> ToolName {
         match self {
             ToolCall::ExploreCode(_) => ToolName::ExploreCode,
@@ -45,6 +55,8 @@ impl ToolCall {
 /// One call of a session and what it observed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordedCall {
+    /// The call, with its arguments.
     pub call: ToolCall,
+    /// What it returned.
     pub observation: Observation,
 }

@@ -10,14 +10,18 @@ use sightline_base::selection::MAX_QUOTE_LINES;
 /// Why a quote was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QuoteError {
+    /// The quote has no text.
     Empty,
+    /// The quote spans this many lines, more than allowed.
     TooManyLines(usize),
     /// Found, but too small a piece to be evidence (`"e"` is in every file).
     NotMeaningful,
+    /// No tool showed this text for the candidate.
     NotObserved,
 }
 
 impl QuoteError {
+    /// The rejection in words a model can act on.
     pub fn reason(&self) -> String {
         match self {
             QuoteError::Empty => "the quote is empty".to_owned(),
@@ -72,6 +76,8 @@ fn as_observed(line: String, candidate: &Candidate) -> String {
         .map_or(line, |raw| raw.trim_end().to_owned())
 }
 
+/// Collapses every run of whitespace to one space and trims the ends, so quotes compare
+/// across indentation and wrapping.
 pub fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
