@@ -28,10 +28,13 @@ pub struct RunStats {
     pub steps: usize,
     /// Tool calls the model made (including refused and `submit_report` calls).
     pub tool_calls: usize,
+    /// Tokens the whole conversation used.
     pub usage: Usage,
     /// Characters of tool results shown to the model.
     pub observation_chars: usize,
+    /// Extra rounds asked for after a validated submission left a critical gap.
     pub continuations: usize,
+    /// Turns without a tool call that were answered with a reminder to call one.
     pub nudges: usize,
     /// `submit_report` calls whose arguments did not parse.
     pub malformed_submits: usize,
@@ -42,9 +45,13 @@ pub struct RunStats {
 /// What one conversation produced.
 #[derive(Debug)]
 pub struct AgentRun {
+    /// The validated, rendered report (the fallback's when the model gave none).
     pub finished: Finished,
+    /// Why the conversation ended.
     pub stop: StopReason,
+    /// What it cost.
     pub stats: RunStats,
+    /// Wall time of the whole run.
     pub elapsed: Duration,
 }
 

@@ -46,13 +46,18 @@ impl Default for Budgets {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BudgetKind {
+    /// Assistant turns that called tools.
     Steps,
+    /// Characters of tool results shown to the model.
     ObservationChars,
+    /// Wall time of the conversation.
     WallTime,
+    /// Tokens the model wrote.
     OutputTokens,
 }
 
 impl BudgetKind {
+    /// The budget's name in messages (`tool step`, `wall time`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             BudgetKind::Steps => "tool step",
@@ -70,11 +75,20 @@ pub enum StopReason {
     /// The model's (last) submission was validated and rendered.
     Submitted,
     /// The model never submitted a usable selection; the deterministic one was used.
-    Fallback { why: String },
+    Fallback {
+        /// Why no submission was usable.
+        why: String,
+    },
     /// A budget ran out before any submission; the deterministic selection was used.
-    BudgetExhausted { which: BudgetKind },
+    BudgetExhausted {
+        /// The budget that ran out.
+        which: BudgetKind,
+    },
     /// The provider failed after its retries; the deterministic selection was used.
-    ProviderError { message: String },
+    ProviderError {
+        /// The provider's error.
+        message: String,
+    },
 }
 
 impl std::fmt::Display for StopReason {

@@ -31,8 +31,10 @@ pub const TOOL_NAMES: [&str; 5] = [
     "submit_report",
 ];
 
+/// Why a session could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
+    /// The index root cannot be opened for the tools.
     #[error("the index root cannot be opened for tools: {0}")]
     Root(#[from] sightline_observe::paths::PathError),
 }
@@ -40,16 +42,19 @@ pub enum SessionError {
 /// What one tool call produced.
 #[derive(Clone, Debug, Serialize)]
 pub struct CallOutcome {
+    /// The tool's name as the model called it.
     pub tool: String,
     /// The text for the model, candidate IDs inline, cut to the per-observation cap.
     pub text: String,
     /// Characters of the full (uncut) rendering.
     pub full_chars: usize,
+    /// Whether `text` was cut at the cap.
     pub cut: bool,
     /// Candidates this call created (not ones it merely saw again).
     pub new_ids: Vec<CandidateId>,
     /// The call failed (bad arguments, unknown tool, path outside the root); `text` says why.
     pub is_error: bool,
+    /// The typed observation recorded in the session.
     #[serde(skip)]
     pub observation: Observation,
 }
@@ -57,10 +62,14 @@ pub struct CallOutcome {
 /// A validated, rendered report.
 #[derive(Clone, Debug)]
 pub struct Finished {
+    /// The validation outcome: what survived and every change.
     pub validated: Validated,
+    /// The rendered report.
     pub report: Report,
 }
 
+/// One explore session over an index: tool calls recorded as salsa inputs, their results
+/// shown with candidate IDs inline, and a submission validated and rendered against them.
 pub struct ExploreSession {
     session: Session,
     root: RepoRoot,
@@ -68,6 +77,7 @@ pub struct ExploreSession {
     intent: Intent,
     /// Per-observation character cap for the text a model sees.
     pub observation_cap: usize,
+    /// Character budget of the rendered report.
     pub report_budget: usize,
 }
 
@@ -100,14 +110,17 @@ impl ExploreSession {
         index.db_mut().close_session(self.session);
     }
 
+    /// The question the session explores.
     pub fn query(&self) -> &str {
         &self.query
     }
 
+    /// What the caller will do with the answer.
     pub fn intent(&self) -> Intent {
         self.intent
     }
 
+    /// How many tool calls the session has recorded.
     pub fn calls(&self, index: &Index<RegistryDatabase>) -> usize {
         self.session.calls(index.db()).len()
     }
@@ -167,6 +180,7 @@ impl ExploreSession {
         }
     }
 
+    /// The registry of every candidate the session's calls showed (derived by salsa).
     pub fn registry(&self, index: &Index<RegistryDatabase>) -> Arc<Registry> {
         session_registry(index.db(), self.session)
     }

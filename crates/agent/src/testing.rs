@@ -13,7 +13,9 @@ type Computed = Box<dyn Fn(&ChatRequest) -> Result<ChatResponse, ProviderError> 
 
 /// One scripted assistant turn.
 pub enum Turn {
+    /// A response (or error) given as is.
     Fixed(Result<ChatResponse, ProviderError>),
+    /// A response computed from the request.
     Computed(Computed),
 }
 
@@ -53,6 +55,7 @@ impl Turn {
         }))
     }
 
+    /// A turn failing with `error`.
     pub fn error(error: ProviderError) -> Turn {
         Turn::Fixed(Err(error))
     }
@@ -93,6 +96,7 @@ pub struct ScriptedProvider {
 }
 
 impl ScriptedProvider {
+    /// A provider playing `turns` in order.
     pub fn new(turns: impl IntoIterator<Item = Turn>) -> ScriptedProvider {
         ScriptedProvider {
             turns: Mutex::new(turns.into_iter().collect()),

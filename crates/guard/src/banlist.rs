@@ -40,20 +40,25 @@ pub struct Literal {
     pub text: String,
     /// Name of the group it belongs to.
     pub group: String,
+    /// How the literal is matched against source text.
     pub pattern: Pattern,
 }
 
 /// One group of a ban list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
+    /// The group's name in the list (`[group.name]`).
     pub name: String,
+    /// Why the group's literals are banned, as the list says.
     pub why: String,
 }
 
 /// All literals of one or more ban lists.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BanList {
+    /// Every group, in list order.
     pub groups: Vec<Group>,
+    /// Every literal of every group, in list order.
     pub literals: Vec<Literal>,
 }
 

@@ -4,12 +4,15 @@
 
 use std::path::PathBuf;
 
+/// Why a scan could not be trusted at all.
 #[derive(Debug, thiserror::Error)]
 pub enum GuardError {
     /// A file or directory could not be read.
     #[error("cannot read {}: {source}", path.display())]
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// The underlying error.
         #[source]
         source: std::io::Error,
     },
@@ -17,20 +20,29 @@ pub enum GuardError {
     /// A ban list is not valid TOML or does not have the expected shape.
     #[error("{}:{line}: {message}", path.display())]
     BanListSyntax {
+        /// The ban list file.
         path: PathBuf,
+        /// 1-based line of the problem.
         line: usize,
+        /// What is wrong.
         message: String,
     },
 
     /// A ban list parses but one of its entries cannot be used (empty, duplicated, ...).
     #[error("{}:{line}: {message}", path.display())]
     BanListEntry {
+        /// The ban list file.
         path: PathBuf,
+        /// 1-based line of the entry.
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
 
     /// The root does not look like the workspace: scanning it would silently pass.
     #[error("{} has no crates/*/src directories to scan", root.display())]
-    NothingToScan { root: PathBuf },
+    NothingToScan {
+        /// The root given.
+        root: PathBuf,
+    },
 }

@@ -5,18 +5,24 @@
 /// One lexical token with its 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token {
+    /// What the token is.
     pub kind: Kind,
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub column: usize,
 }
 
+/// The kinds of token the lexer tells apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
+    /// An identifier or keyword.
     Ident(String),
     /// A string literal's contents (escapes left as written; raw and byte strings too).
     Str(String),
     /// A `//` comment's text after the two slashes (doc comments keep their `/` or `!`).
     LineComment(String),
+    /// Any other character outside strings and comments.
     Punct(char),
 }
 

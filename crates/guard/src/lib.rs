@@ -12,6 +12,30 @@
 //! Heuristic findings can be waived with a reasoned comment (see [`waiver`]); waived
 //! findings are listed in the report.
 //!
+//! Invariants: a scan never fails on what it finds (findings are data in a [`Report`]);
+//! it fails ([`GuardError`]) only when it cannot be trusted: an unreadable file, a ban
+//! list that does not parse, or a root with nothing to scan. A waiver must name its check
+//! and give a reason, and a waiver with nothing to waive is itself a finding.
+//!
+//! Embedding it on one source text:
+//!
+//! ```
+//! use std::path::Path;
+//! use sightline_guard::{BanList, FindingKind, scan_source};
+//!
+//! let list = BanList::parse(
+//!     "[[group]]\nname = \"example\"\nwhy = \"a name code must not know\"\nliterals = [\"zorblax\"]\n",
+//!     Path::new("inline.toml"),
+//! )?;
+//! let report = scan_source("crates/x/src/lib.rs", "fn zorblax_rank() {}\n", &list);
+//! assert!(report.has_findings());
+//! assert!(matches!(report.findings[0].kind, FindingKind::BannedLiteral { .. }));
+//! assert!(!scan_source("crates/x/src/lib.rs", "fn rank() {}\n", &list).has_findings());
+//! # Ok::<(), sightline_guard::GuardError>(())
+//! ```
+//!
+//! Over the workspace, as `cargo xtask guard` runs it:
+//!
 //! ```no_run
 //! use std::path::Path;
 //! let root = Path::new(".");
@@ -20,6 +44,8 @@
 //! println!("{report}");
 //! # Ok::<(), sightline_guard::GuardError>(())
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod banlist;
 pub mod error;

@@ -34,6 +34,7 @@ pub struct Matcher {
 }
 
 impl Matcher {
+    /// A matcher for every literal of `list`.
     pub fn new(list: &BanList) -> Self {
         let mut by_key = HashMap::new();
         let mut longest_key = 0;

@@ -15,6 +15,7 @@ pub enum Check {
 }
 
 impl Check {
+    /// Every check, in report order.
     pub const ALL: [Check; 3] = [Check::Literal, Check::Lexicon, Check::QueryRegex];
 
     /// The name used in `allow(...)`.
@@ -26,6 +27,7 @@ impl Check {
         }
     }
 
+    /// The check a waiver's `allow(<name>)` names, if any.
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|c| c.name() == name)
     }
@@ -43,31 +45,46 @@ pub enum RegexScope {
 /// What was found.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FindingKind {
+    /// A banned literal of the list.
     BannedLiteral {
+        /// The literal as written in the list.
         literal: String,
+        /// The group it belongs to.
         group: String,
+        /// The source text it matched.
         matched: String,
     },
+    /// A long array of short lowercase words.
     Lexicon {
+        /// How many such words the array holds.
         count: usize,
+        /// The first few of them.
         sample: Vec<String>,
     },
+    /// A regex built where the query is handled.
     QueryRegex {
+        /// The constructor or macro called.
         call: String,
+        /// Where it was called.
         scope: RegexScope,
     },
     /// A lexicon cut into several short lists or match arms within one scope.
     SplitLexicon {
+        /// How many short lowercase words the pieces hold together.
         count: usize,
+        /// How many lists or arms they are split over.
         pieces: usize,
+        /// The first few words.
         sample: Vec<String>,
     },
     /// A `guard:` comment that is not a valid waiver.
     BadWaiver {
+        /// What is wrong with the comment.
         problem: String,
     },
     /// A valid waiver with nothing to waive: stale waivers would hide future findings.
     UnusedWaiver {
+        /// The check the waiver names.
         check: Check,
     },
 }
@@ -88,9 +105,13 @@ impl FindingKind {
 /// `/` separators).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Finding {
+    /// Relative to the scanned root, `/`-separated.
     pub path: String,
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column.
     pub column: usize,
+    /// What was found.
     pub kind: FindingKind,
 }
 
@@ -98,13 +119,19 @@ pub struct Finding {
 /// its own line and the next one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Waiver {
+    /// The file holding the comment, as in [`Finding::path`].
     pub path: String,
+    /// The comment's 1-based line.
     pub line: usize,
+    /// The check it waives.
     pub check: Check,
+    /// The reason it gives (required).
     pub reason: String,
 }
 
 impl Waiver {
+    /// Whether this waiver excuses `finding`: same file and check, on the waiver's line or the
+    /// next.
     pub fn covers(&self, finding: &Finding) -> bool {
         finding.path == self.path
             && finding.kind.check() == Some(self.check)
@@ -115,7 +142,9 @@ impl Waiver {
 /// A finding that a waiver excused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Waived {
+    /// The finding.
     pub finding: Finding,
+    /// The waiver's reason.
     pub reason: String,
 }
 
@@ -126,6 +155,7 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Findings that were waived, with the waiver's reason.
     pub waived: Vec<Waived>,
+    /// How many source files were scanned.
     pub files_scanned: usize,
 }
 

@@ -18,6 +18,7 @@ pub struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
+    /// A scanner for the literals of `list`.
     pub fn new(list: &'a BanList) -> Self {
         Self {
             list,

@@ -33,6 +33,8 @@ const REGEX_MACROS: [&str; 3] = ["regex", "lazy_regex", "bytes_regex"];
 /// A structural finding: (line, column, kind).
 pub type Hit = (usize, usize, FindingKind);
 
+/// Every forbidden structure in a file's tokens: lexicons (whole or split) and regexes
+/// built where the query is handled.
 pub fn check(tokens: &[Token]) -> Vec<Hit> {
     let mut hits = lexicons(tokens);
     hits.extend(split_lexicons(tokens));

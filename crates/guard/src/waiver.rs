@@ -14,6 +14,7 @@ use crate::report::{Check, FindingKind, Waiver};
 
 /// What a `guard:` comment turned out to be.
 pub enum Parsed {
+    /// A well-formed waiver.
     Waiver(Waiver),
     /// A comment that starts like a waiver but is not one: (line, column, problem).
     Malformed(usize, usize, FindingKind),

@@ -330,6 +330,34 @@ impl Graph {
     pub fn decl_of(&self, node: NodeId) -> Option<u32> {
         self.node_decl[node as usize]
     }
+
+    /// The file id of the indexed file at `path`. Linear in the number of files: for tests
+    /// and diagnostics, not for hot paths.
+    pub fn file_id(&self, path: &str) -> Option<u32> {
+        self.paths.iter().position(|p| p == path).map(|i| i as u32)
+    }
+
+    /// The node named by `qualified` in the file at `path`: the module node when
+    /// `qualified` is empty, else the declaration reached by following `.`-separated
+    /// names down the `contains` tree from the module (`RecordStore.save` is the member
+    /// `save` of the top-level `RecordStore`). The first match in source order wins.
+    /// Linear in the file count: for tests and diagnostics, not for hot paths.
+    pub fn node_by_name(&self, path: &str, qualified: &str) -> Option<NodeId> {
+        let file = self.file_id(path)?;
+        let mut parent = self.module_node[file as usize];
+        if qualified.is_empty() {
+            return Some(parent);
+        }
+        for segment in qualified.split('.') {
+            parent = *self.names.get(segment)?.iter().find(|&&n| {
+                self.file_of(n) == file
+                    && self
+                        .incoming(n)
+                        .any(|e| e.kind == EdgeKind::Contains && e.from == parent)
+            })?;
+        }
+        Some(parent)
+    }
 }
 
 struct ResolveCtx<'a> {

@@ -1,7 +1,6 @@
 //! The observe stage: index a repository with tree-sitter and answer typed exploration
 //! tool calls over it.
 
-pub mod escape;
 pub mod facts;
 pub mod idf;
 pub mod lang;
@@ -22,6 +21,8 @@ pub mod index;
 pub mod mirrors;
 pub mod search;
 pub mod sizing;
+
+pub use sightline_base::escape;
 
 pub use db::{Db, ObserveDatabase, SourceFile, Workspace};
 pub use index::{CacheMode, Index, IndexError, IndexOptions, IndexReport, Progress, RefreshReport};

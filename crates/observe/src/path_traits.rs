@@ -2,93 +2,9 @@
 //! ecosystems (test directories and suffixes, vendored and build-output directories,
 //! documentation and example trees, configuration files).
 
-use serde::{Deserialize, Serialize};
-
 use crate::terms::term_words;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct PathTraits {
-    pub test: bool,
-    pub vendored: bool,
-    pub generated: bool,
-    pub docs_or_example: bool,
-    pub config: bool,
-    /// A declaration-only file (`.d.ts`, a `.pyi` stub).
-    pub declaration_only: bool,
-}
-
-impl PathTraits {
-    pub fn of(path: &str) -> PathTraits {
-        let lower = path.to_ascii_lowercase();
-        let segments: Vec<&str> = lower.split('/').collect();
-        let (dirs, file) = segments.split_at(segments.len().saturating_sub(1));
-        let file = file.first().copied().unwrap_or("");
-        let dir_is = |names: &[&str]| dirs.iter().any(|d| names.contains(d));
-        // `docs_src`, `examples-app`: a directory named by its first word.
-        let dir_or_prefix_is = |names: &[&str]| {
-            dirs.iter().any(|d| {
-                names.contains(d) || names.contains(&d.split(['_', '-']).next().unwrap_or(d))
-            })
-        };
-        // `a.test.ts`, `a.spec.tsx`, `a_test.go`-style suffixes.
-        let stem_parts: Vec<&str> = file.split('.').collect();
-        let dotted = |names: &[&str]| stem_parts.iter().skip(1).any(|p| names.contains(p));
-        PathTraits {
-            // guard: allow(lexicon) reason: conventional test, vendor and build-output directory names, matched against path segments
-            test: dir_is(&[
-                "test",
-                "tests",
-                "__tests__",
-                "spec",
-                "specs",
-                "e2e",
-                "__mocks__",
-                "fixtures",
-                "testdata",
-            ]) || dotted(&["test", "spec", "e2e", "bench"])
-                || crate::lang::is_test_file(file),
-            vendored: dir_is(&[
-                "vendor",
-                "vendored",
-                "third_party",
-                "third-party",
-                "node_modules",
-            ]),
-            generated: dir_is(&[
-                "dist",
-                "build",
-                "out",
-                "generated",
-                "__generated__",
-                "coverage",
-            ]) || dotted(&["generated", "gen", "min"]),
-            // guard: allow(lexicon) reason: conventional docs/example directory names, matched against path segments
-            docs_or_example: dir_or_prefix_is(&[
-                "docs",
-                "doc",
-                "example",
-                "examples",
-                "demo",
-                "demos",
-                "sample",
-                "samples",
-                "playground",
-                "stories",
-                "storybook",
-            ]) || dotted(&["stories", "story"]),
-            config: dotted(&["config", "conf"])
-                || file.ends_with("rc.js")
-                || file.ends_with("rc.cjs")
-                || (file.ends_with(".json") && dirs.is_empty()),
-            declaration_only: crate::lang::is_declaration_only(file),
-        }
-    }
-
-    /// Whether the file is something a query should only get when it asks for it.
-    pub fn is_secondary(&self) -> bool {
-        self.test || self.vendored || self.generated || self.docs_or_example
-    }
-}
+pub use sightline_base::PathTraits;
 
 /// The normalised words ([`term_words`]) of a path's segments, the file's stem weighted apart from its
 /// directories. A file named `index` takes its directory's name as its stem, since that is
@@ -112,29 +28,6 @@ pub fn path_words(path: &str) -> (Vec<String>, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn classifies_conventional_paths() {
-        assert!(PathTraits::of("src/a.test.ts").test);
-        assert!(PathTraits::of("src/__tests__/a.ts").test);
-        assert!(!PathTraits::of("src/attest.ts").test);
-        assert!(PathTraits::of("examples/basic/main.ts").docs_or_example);
-        assert!(PathTraits::of("types/index.d.ts").declaration_only);
-        assert!(PathTraits::of("pkg/core.pyi").declaration_only);
-        assert!(!PathTraits::of("pkg/core.py").declaration_only);
-        assert!(PathTraits::of("dist/x.js").generated);
-        assert!(!PathTraits::of("src/state/store.ts").is_secondary());
-    }
-
-    #[test]
-    fn a_directory_named_by_a_docs_or_example_first_word_is_secondary() {
-        assert!(PathTraits::of("docs_src/tutorial/app.py").docs_or_example);
-        assert!(PathTraits::of("examples-app/src/main.ts").docs_or_example);
-        assert!(!PathTraits::of("src/docstring/parse.py").docs_or_example);
-        assert!(!PathTraits::of("src/documents/store.ts").docs_or_example);
-        // Only directories: a file's own name is not a directory.
-        assert!(!PathTraits::of("src/docs_index.py").docs_or_example);
-    }
 
     #[test]
     fn index_files_take_their_directory_name() {

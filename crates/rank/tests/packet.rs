@@ -72,3 +72,34 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// The deterministic report cites at most five places, one per file, each ranged, in
+    /// packet order, and every place it cites is supported by its score: at least 0.4 of
+    /// the best, and 0.6 of it past the third.
+    #[test]
+    fn the_fallback_cites_only_places_its_scores_support(
+        words in proptest::sample::subsequence(WORDS, 1..4),
+    ) {
+        let index = fixture_index();
+        let run = explore_deterministic(index.db(), index.workspace(), &words.join(" "), Intent::Edit).unwrap();
+        let primary = &run.selection.primary;
+        prop_assert!(primary.len() <= 5);
+        let best = run.packet.entries.first().map_or(0.0, |e| e.score.total);
+        let mut last_position = None;
+        let mut files = Vec::new();
+        for (i, id) in primary.iter().enumerate() {
+            let position = run.packet.entries.iter().position(|e| e.id == *id).expect("a packet entry");
+            prop_assert!(last_position.is_none_or(|p| p < position), "out of packet order");
+            last_position = Some(position);
+            let c = run.registry.get(*id).unwrap();
+            prop_assert!(c.range.is_some());
+            prop_assert!(!files.contains(&c.path), "{} cited twice", c.path);
+            files.push(c.path.clone());
+            let share = run.packet.entries[position].score.total / best;
+            prop_assert!(share >= if i < 3 { 0.4 } else { 0.6 } - 1e-9, "place {i} at {share:.2} of the best");
+        }
+    }
+}

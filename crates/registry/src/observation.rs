@@ -11,9 +11,13 @@ use sightline_observe::tools::read_file::{ReadFileArgs, ReadFileResult};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "tool", content = "args", rename_all = "snake_case")]
 pub enum ToolCall {
+    /// `explore_code` with its query and limits.
     ExploreCode(ExploreArgs),
+    /// `grep` with its pattern and scope.
     Grep(GrepArgs),
+    /// `read_file` with its path and lines.
     ReadFile(ReadFileArgs),
+    /// `list_files` with its directory or glob.
     ListFiles(ListFilesArgs),
 }
 
@@ -22,34 +26,22 @@ pub enum ToolCall {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "tool", content = "result", rename_all = "snake_case")]
 pub enum Observation {
+    /// The ranked files and windows `explore_code` returned.
     ExploreCode(ExploreResult),
+    /// The matches `grep` returned.
     Grep(GrepResult),
+    /// The lines `read_file` returned.
     ReadFile(ReadFileResult),
+    /// The entries `list_files` returned.
     ListFiles(ListFilesResult),
+    /// The call failed; the message the model saw.
     Error(String),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ToolName {
-    ExploreCode,
-    Grep,
-    ReadFile,
-    ListFiles,
-}
-
-impl ToolName {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ToolName::ExploreCode => "explore_code",
-            ToolName::Grep => "grep",
-            ToolName::ReadFile => "read_file",
-            ToolName::ListFiles => "list_files",
-        }
-    }
-}
+pub use sightline_base::ToolName;
 
 impl ToolCall {
+    /// Which tool the call is for.
     pub fn name(&self) -> ToolName {
         match self {
             ToolCall::ExploreCode(_) => ToolName::ExploreCode,
@@ -63,6 +55,8 @@ impl ToolCall {
 /// One call of a session and what it observed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordedCall {
+    /// The call, with its arguments.
     pub call: ToolCall,
+    /// What it returned.
     pub observation: Observation,
 }

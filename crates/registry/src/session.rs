@@ -9,24 +9,40 @@ use sightline_observe::LineRange;
 use sightline_observe::db::{Workspace, file_index};
 
 use crate::candidate::CandidateSymbol;
-use crate::observation::RecordedCall;
-use crate::registry::{Outline, Registry};
+use crate::registry::{Outline, RecordObservation as _, Registry};
 use crate::selection::Intent;
-
+/// A database that can hold sessions: the observe stage's database plus this crate's
+/// inputs and tracked functions.
 #[salsa::db]
 pub trait Db: sightline_observe::Db {}
 
-#[salsa::input(debug)]
-pub struct Session {
-    #[returns(copy)]
-    pub workspace: Workspace,
-    #[returns(ref)]
-    pub query: String,
-    #[returns(copy)]
-    pub intent: Intent,
-    /// The session's calls in order; appending one re-derives the registry.
-    #[returns(ref)]
-    pub calls: Vec<RecordedCall>,
+pub use input::Session;
+
+/// The session input, in a module of its own: salsa generates its constructor, builder
+/// and setters without docs, and only they are exempt from `missing_docs`.
+#[allow(missing_docs)]
+mod input {
+    use sightline_observe::db::Workspace;
+
+    use crate::observation::RecordedCall;
+    use crate::selection::Intent;
+
+    /// One explore session: the question, the caller's intent and every tool call made so far.
+    #[salsa::input(debug)]
+    pub struct Session {
+        /// The indexed workspace the calls explore.
+        #[returns(copy)]
+        pub workspace: Workspace,
+        /// The caller's question, verbatim.
+        #[returns(ref)]
+        pub query: String,
+        /// What the caller will do with the answer.
+        #[returns(copy)]
+        pub intent: Intent,
+        /// The session's calls in order; appending one re-derives the registry.
+        #[returns(ref)]
+        pub calls: Vec<RecordedCall>,
+    }
 }
 
 /// The registry of every candidate the session's calls observed, in arrival order.
@@ -45,7 +61,9 @@ pub fn session_registry(db: &dyn Db, session: Session) -> Arc<Registry> {
 
 /// Declaration boundaries from the observe stage's facts.
 pub struct DbOutline<'a> {
+    /// The observe stage's database the outline reads facts from.
     pub db: &'a dyn sightline_observe::Db,
+    /// The workspace whose files are looked up.
     pub ws: Workspace,
 }
 

@@ -7,7 +7,7 @@ use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::tools::grep::{self, GrepArgs};
 use sightline_observe::{CacheMode, Index, IndexOptions};
 use sightline_registry::annotate::render_observation;
-use sightline_registry::{DbOutline, Observation, Registry};
+use sightline_registry::{DbOutline, Observation, RecordObservation as _, Registry};
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app")

@@ -10,7 +10,7 @@ use sightline_observe::tools::grep::{self, GrepArgs};
 use sightline_observe::tools::read_file::{self, ReadFileArgs};
 use sightline_observe::{CacheMode, Index, IndexOptions};
 use sightline_registry::registry::UNREAD_FILES_SHOWN;
-use sightline_registry::{DbOutline, Location, Observation, Registry};
+use sightline_registry::{DbOutline, Location, Observation, RecordObservation as _, Registry};
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app")

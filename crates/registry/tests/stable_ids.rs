@@ -6,7 +6,9 @@ use proptest::prelude::*;
 use sightline_observe::LineRange;
 use sightline_observe::tools::grep::{GrepMatch, GrepResult};
 use sightline_observe::tools::read_file::ReadFileResult;
-use sightline_registry::{CandidateSymbol, Location, Observation, Outline, Registry};
+use sightline_registry::{
+    CandidateSymbol, Location, Observation, Outline, RecordObservation as _, Registry,
+};
 
 const PATH: &str = "src/a.ts";
 const FILE_LINES: u32 = 60;

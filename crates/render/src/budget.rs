@@ -18,6 +18,7 @@ use crate::Report;
 use crate::parts::Parts;
 use crate::text;
 
+/// The report's default size limit, in characters.
 pub const DEFAULT_BUDGET_CHARS: usize = 2_500;
 
 pub(crate) fn fit(mut parts: Parts, budget_chars: usize) -> Report {

@@ -2,16 +2,19 @@
 //! Also the `--json` output.
 
 use serde::{Deserialize, Serialize};
-use sightline_observe::LineRange;
-use sightline_registry::{Action, Confidence, Registry};
+use sightline_base::LineRange;
+use sightline_base::{Action, Confidence, Registry};
 use sightline_validate::Validated;
 
+/// A cited place: a path and, when the candidate has one, its line range.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsonPlace {
+    /// Repo-relative, forward slashes.
     pub path: String,
     /// Absent for a place without a line range (a listed file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<u32>,
+    /// Last line of the range, with `start`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<u32>,
 }
@@ -26,19 +29,29 @@ impl JsonPlace {
     }
 }
 
+/// A read target: the exact lines to read next.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsonRead {
+    /// Repo-relative, forward slashes.
     pub path: String,
+    /// First line to read.
     pub start: u32,
+    /// Last line to read.
     pub end: u32,
+    /// Whether the task cannot be done without reading it.
     pub required: bool,
 }
 
+/// The report's machine-readable block, every path and range taken from the registry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportJson {
+    /// What the caller should do next.
     pub action: Action,
+    /// How sure the (validated) selection is.
     pub confidence: Confidence,
+    /// The places that matter most, in selection order.
     pub primary: Vec<JsonPlace>,
+    /// What to read next, in order.
     pub read: Vec<JsonRead>,
 }
 
@@ -55,18 +68,25 @@ pub fn render_json(validated: &Validated, registry: &Registry) -> ReportJson {
 /// the MCP `structuredContent`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlockJson {
+    /// What the caller should do next.
     pub action: Action,
+    /// How sure the report is, after validation.
     pub confidence: Confidence,
+    /// The primary places, each flagged when a read target is at it.
     pub primary: Vec<BlockPlace>,
+    /// Read targets at places that are not primary.
     pub read: Vec<JsonRead>,
 }
 
 /// A primary place in the block, with its read-target flags.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlockPlace {
+    /// Repository-relative path.
     pub path: String,
+    /// First line, absent for a place without a line range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<u32>,
+    /// Last line, absent for a place without a line range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<u32>,
     /// A read target is at this place.

@@ -2,8 +2,8 @@
 //! candidate is unknown (or whose quote does not verify) is left out: the report only
 //! states what was observed.
 
-use sightline_observe::LineRange;
-use sightline_registry::{Action, Candidate, Confidence, Intent, Registry};
+use sightline_base::LineRange;
+use sightline_base::{Action, Candidate, Confidence, Intent, Registry};
 use sightline_validate::{DroppedRead, Validated, quote};
 
 use crate::json::{JsonPlace, JsonRead, ReportJson};
@@ -18,7 +18,7 @@ pub(crate) struct Place {
 impl Place {
     fn of(c: &Candidate) -> Place {
         Place {
-            path: sightline_observe::escape::inline(&c.path),
+            path: sightline_base::escape::inline(&c.path),
             range: c.range,
         }
     }
@@ -74,7 +74,7 @@ pub(crate) struct Parts {
 /// Free text from the model on one line: the layout is line-based, so a newline inside a
 /// fact must not start what looks like a new item.
 pub(crate) fn one_line(s: &str) -> String {
-    sightline_observe::escape::inline(&quote::normalize(s))
+    sightline_base::escape::inline(&quote::normalize(s))
 }
 
 impl Parts {

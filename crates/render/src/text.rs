@@ -25,7 +25,7 @@
 
 use std::fmt::Write as _;
 
-use sightline_registry::Action;
+use sightline_base::Action;
 
 use crate::parts::{Parts, Place, ReadItem};
 
@@ -84,11 +84,11 @@ fn header(parts: &Parts) -> String {
     )
 }
 
-pub(crate) fn confidence_str(c: sightline_registry::Confidence) -> &'static str {
+pub(crate) fn confidence_str(c: sightline_base::Confidence) -> &'static str {
     match c {
-        sightline_registry::Confidence::High => "high",
-        sightline_registry::Confidence::Medium => "medium",
-        sightline_registry::Confidence::Low => "low",
+        sightline_base::Confidence::High => "high",
+        sightline_base::Confidence::Medium => "medium",
+        sightline_base::Confidence::Low => "low",
     }
 }
 
@@ -199,7 +199,7 @@ pub(crate) fn write(parts: &Parts) -> String {
     // be valid JSON if it ever did.
     let json = serde_json::to_string(&crate::json::BlockJson::from(&parts.json))
         .unwrap_or_else(|_| "{}".to_owned());
-    let json = sightline_observe::escape::json_in_fence(&json);
+    let json = sightline_base::escape::json_in_fence(&json);
     let _ = write!(out, "```json\n{json}\n```\n");
     out
 }

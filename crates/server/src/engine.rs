@@ -18,13 +18,17 @@ use crate::value_model::{self, Judge, ValueModel};
 /// A successful tool reply: text for a model, structured content for programs.
 #[derive(Debug)]
 pub struct Reply<T> {
+    /// The text content, exactly what a model reads.
     pub text: String,
     /// What validation removed or lowered, as a separate block so the report text stays
     /// exactly the rendered report.
     pub validation: Option<String>,
+    /// The same result, typed, for `structuredContent`.
     pub structured: T,
 }
 
+/// The server's state over one indexed repository: the index, the open raw-tool sessions
+/// and the optional value model. Every tool call goes through it.
 pub struct Engine {
     index: Index<RegistryDatabase>,
     sessions: Sessions,
@@ -33,6 +37,7 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// An engine over `index`, selecting deterministically until given a value model.
     pub fn new(index: Index<RegistryDatabase>) -> Engine {
         Engine {
             index,
@@ -47,6 +52,7 @@ impl Engine {
         self
     }
 
+    /// How many raw-tool sessions are open (bounded by [`crate::MAX_OPEN_SESSIONS`]).
     pub fn open_sessions(&self) -> usize {
         self.sessions.count()
     }

@@ -6,10 +6,13 @@ use sightline_validate::SelectionError;
 /// Why the server could not start or stopped abnormally.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
+    /// The tokio runtime could not be built.
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
+    /// The client's `initialize` failed.
     #[error("the MCP handshake failed: {0}")]
     Handshake(String),
+    /// The connection broke after the handshake.
     #[error("the MCP connection failed: {0}")]
     Connection(String),
 }
@@ -18,35 +21,54 @@ pub enum ServerError {
 /// to change.
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
+    /// A raw tool other than `explore_code` was called without a session.
     #[error(
         "`{tool}` needs a `session`: start one with `explore_code` without `session` \
          (its reply names the new session's id), then pass that id"
     )]
-    MissingSession { tool: &'static str },
+    MissingSession {
+        /// The tool that was called.
+        tool: &'static str,
+    },
+    /// The session named was never opened, is closed, or was evicted.
     #[error(
         "unknown session `{id}`: it was never started, was already closed by a successful \
          `submit_report`, or was evicted (the server keeps the {keep} most recent); start a \
          new one with `explore_code` without `session`"
     )]
-    UnknownSession { id: String, keep: usize },
+    UnknownSession {
+        /// The session ID given.
+        id: String,
+        /// How many recent sessions the server keeps open.
+        keep: usize,
+    },
+    /// `explore_code` started a session without an intent.
     #[error(
         "`explore_code` without `session` starts a new session and needs `intent` \
          (explain, locate, edit or debug)"
     )]
     MissingIntent,
+    /// A call named an intent other than the session's.
     #[error(
         "session `{id}` was started with intent `{started}`; the intent cannot change \
          within a session (omit `intent`, or start a new session)"
     )]
-    IntentChanged { id: String, started: &'static str },
+    IntentChanged {
+        /// The session ID.
+        id: String,
+        /// The intent it was started with.
+        started: &'static str,
+    },
     /// The tool ran and reported a failure (bad path, invalid regex, empty query, ...).
     #[error("{0}")]
     Tool(String),
     /// The `submit_report` selection does not fit the schema; the session stays open.
     #[error("invalid selection, the session stays open, fix it and submit again: {0}")]
     Selection(#[from] SelectionError),
+    /// The repository root is missing or unreadable.
     #[error("the repository root cannot be used: {0}")]
     Root(String),
+    /// A bug or a failed invariant inside the server; the message says which.
     #[error("internal error: {0}")]
     Internal(String),
 }

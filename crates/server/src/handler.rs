@@ -41,6 +41,8 @@ const INSTRUCTIONS: &str = "Sightline maps the code that answers a question; eve
     `submit_report` with the candidate IDs (like [c7]) those calls showed closes it and \
     returns the validated report. The `map_code` prompt spells out this loop.";
 
+/// The MCP server: `explore`, the raw exploration tools with sessions, `submit_report`
+/// and the `map_code` prompt, over one [`Engine`].
 #[derive(Clone)]
 pub struct MapServer {
     shared: Shared,

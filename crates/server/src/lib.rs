@@ -5,6 +5,49 @@
 //!
 //! Every call first re-stats the tree, so replies reflect the files as they are at the
 //! call. Only stderr is written to; stdout carries the protocol.
+//!
+//! Contract: [`serve_stdio`] (or [`serve_stdio_indexing`], which answers the handshake
+//! before the index is built) serves one repository; [`Engine`] is the same server without
+//! the transport, one method per tool, each returning a [`Reply`] (text for a model,
+//! typed `structuredContent` for programs) or a [`CallError`] written for the calling
+//! model.
+//!
+//! Invariants:
+//! - Judgment versus authority: a client's model (or the value model) only selects
+//!   candidate IDs its session's calls showed; validation and rendering are the same
+//!   functions the agent loop uses, so the report's paths and ranges are the registry's.
+//! - Bounded state: at most [`MAX_OPEN_SESSIONS`] raw-tool sessions are kept, and closed
+//!   sessions' salsa inputs are reused; a protocol line longer than [`MAX_LINE_BYTES`] is
+//!   refused.
+//! - Tool schemas are portable (checked by [`non_portable`]) and terse: every word in them
+//!   is read by the client's model on every turn.
+//!
+//! Embedding it without the transport:
+//!
+//! ```
+//! use sightline_observe::{CacheMode, Index, IndexOptions};
+//! use sightline_registry::{Intent, RegistryDatabase};
+//! use sightline_server::{Engine, ExploreParams};
+//!
+//! let dir = tempfile::tempdir()?;
+//! std::fs::write(
+//!     dir.path().join("save.ts"),
+//!     "export function saveRecord(title: string) {\n  return title.trim();\n}\n",
+//! )?;
+//! let options = IndexOptions { cache: CacheMode::Disabled, progress: None };
+//! let index = Index::open_with_db(RegistryDatabase::default(), dir.path(), &options)?;
+//! let mut engine = Engine::new(index);
+//! let reply = engine.explore(&ExploreParams {
+//!     query: "saveRecord".into(),
+//!     intent: Intent::Locate,
+//!     max_files: 8,
+//! })?;
+//! assert_eq!(reply.structured.primary[0].path, "save.ts");
+//! assert!(reply.text.contains("save.ts"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs)]
 
 mod engine;
 mod error;

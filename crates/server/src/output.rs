@@ -2,6 +2,10 @@
 //! model, others (Claude Code) only `structuredContent`; so each structured result carries
 //! the whole text too (`text`, and `validation` for a report), next to the typed fields
 //! programs use.
+//!
+//! Doc comments on these types become descriptions in the tools' output schemas, which a
+//! client may show its model. Docs for Rust readers only carry `#[schemars(description =
+//! "")]`, so the schemas stay as terse as they are.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -16,7 +20,11 @@ pub struct ReportOut {
     pub text: String,
     /// What validation removed or lowered, one line per change (empty when nothing was).
     pub validation: String,
+    /// What the caller should do next.
+    #[schemars(description = "")]
     pub action: Action,
+    /// How sure the validated selection is.
+    #[schemars(description = "")]
     pub confidence: Confidence,
     /// The places that matter most, in order.
     pub primary: Vec<PlaceOut>,
@@ -24,22 +32,36 @@ pub struct ReportOut {
     pub read: Vec<ReadOut>,
 }
 
+/// A cited place: a path and, when it has one, a line range.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct PlaceOut {
     /// Repository-relative path.
     pub path: String,
     /// Absent for a place without a line range (a listed file).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u32>,
+    /// Last line of the range, with `start`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(description = "")]
     pub end: Option<u32>,
 }
 
+/// A range to read before acting.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct ReadOut {
+    /// Repository-relative path.
+    #[schemars(description = "")]
     pub path: String,
+    /// First line to read.
+    #[schemars(description = "")]
     pub start: u32,
+    /// Last line to read.
+    #[schemars(description = "")]
     pub end: u32,
+    /// Whether the task cannot be done without reading it.
+    #[schemars(description = "")]
     pub required: bool,
 }
 
@@ -95,6 +117,8 @@ pub struct CallOut {
     pub text: String,
     /// The session the call was recorded in; pass it to the next calls.
     pub session: String,
+    /// The tool that was called.
+    #[schemars(description = "")]
     pub tool: String,
     /// Candidates this call created, in ID order.
     pub new_candidates: Vec<CandidateOut>,
@@ -102,17 +126,28 @@ pub struct CallOut {
     pub cut: bool,
 }
 
+/// A candidate a call created: its ID and the place it stands for.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct CandidateOut {
+    /// The ID to select it by.
+    #[schemars(description = "")]
     pub id: CandidateId,
+    /// Repository-relative path.
+    #[schemars(description = "")]
     pub path: String,
+    /// First line, when it has a range.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(description = "")]
     pub start: Option<u32>,
+    /// Last line, when it has a range.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(description = "")]
     pub end: Option<u32>,
 }
 
 impl CandidateOut {
+    /// The candidates `ids` name in `registry`, in that order; unknown IDs are skipped.
     pub fn lookup(registry: &Registry, ids: &[CandidateId]) -> Vec<CandidateOut> {
         ids.iter()
             .filter_map(|id| registry.get(*id))

@@ -1,6 +1,9 @@
 //! The MCP tools' argument types. The raw tools reuse the observe stage's argument types
 //! unchanged (flattened), adding only the session they belong to, so a client's model sees
 //! the same fields the value-model loop sees.
+//!
+//! Doc comments on these types become descriptions in the tools' input schemas, which the
+//! client's model reads. Docs for Rust readers only carry `#[schemars(description = "")]`.
 
 use schemars::JsonSchema;
 use serde::de::{DeserializeOwned, Error as _};
@@ -12,7 +15,9 @@ use sightline_observe::tools::list_files::ListFilesArgs;
 use sightline_observe::tools::read_file::ReadFileArgs;
 use sightline_registry::{Intent, Selection};
 
+/// `explore`: one call, a validated report.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct ExploreParams {
     /// What to find: identifiers, or a short description in the code's own vocabulary.
     pub query: String,
@@ -57,7 +62,9 @@ impl<'de, T: DeserializeOwned + JsonSchema> Deserialize<'de> for Strict<T> {
     }
 }
 
+/// `explore_code` within a session (or starting one).
 #[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct ExploreCodeParams {
     /// The session this call belongs to; omit it to start a new one (then give `intent`).
     #[serde(default)]
@@ -65,31 +72,45 @@ pub struct ExploreCodeParams {
     /// Only when starting a session: what its report is for.
     #[serde(default)]
     pub intent: Option<Intent>,
+    /// The observe stage's own arguments, flattened.
     #[serde(flatten)]
+    #[schemars(description = "")]
     pub args: ExploreArgs,
 }
 
+/// `grep` within a session.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct GrepParams {
     /// The session this call belongs to (from `explore_code`'s reply).
     pub session: String,
+    /// The observe stage's own arguments, flattened.
     #[serde(flatten)]
+    #[schemars(description = "")]
     pub args: GrepArgs,
 }
 
+/// `read_file` within a session.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct ReadFileParams {
     /// The session this call belongs to (from `explore_code`'s reply).
     pub session: String,
+    /// The observe stage's own arguments, flattened.
     #[serde(flatten)]
+    #[schemars(description = "")]
     pub args: ReadFileArgs,
 }
 
+/// `list_files` within a session.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct ListFilesParams {
     /// The session this call belongs to (from `explore_code`'s reply).
     pub session: String,
+    /// The observe stage's own arguments, flattened.
     #[serde(flatten)]
+    #[schemars(description = "")]
     pub args: ListFilesArgs,
 }
 
@@ -98,10 +119,12 @@ pub struct ListFilesParams {
 /// it is parsed by the same function as the loop's (errors name the offending field).
 #[derive(Debug, Deserialize)]
 pub struct SubmitParams {
+    /// The session whose candidates the selection names.
     pub session: String,
     /// Validate and render only; the session stays open.
     #[serde(default)]
     pub preview: bool,
+    /// The selection's fields, as submitted.
     #[serde(flatten)]
     pub selection: Map<String, Value>,
 }

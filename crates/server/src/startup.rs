@@ -15,9 +15,12 @@ use crate::engine::Engine;
 pub enum Startup {
     /// Files parsed so far, of the files the walk found (0 while walking).
     Indexing {
+        /// Files parsed so far.
         done: usize,
+        /// Files the walk found.
         total: usize,
     },
+    /// The index is built; tool calls are answered.
     Ready,
     /// The index could not be built; every tool call says why.
     Failed(String),

@@ -16,10 +16,12 @@ pub struct ValueModel {
 }
 
 impl ValueModel {
+    /// A value model behind `provider`, each conversation limited by `budgets`.
     pub fn new(provider: Box<dyn ChatProvider + Send + Sync>, budgets: Budgets) -> ValueModel {
         ValueModel { provider, budgets }
     }
 
+    /// The provider and model, for logs (no credentials).
     pub fn describe(&self) -> String {
         self.provider.describe()
     }
@@ -37,7 +39,9 @@ impl ValueModel {
 /// configured value model, or the client's own through sampling.
 #[derive(Clone, Copy)]
 pub struct Judge<'a> {
+    /// Where the judging conversation runs.
     pub provider: &'a dyn ChatProvider,
+    /// The limits it runs under.
     pub budgets: &'a Budgets,
 }
 

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Tunable size limits of a selection's free text and ranges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Budget {
     /// A read target wider than this is dropped: reading it would not be a targeted read.

@@ -3,8 +3,8 @@
 //! targets without a range or wider than the budget, over-long text fields, repeats, and
 //! entries past the count limits (the first ones are kept, in the model's order).
 
-use sightline_registry::Registry;
-use sightline_registry::selection::{
+use sightline_base::Registry;
+use sightline_base::selection::{
     MAX_FLOW, MAX_MISSING, MAX_PRIMARY, MAX_READ_TARGETS, MAX_SEARCH_TARGETS,
 };
 

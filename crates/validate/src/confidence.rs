@@ -1,7 +1,7 @@
 //! Rule 5: confidence only goes down. High needs a selection that lost nothing and names
 //! no missing part; medium needs at least one verified flow link.
 
-use sightline_registry::Confidence;
+use sightline_base::Confidence;
 
 use crate::outcome::Rule;
 use crate::pass::Pass;

@@ -5,7 +5,7 @@
 //! belong to a gap search only; the model's own terms are kept when the action ends up a
 //! gap search, and none is ever invented.
 
-use sightline_registry::{Action, Intent};
+use sightline_base::{Action, Intent};
 
 use crate::outcome::Rule;
 use crate::pass::{Pass, drop_of, retain_or_record};

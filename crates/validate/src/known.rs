@@ -1,7 +1,7 @@
 //! Rule 1: every ID must name a candidate the registry holds; the model can only cite
 //! places a tool showed it.
 
-use sightline_registry::{CandidateId, Registry};
+use sightline_base::{CandidateId, Registry};
 
 use crate::outcome::Rule;
 use crate::pass::{Pass, drop_of, retain_or_record};

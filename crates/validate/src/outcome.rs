@@ -5,7 +5,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use sightline_registry::{CandidateId, ReadTarget, Selection};
+use sightline_base::{CandidateId, ReadTarget, Selection};
 
 /// Which rule removed or lowered something.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -51,9 +51,11 @@ impl Rule {
 /// One removal or downgrade, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Drop {
+    /// The rule that made the change.
     pub rule: Rule,
     /// What was affected, e.g. `flow link c3` or `action`.
     pub what: String,
+    /// Why, in words a model can act on.
     pub reason: String,
 }
 
@@ -63,11 +65,16 @@ pub struct Drop {
 pub enum CriticalGap {
     /// A flow link's quote was not found in what the tools showed for its candidate.
     UnverifiedQuote {
+        /// The flow link's candidate.
         candidate: CandidateId,
+        /// The quote as submitted.
         quote: String,
     },
     /// Something the model itself said is missing.
-    Missing { what: String },
+    Missing {
+        /// What the model said it did not find.
+        what: String,
+    },
     /// The intent needs exact ranges, and no ranged candidate survived.
     NoRangedCandidate,
 }
@@ -89,13 +96,16 @@ impl fmt::Display for CriticalGap {
     }
 }
 
+/// The result of validating one selection: what survived and every change made to it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Validated {
     /// The surviving selection (the validated fallback when `fell_back`).
     pub selection: Selection,
     /// Every removal and downgrade, in the order the rules ran.
     pub drops: Vec<Drop>,
+    /// Whether nothing usable survived and the deterministic fallback replaced it.
     pub fell_back: bool,
+    /// A gap worth one more model round, if any.
     pub critical_gap: Option<CriticalGap>,
     /// Read targets of the submission that validation removed, by their position in it,
     /// so a report can mark them where they would have been (empty after a fallback).
@@ -107,7 +117,9 @@ pub struct Validated {
 pub struct DroppedRead {
     /// Its index in the submitted `read_targets`.
     pub position: usize,
+    /// The candidate it named.
     pub candidate: CandidateId,
+    /// Why it was dropped.
     pub reason: String,
 }
 

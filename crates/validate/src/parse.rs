@@ -1,20 +1,29 @@
 //! Parsing a submitted selection with errors that name the field and what was expected
 //! (`flow[1].quote: missing field`), so a model can correct its call.
 
-use sightline_registry::Selection;
+use sightline_base::Selection;
 
+/// Why a submitted selection could not be parsed, naming where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SelectionError {
     /// The text is not JSON (or is cut short).
     #[error("not valid JSON at line {line}, column {column}: {message}")]
     Syntax {
+        /// 1-based line of the error.
         line: usize,
+        /// 1-based column of the error.
         column: usize,
+        /// The JSON parser's message.
         message: String,
     },
     /// JSON that does not fit the selection schema.
     #[error("{path}: {message}")]
-    Field { path: String, message: String },
+    Field {
+        /// The field's path, like `flow[1].quote`.
+        path: String,
+        /// What was wrong with it.
+        message: String,
+    },
 }
 
 /// Parses the `submit_report` argument.

@@ -1,7 +1,7 @@
 //! The working state of one validation pass: the selection being narrowed and the record
 //! of what was dropped, so every rule records its reason the same way.
 
-use sightline_registry::Selection;
+use sightline_base::Selection;
 
 use crate::outcome::{Drop, Rule};
 

@@ -4,20 +4,24 @@
 //! `42| code`, `42: code`) are stripped. It is matched against the untruncated observed
 //! text, never against a rendering.
 
-use sightline_registry::Candidate;
-use sightline_registry::selection::MAX_QUOTE_LINES;
+use sightline_base::Candidate;
+use sightline_base::selection::MAX_QUOTE_LINES;
 
 /// Why a quote was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QuoteError {
+    /// The quote has no text.
     Empty,
+    /// The quote spans this many lines, more than allowed.
     TooManyLines(usize),
     /// Found, but too small a piece to be evidence (`"e"` is in every file).
     NotMeaningful,
+    /// No tool showed this text for the candidate.
     NotObserved,
 }
 
 impl QuoteError {
+    /// The rejection in words a model can act on.
     pub fn reason(&self) -> String {
         match self {
             QuoteError::Empty => "the quote is empty".to_owned(),
@@ -72,6 +76,8 @@ fn as_observed(line: String, candidate: &Candidate) -> String {
         .map_or(line, |raw| raw.trim_end().to_owned())
 }
 
+/// Collapses every run of whitespace to one space and trims the ends, so quotes compare
+/// across indentation and wrapping.
 pub fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -180,10 +186,7 @@ pub fn verify(quote: &str, candidate: &Candidate) -> Result<Vec<String>, QuoteEr
 }
 
 /// Rule 2: drops flow links whose quote does not check out against their candidate.
-pub(crate) fn drop_unverified(
-    pass: &mut crate::pass::Pass,
-    registry: &sightline_registry::Registry,
-) {
+pub(crate) fn drop_unverified(pass: &mut crate::pass::Pass, registry: &sightline_base::Registry) {
     use crate::outcome::Rule;
     use crate::pass::{drop_of, retain_or_record};
     retain_or_record(&mut pass.sel.flow, &mut pass.drops, |l, _| {

@@ -2,7 +2,7 @@
 //! text there (a sentence, an absolute path, a climb out with `..`) is dropped, leaving the
 //! term to search the whole repository; the target itself is kept.
 
-use sightline_registry::Registry;
+use sightline_base::Registry;
 
 use crate::outcome::Rule;
 use crate::pass::Pass;

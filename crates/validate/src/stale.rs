@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use sightline_registry::{CandidateId, Registry};
+use sightline_base::{CandidateId, Registry};
 
 use crate::outcome::Rule;
 use crate::pass::{Pass, drop_of, retain_or_record};

@@ -1,7 +1,7 @@
 //! The validation entry point: runs the rules in order, falls back when nothing survives,
 //! and names a critical gap for the caller's continuation rounds.
 
-use sightline_registry::{Action, Confidence, Intent, Registry, Selection};
+use sightline_base::{Action, Confidence, Intent, Registry, Selection};
 
 use crate::budget::Budget;
 use crate::outcome::{CriticalGap, Drop, DroppedRead, Rule, Validated};

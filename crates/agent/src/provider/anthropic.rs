@@ -12,6 +12,7 @@ use crate::chat::{
 
 const API_VERSION: &str = "2023-06-01";
 
+/// A client of the Anthropic Messages API.
 pub struct AnthropicProvider {
     config: ProviderConfig,
     transport: Transport,
@@ -26,6 +27,7 @@ impl std::fmt::Debug for AnthropicProvider {
 }
 
 impl AnthropicProvider {
+    /// A client for `config` (its base URL, model, key, timeout and retries).
     pub fn new(config: ProviderConfig) -> AnthropicProvider {
         let transport = Transport::new(config.timeout, config.retry.clone());
         AnthropicProvider { config, transport }

@@ -11,6 +11,7 @@ const MAX_BODY_BYTES: u64 = 16 << 20;
 /// Longest error detail kept from a failed response's body.
 const MAX_DETAIL_CHARS: usize = 300;
 
+/// How failed HTTP attempts are retried.
 #[derive(Clone, Debug)]
 pub struct RetryPolicy {
     /// Attempts per request, the first included (at least 1).

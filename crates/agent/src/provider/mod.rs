@@ -32,6 +32,7 @@ impl std::str::FromStr for ProviderKind {
 }
 
 impl ProviderKind {
+    /// The provider's name as `SIGHTLINE_PROVIDER` spells it.
     pub fn as_str(self) -> &'static str {
         match self {
             ProviderKind::OpenAi => "openai",
@@ -60,6 +61,7 @@ impl ProviderKind {
 pub struct ApiKey(String);
 
 impl ApiKey {
+    /// Wraps a credential.
     pub fn new(key: impl Into<String>) -> ApiKey {
         ApiKey(key.into())
     }
@@ -81,13 +83,16 @@ impl fmt::Display for ApiKey {
     }
 }
 
+/// Why no provider could be configured.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ConfigError {
     #[error(
         "no model configured: set SIGHTLINE_MODEL or pass --model (and SIGHTLINE_BASE_URL or \
          --base-url for an endpoint other than the provider's default)"
     )]
+    /// No model name was given.
     NoModel,
+    /// The provider name is not one this crate speaks.
     #[error("unknown provider `{0}` (expected openai or anthropic)")]
     UnknownProvider(String),
 }
@@ -95,26 +100,35 @@ pub enum ConfigError {
 /// Values given on the command line; each wins over its environment variable.
 #[derive(Clone, Debug, Default)]
 pub struct ProviderOverrides {
+    /// The wire format (`--provider`).
     pub kind: Option<ProviderKind>,
+    /// The endpoint (`--base-url`).
     pub base_url: Option<String>,
+    /// The model name (`--model`).
     pub model: Option<String>,
 }
 
+/// Everything a provider client needs to reach one model.
 #[derive(Clone, Debug)]
 pub struct ProviderConfig {
+    /// The wire format.
     pub kind: ProviderKind,
     /// Without a trailing slash.
     pub base_url: String,
+    /// The model name sent with each request.
     pub model: String,
     /// Sent as a bearer token (OpenAI-compatible) or `x-api-key` (Anthropic); local
     /// OpenAI-compatible servers may need none.
     pub api_key: Option<ApiKey>,
     /// Per HTTP attempt.
     pub timeout: Duration,
+    /// How failed attempts are retried.
     pub retry: RetryPolicy,
 }
 
 impl ProviderConfig {
+    /// A configuration with no key, a 60 s timeout and the default retries; trailing slashes of
+    /// `base_url` is dropped.
     pub fn new(kind: ProviderKind, base_url: &str, model: &str) -> ProviderConfig {
         ProviderConfig {
             kind,

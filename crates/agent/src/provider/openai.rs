@@ -9,6 +9,7 @@ use crate::chat::{
     Usage,
 };
 
+/// A client of OpenAI-compatible chat-completions endpoints.
 pub struct OpenAiProvider {
     config: ProviderConfig,
     transport: Transport,
@@ -23,6 +24,7 @@ impl std::fmt::Debug for OpenAiProvider {
 }
 
 impl OpenAiProvider {
+    /// A client for `config` (its base URL, model, key, timeout and retries).
     pub fn new(config: ProviderConfig) -> OpenAiProvider {
         let transport = Transport::new(config.timeout, config.retry.clone());
         OpenAiProvider { config, transport }

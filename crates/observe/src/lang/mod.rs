@@ -5,7 +5,9 @@
 //! facts and never asks which language a file is in.
 //!
 //! Adding a language: a grammar and an extractor under `syntax/`, a resolver under
-//! `resolve/`, one implementation here, and an entry in [`LANGUAGES`].
+//! `resolve/`, one implementation here, and an entry in [`LANGUAGES`]. File-name
+//! conventions that every stage reads (test files, declaration-only files) live with
+//! `PathTraits` in the base crate, which cannot depend on this one.
 
 mod python;
 mod typescript;
@@ -32,13 +34,6 @@ pub trait Language: Send + Sync + 'static {
     fn is_build_output_dir(&self, _dir_name: &str) -> bool {
         false
     }
-    /// Whether a (lowercased) file name holds declarations only (types for a source
-    /// elsewhere), never behaviour.
-    fn is_declaration_only(&self, _file_name: &str) -> bool {
-        false
-    }
-    /// Whether a (lowercased) file name marks a test by this language's convention.
-    fn is_test_file(&self, file_name: &str) -> bool;
     /// File names that mark a directory as a package's root for its packaging tools.
     fn packaging_manifests(&self) -> &'static [&'static str] {
         &[]
@@ -83,11 +78,6 @@ pub fn is_manifest(file_name: &str) -> bool {
     LANGUAGES.iter().any(|l| l.is_manifest(file_name))
 }
 
-/// Whether any language's convention marks a (lowercased) file name as a test.
-pub fn is_test_file(file_name: &str) -> bool {
-    LANGUAGES.iter().any(|l| l.is_test_file(file_name))
-}
-
 /// Whether any language treats a directory name as build output next to its manifests.
 pub fn is_build_output_dir(dir_name: &str) -> bool {
     LANGUAGES.iter().any(|l| l.is_build_output_dir(dir_name))
@@ -101,9 +91,4 @@ pub fn has_packaging_manifest(dir: &std::path::Path) -> bool {
             .iter()
             .any(|name| dir.join(name).is_file())
     })
-}
-
-/// Whether any language treats a (lowercased) file name as declarations only.
-pub fn is_declaration_only(file_name: &str) -> bool {
-    LANGUAGES.iter().any(|l| l.is_declaration_only(file_name))
 }

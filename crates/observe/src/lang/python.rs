@@ -40,19 +40,6 @@ impl Language for Python {
         &["pyproject.toml", "setup.py", "setup.cfg"]
     }
 
-    /// A stub: types for a module, read by type checkers instead of its source.
-    fn is_declaration_only(&self, name: &str) -> bool {
-        name.ends_with(".pyi")
-    }
-
-    /// pytest's default discovery patterns, and its per-directory fixture module.
-    fn is_test_file(&self, name: &str) -> bool {
-        let Some(stem) = name.strip_suffix(".py") else {
-            return false;
-        };
-        stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest"
-    }
-
     fn extract_facts(&self, _lang: Lang, text: &str) -> FileFacts {
         crate::syntax::extract_python(text)
     }

@@ -31,14 +31,6 @@ impl Language for TypeScript {
         name == "node_modules" || name == "bower_components" || name == "jspm_packages"
     }
 
-    fn is_declaration_only(&self, name: &str) -> bool {
-        name.ends_with(".d.ts") || name.ends_with(".d.mts") || name.ends_with(".d.cts")
-    }
-
-    fn is_test_file(&self, file_name: &str) -> bool {
-        file_name.ends_with("_test.ts")
-    }
-
     fn extract_facts(&self, lang: Lang, text: &str) -> FileFacts {
         crate::syntax::extract_script(lang, text)
     }

@@ -22,6 +22,7 @@ use sightline_observe::tools::explore_code::{
 use sightline_observe::tools::grep::{GrepLine, GrepMatch, GrepResult};
 use sightline_observe::tools::list_files::{EntryKind, ListEntry, ListFilesResult};
 use sightline_observe::tools::read_file::ReadFileResult;
+use sightline_registry::RecordObservation as _;
 use sightline_registry::{
     Action, CandidateId, Confidence, FlowLink, NoOutline, Observation, ReadTarget, Registry,
     SearchTarget, Selection,

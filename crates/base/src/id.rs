@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// A candidate's ID, printed `c7`: dense, starting at 1, in order of first sighting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CandidateId(pub u32);
 
@@ -14,6 +15,7 @@ impl fmt::Display for CandidateId {
     }
 }
 
+/// A string that does not name a candidate; holds the string as given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{0}` is not a candidate ID (expected `c` followed by a number, like `c7`)")]
 pub struct BadCandidateId(pub String);

@@ -1,35 +1,28 @@
 //! A candidate: one observed location, with everything later stages need to rank it,
 //! verify quotes against it and cite it.
 
-use serde::{Deserialize, Serialize};
-use sightline_observe::LineRange;
-use sightline_observe::path_traits::PathTraits;
-use sightline_observe::search::ScoreComponents;
-
 use crate::id::CandidateId;
-use crate::observation::ToolName;
+use crate::lines::LineRange;
+use crate::path_traits::PathTraits;
+use crate::search_components::ScoreComponents;
+use crate::tool::ToolName;
+use serde::{Deserialize, Serialize};
 
 /// Estimated tokens per source line when no text was observed (measured on TypeScript:
 /// about 4, not the 8 the predecessor assumed).
 pub const TOKENS_PER_LINE: u32 = 4;
 
+/// A declaration a tool named at the candidate's location.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CandidateSymbol {
+    /// The declared name (`save`).
     pub name: String,
+    /// The name with its enclosing declarations (`RecordStore.save`).
     pub qualified: String,
+    /// The declaration kind as the observe stage spells it (`function`, `class`, `method`, …).
     pub kind: String,
+    /// 1-based line of the declaration's signature.
     pub line: u32,
-}
-
-impl From<&sightline_observe::tools::explore_code::WindowSymbol> for CandidateSymbol {
-    fn from(s: &sightline_observe::tools::explore_code::WindowSymbol) -> Self {
-        CandidateSymbol {
-            name: s.name.clone(),
-            qualified: s.qualified.clone(),
-            kind: s.kind.clone(),
-            line: s.line,
-        }
-    }
 }
 
 /// Which tool saw the candidate and why.
@@ -37,7 +30,9 @@ impl From<&sightline_observe::tools::explore_code::WindowSymbol> for CandidateSy
 pub struct Provenance {
     /// Index of the tool call in the session.
     pub call: u32,
+    /// The tool that made the call.
     pub tool: ToolName,
+    /// Why the tool showed the location, in the tool's words.
     pub reason: String,
     /// The tool's own score for it, when the tool ranks.
     pub score: Option<f64>,
@@ -46,23 +41,34 @@ pub struct Provenance {
 /// Source text a tool showed for part of the candidate, kept untruncated for quote checks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ObservedText {
+    /// The lines the text covers.
     pub lines: LineRange,
+    /// The text exactly as the tool showed it, one `
+    /// ` per line.
     pub text: String,
 }
 
+/// One observed location with a stable ID: the only thing a model can select and the only
+/// source of the paths and ranges a report prints.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Candidate {
+    /// The ID tools printed for this location (`c7`).
     pub id: CandidateId,
     /// Repo-relative, forward slashes.
     pub path: String,
     /// `None` for observations without a location inside the file (listings).
     pub range: Option<LineRange>,
+    /// Declarations tools named here, without repeats.
     pub symbols: Vec<CandidateSymbol>,
+    /// Every tool call that showed this location, in call order.
     pub provenance: Vec<Provenance>,
+    /// What the path alone says about the file (test, vendored, generated, …).
     pub traits: PathTraits,
     /// Query terms the tools matched here.
     pub matched_terms: Vec<String>,
+    /// Source text tools showed for parts of the candidate, for quote checks.
     pub observed: Vec<ObservedText>,
+    /// Estimated tokens a read of the candidate costs (its lines or its observed text).
     pub est_tokens: u32,
     /// The unweighted features the ranking tool (explore_code's search) computed for the
     /// candidate's file, the strongest seen; `None` when no ranking tool showed it. The

@@ -1,5 +1,9 @@
 //! The selection a value model submits (`submit_report`), made only of candidate IDs and
 //! judgments. Its JSON Schema is generated from these types.
+//!
+//! Doc comments here become descriptions in that schema, which every model reads on every
+//! call. Docs written for Rust readers only carry `#[schemars(description = "")]` so the
+//! schema stays as terse as it was; the ones without it are meant for the model.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -21,6 +25,7 @@ pub enum Intent {
 }
 
 impl Intent {
+    /// The intent's argument spelling (`explain`, `locate`, `edit`, `debug`).
     pub fn as_str(self) -> &'static str {
         match self {
             Intent::Explain => "explain",
@@ -54,6 +59,12 @@ impl std::str::FromStr for Intent {
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
 #[serde(rename_all = "snake_case")]
+/// How sure the selection is that its primary candidates answer the query: `low`,
+/// `medium` or `high`, ordered. Validators may lower it, never raise it.
+#[schemars(description = "")]
+// The variants stay undocumented: a variant doc would turn the schema's `enum` into a
+// longer `oneOf`, and the levels need no more words than their names.
+#[allow(missing_docs)]
 pub enum Confidence {
     Low,
     Medium,
@@ -62,6 +73,8 @@ pub enum Confidence {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+/// What the caller should do next with the result.
+#[schemars(description = "")]
 pub enum Action {
     /// The report answers the question (explain/locate only).
     AnswerFromReport,
@@ -74,6 +87,7 @@ pub enum Action {
 }
 
 impl Action {
+    /// The action's JSON spelling (`answer_from_report`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             Action::AnswerFromReport => "answer_from_report",
@@ -87,6 +101,8 @@ impl Action {
 /// One step of the explained flow, backed by a verbatim quote from the candidate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub struct FlowLink {
+    /// The place this step is.
+    #[schemars(description = "")]
     pub candidate: CandidateId,
     /// Open vocabulary: what this place does in the flow (entry, handler, state, …).
     pub role: String,
@@ -96,15 +112,23 @@ pub struct FlowLink {
     pub quote: String,
 }
 
+/// A candidate the caller should read next, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct ReadTarget {
+    /// The place to read.
+    #[schemars(description = "")]
     pub candidate: CandidateId,
     /// Why to read it, tied to the caller's intent.
     pub purpose: String,
+    /// Whether the caller's task cannot be done without reading it.
+    #[schemars(description = "")]
     pub required: bool,
 }
 
+/// A bounded search the caller should run next (with `targeted_gap_search`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct SearchTarget {
     /// A literal term to search for.
     pub term: String,
@@ -122,22 +146,33 @@ pub struct Selection {
     /// The ordered flow, one link per place.
     #[serde(default)]
     pub flow: Vec<FlowLink>,
+    /// What to read next, in order.
     #[serde(default)]
+    #[schemars(description = "")]
     pub read_targets: Vec<ReadTarget>,
     /// At most 3 specific things not found.
     #[serde(default)]
     pub missing: Vec<String>,
+    /// What the caller should do next.
+    #[schemars(description = "")]
     pub action: Action,
     /// Only with `targeted_gap_search`.
     #[serde(default)]
     pub search_targets: Vec<SearchTarget>,
+    /// How sure the selection is; validators may only lower it.
+    #[schemars(description = "")]
     pub confidence: Confidence,
 }
 
 /// Limits the validator enforces on a selection.
 pub const MAX_PRIMARY: usize = 5;
+/// Most missing items a selection may list.
 pub const MAX_MISSING: usize = 3;
+/// Most lines a flow quote may span.
 pub const MAX_QUOTE_LINES: usize = 2;
+/// Most search targets a selection may list.
 pub const MAX_SEARCH_TARGETS: usize = 4;
+/// Most read targets a selection may list.
 pub const MAX_READ_TARGETS: usize = 6;
+/// Most flow links a selection may list.
 pub const MAX_FLOW: usize = 8;

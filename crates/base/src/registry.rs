@@ -1,0 +1,264 @@
+//! The candidate registry: every observation becomes candidates with stable IDs.
+//!
+//! One location, one ID, across every tool of a session:
+//! - a window, a read or a listed file is a location by its path and exact line range (or
+//!   no range); the same location seen again is the same candidate;
+//! - a grep hit is the line it matched: it joins the smallest candidate already holding
+//!   that line when that candidate is no wider than the innermost declaration around the
+//!   line, and otherwise becomes that declaration (or, outside any, the line itself);
+//! - a candidate's range never changes: a read overlapping a window is its own candidate.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::candidate::{Candidate, CandidateSymbol, ObservedText, Provenance};
+use crate::id::CandidateId;
+use crate::lines::LineRange;
+use crate::path_traits::PathTraits;
+use crate::search_components::ScoreComponents;
+use crate::tool::ToolName;
+
+/// Declaration boundaries of indexed files, so grep hits and reads can snap to them.
+pub trait Outline {
+    /// The innermost declaration containing `line` of `path`: its whole range and symbol.
+    fn declaration_at(&self, path: &str, line: u32) -> Option<(LineRange, CandidateSymbol)>;
+    /// Declarations whose signature line falls inside `range` (for labelling read windows).
+    fn declarations_in(&self, path: &str, range: LineRange) -> Vec<CandidateSymbol>;
+}
+
+/// An outline that knows no declarations: every observation keeps its own range.
+pub struct NoOutline;
+
+impl Outline for NoOutline {
+    fn declaration_at(&self, _: &str, _: u32) -> Option<(LineRange, CandidateSymbol)> {
+        None
+    }
+    fn declarations_in(&self, _: &str, _: LineRange) -> Vec<CandidateSymbol> {
+        Vec::new()
+    }
+}
+
+/// Every candidate of one explore session, by ID and by path. Sightings merge under the
+/// rules in the module doc; IDs are never reused or renumbered.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Registry {
+    candidates: Vec<Candidate>,
+    /// Every location ever sighted (a window's or read's range, a grep hit's line, none
+    /// for a file), per path, with the candidate it went to: the same sighting always
+    /// lands on the same ID, and the text labels each location with it.
+    sighted: std::collections::BTreeMap<String, Vec<(Location, CandidateId)>>,
+    #[serde(skip)]
+    by_path: HashMap<String, Vec<usize>>,
+}
+
+/// What a tool showed of a file, the key of "one location, one ID".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Location {
+    /// The file as a whole (a listing).
+    File,
+    /// A window or read of exactly these lines.
+    Lines(LineRange),
+    /// A grep hit on this line.
+    Hit(u32),
+}
+
+impl Location {
+    /// A window or read of `range`, or the whole file when there is none.
+    pub fn of(range: Option<LineRange>) -> Location {
+        range.map_or(Location::File, Location::Lines)
+    }
+}
+
+/// One location an observation reports, before it is merged into the registry. The
+/// registry stage turns each tool's result into sightings; this crate only merges them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sighting {
+    /// Repo-relative, forward slashes.
+    pub path: String,
+    /// What was shown of the file: the key of "one location, one ID".
+    pub location: Location,
+    /// The candidate's range when this sighting creates one.
+    pub range: Option<LineRange>,
+    /// Declarations the tool named at this location.
+    pub symbols: Vec<CandidateSymbol>,
+    /// Why the tool showed it, in the tool's words.
+    pub reason: String,
+    /// The tool's own score, when it ranks.
+    pub score: Option<f64>,
+    /// The search's unweighted components, when the ranking tool showed it.
+    pub search: Option<ScoreComponents>,
+    /// Query terms the tool matched here.
+    pub matched_terms: Vec<String>,
+    /// Verbatim source text the tool showed, when it showed any.
+    pub text: Option<ObservedText>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// How many candidates it holds.
+    pub fn len(&self) -> usize {
+        self.candidates.len()
+    }
+
+    /// Whether it holds no candidate.
+    pub fn is_empty(&self) -> bool {
+        self.candidates.is_empty()
+    }
+
+    /// The candidate with this ID, if it was ever assigned.
+    pub fn get(&self, id: CandidateId) -> Option<&Candidate> {
+        // IDs start at 1 and are dense.
+        let i = (id.0 as usize).checked_sub(1)?;
+        self.candidates.get(i)
+    }
+
+    /// Every candidate, in ID order.
+    pub fn iter(&self) -> impl Iterator<Item = &Candidate> {
+        self.candidates.iter()
+    }
+
+    /// Candidates of one file, in ID order.
+    pub fn in_file<'a>(&'a self, path: &str) -> impl Iterator<Item = &'a Candidate> + 'a {
+        self.by_path
+            .get(path)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.candidates[i])
+    }
+
+    /// The candidate a sighted location of `path` went to.
+    pub fn at(&self, path: &str, location: Location) -> Option<&Candidate> {
+        let (_, id) = self
+            .sighted
+            .get(path)?
+            .iter()
+            .find(|(l, _)| *l == location)?;
+        self.get(*id)
+    }
+
+    /// Merges the sightings of tool call number `call` (made with `tool`); returns the IDs
+    /// they touched in the order they are listed (new or existing, without repeats).
+    pub fn record_sightings(
+        &mut self,
+        call: u32,
+        tool: ToolName,
+        sightings: impl IntoIterator<Item = Sighting>,
+    ) -> Vec<CandidateId> {
+        let mut touched = Vec::new();
+        for s in sightings {
+            let id = self.merge(call, tool, s);
+            if !touched.contains(&id) {
+                touched.push(id);
+            }
+        }
+        touched
+    }
+
+    fn merge(&mut self, call: u32, tool: ToolName, s: Sighting) -> CandidateId {
+        let provenance = Provenance {
+            call,
+            tool,
+            reason: s.reason.clone(),
+            score: s.score,
+        };
+        let seen_before = self
+            .sighted
+            .get(&s.path)
+            .and_then(|v| v.iter().find(|(r, _)| *r == s.location))
+            .map(|(_, id)| id.0 as usize - 1);
+        let slot = seen_before.or_else(|| self.find_slot(&s));
+        let i = match slot {
+            Some(i) => i,
+            None => {
+                let traits = PathTraits::of(&s.path);
+                let id = CandidateId(self.candidates.len() as u32 + 1);
+                self.candidates.push(Candidate {
+                    id,
+                    path: s.path.clone(),
+                    range: s.range,
+                    symbols: Vec::new(),
+                    provenance: Vec::new(),
+                    traits,
+                    matched_terms: Vec::new(),
+                    observed: Vec::new(),
+                    est_tokens: 0,
+                    search: None,
+                });
+                let i = self.candidates.len() - 1;
+                self.by_path.entry(s.path.clone()).or_default().push(i);
+                i
+            }
+        };
+        let c = &mut self.candidates[i];
+        if seen_before.is_none() {
+            self.sighted
+                .entry(s.path.clone())
+                .or_default()
+                .push((s.location, c.id));
+        }
+        if let Some(new) = s.search
+            && c.search.is_none_or(|have| have.sum() < new.sum())
+        {
+            c.search = Some(new);
+        }
+        if !c.provenance.contains(&provenance) {
+            c.provenance.push(provenance);
+        }
+        for sym in s.symbols {
+            if !c
+                .symbols
+                .iter()
+                .any(|x| x.qualified == sym.qualified && x.line == sym.line)
+            {
+                c.symbols.push(sym);
+            }
+        }
+        for t in s.matched_terms {
+            if !c.matched_terms.contains(&t) {
+                c.matched_terms.push(t);
+            }
+        }
+        if let Some(text) = s.text
+            && !c.observed.contains(&text)
+        {
+            c.observed.push(text);
+        }
+        c.refresh_tokens();
+        c.id
+    }
+
+    /// The existing candidate a sighting belongs to, if any (the rules in the module doc).
+    fn find_slot(&self, s: &Sighting) -> Option<usize> {
+        let same_file = self.by_path.get(&s.path)?;
+        let range_of = |i: usize| self.candidates[i].range;
+        let exact = same_file.iter().copied().find(|&i| range_of(i) == s.range);
+        let (Location::Hit(line), Some(range)) = (s.location, s.range) else {
+            return exact;
+        };
+        if exact.is_some() {
+            return exact;
+        }
+        same_file
+            .iter()
+            .copied()
+            .filter_map(|i| Some((i, range_of(i)?)))
+            .filter(|(_, r)| r.contains_line(line) && r.len() <= range.len())
+            .min_by_key(|(i, r)| (r.len(), *i))
+            .map(|(i, _)| i)
+    }
+}
+
+impl Registry {
+    /// Rebuilds the path index after deserialization.
+    pub fn reindex(&mut self) {
+        self.by_path.clear();
+        for (i, c) in self.candidates.iter().enumerate() {
+            self.by_path.entry(c.path.clone()).or_default().push(i);
+        }
+    }
+}
