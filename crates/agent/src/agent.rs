@@ -8,8 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use sightline_observe::Index;
-use sightline_observe::tools::explore_code::ExploreArgs;
-use sightline_registry::{Intent, RegistryDatabase, ToolCall};
+use sightline_registry::{Intent, RegistryDatabase};
 
 use crate::budget::{BudgetKind, Budgets, StopReason};
 use crate::chat::{
@@ -454,8 +453,11 @@ impl Loop<'_> {
         // The deterministic selection ranks what was observed; make sure that includes
         // the exploration of the query itself, as a run without a model would.
         if !self.explored_query {
-            let args = ExploreArgs::new(self.session.query());
-            self.session.call(self.index, ToolCall::ExploreCode(args));
+            let call = crate::explore::query_exploration(
+                self.session.query(),
+                crate::explore::DETERMINISTIC_FILES,
+            );
+            self.session.call(self.index, call);
         }
         let finished = self.session.finish_deterministic(self.index);
         self.end(finished, stop)

@@ -57,6 +57,7 @@
 pub mod agent;
 pub mod budget;
 pub mod chat;
+pub mod explore;
 pub mod prompt;
 pub mod provider;
 pub mod session;
@@ -68,5 +69,6 @@ pub mod trace;
 pub use agent::{AgentRun, RunStats};
 pub use budget::{BudgetKind, Budgets, StopReason};
 pub use chat::{ChatProvider, ChatRequest, ChatResponse, Message, ProviderError};
+pub use explore::{DETERMINISTIC_FILES, ExploreError, Mode, explore, query_exploration};
 pub use session::{CallOutcome, ExploreSession, Finished, SessionError, parse_call};
 pub use trace::Trace;

@@ -79,6 +79,9 @@ pub struct ExploreSession {
     pub observation_cap: usize,
     /// Character budget of the rendered report.
     pub report_budget: usize,
+    /// The rank model's weights: they order `explore_code`'s files and the packet. The
+    /// checked-in fit unless a measurement (eval's leave-one-repository-out run) sets others.
+    pub weights: sightline_rank::Weights,
 }
 
 /// Default cap on one observation's text (the full observation is still recorded).
@@ -102,6 +105,7 @@ impl ExploreSession {
             intent,
             observation_cap: DEFAULT_OBSERVATION_CAP,
             report_budget: sightline_render::DEFAULT_BUDGET_CHARS,
+            weights: *sightline_rank::Weights::fitted(),
         })
     }
 
@@ -145,7 +149,7 @@ impl ExploreSession {
         let observation = match &call {
             ToolCall::ExploreCode(a) => {
                 // The rank model orders the tool's files, as it orders the packet.
-                let weights = sightline_rank::Weights::fitted().search();
+                let weights = self.weights.search();
                 explore_code::run_weighted(index.db(), index.workspace(), a, &weights)
                     .map(Observation::ExploreCode)
             }
@@ -187,13 +191,19 @@ impl ExploreSession {
 
     /// The deterministic selection over everything observed so far.
     pub fn fallback_selection(&self, index: &Index<RegistryDatabase>) -> Selection {
-        sightline_rank::finish(index.db(), self.session).selection
+        self.ranked(index).selection
+    }
+
+    /// The session's registry ranked by the session's weights: the packet and the
+    /// deterministic selection.
+    pub fn ranked(&self, index: &Index<RegistryDatabase>) -> sightline_rank::ExploreRun {
+        sightline_rank::finish_with(index.db(), self.session, &self.weights)
     }
 
     /// Validates and renders a selection (falling back to the deterministic selection when
     /// nothing survives).
     pub fn submit(&self, index: &Index<RegistryDatabase>, selection: &Selection) -> Finished {
-        let run = sightline_rank::finish(index.db(), self.session);
+        let run = self.ranked(index);
         // Cited files are read again: one deleted or changed since a tool showed it must
         // not be cited on the strength of the old observation.
         let read_now = |path: &str| {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde::Serialize;
+use sightline_agent::{ExploreSession, Finished, Mode};
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_registry::{Intent, RegistryDatabase};
 
@@ -85,29 +86,22 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let run = sightline_rank::explore_deterministic(db, ws, &args.query, args.intent)?;
-    let validated = sightline_validate::validate(
-        &run.selection,
-        &run.registry,
-        args.intent,
-        &run.selection,
-        &sightline_validate::Budget::default(),
-    );
-    let report = sightline_render::render_report(
-        &args.query,
-        args.intent,
-        &validated,
-        &run.registry,
-        args.budget,
-    );
+    // The same entry point as the MCP server's `explore` and `xtask eval`.
+    let mut index = index;
+    let mut session = ExploreSession::new(&mut index, &args.query, args.intent)?;
+    session.report_budget = args.budget;
+    let Finished { validated, report } =
+        sightline_agent::explore(&mut index, &mut session, Mode::DETERMINISTIC)?;
+    let registry = session.ranked(&index).registry;
     let out = args.json.then(|| JsonReport {
         query: &args.query,
         intent: args.intent,
-        report: sightline_render::render_json(&validated, &run.registry),
+        report: sightline_render::render_json(&validated, &registry),
         text: &report.text,
         drops: crate::output::drop_lines(&validated),
         fell_back: validated.fell_back,
     });
     crate::output::print_report(&report.text, out.as_ref())?;
+    session.close(&mut index);
     Ok(())
 }

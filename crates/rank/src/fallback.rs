@@ -24,6 +24,7 @@ const PRIMARY_SHARE: f64 = 0.4;
 const EXTRA_PRIMARY_SHARE: f64 = 0.6;
 const CORE_PRIMARY: usize = 3;
 
+/// The deterministic selection for `packet`: see the module's documentation.
 pub fn fallback_selection(
     packet: &Packet,
     registry: &Registry,

@@ -1,5 +1,37 @@
 //! The rank stage: scores candidates from structural features, builds a bounded diverse
 //! packet, and derives the deterministic selection used when no value model runs.
+//!
+//! Contract: [`Features::of`] turns a registry [`Candidate`](sightline_registry::Candidate)
+//! and the query's terms into typed, unweighted features (the search's components, symbol
+//! and term matches, path traits, range width). One model, [`Weights`] (checked in as
+//! `weights.json`, written by `cargo xtask fit`), weighs them into an explained
+//! [`ScoreBreakdown`]; its search part ([`Weights::search`]) also orders `explore_code`'s
+//! files, so the tool and the packet follow the same weights. [`build_packet`] keeps a
+//! bounded, diverse list of the best candidates; [`fallback_selection`] derives a
+//! deterministic selection from it; [`explore_deterministic`] runs all of it from a query.
+//!
+//! Invariants (property tests in `tests/model_properties.rs` and `tests/packet.rs`):
+//! - A candidate whose features dominate another's never scores lower; penalties (a
+//!   secondary or declaration-only file, no range, a wide range) only lower a score; scores
+//!   are finite, non-negative and deterministic.
+//! - The packet respects its character budget and diversity limits and is ordered by score.
+//! - The fallback cites only packet candidates with a range, one per file, at most five,
+//!   each scoring at least 0.4 of the best (0.6 past the third); its confidence is never
+//!   high: structure alone cannot judge.
+//!
+//! Embedding it on its own: score two candidates' features with the checked-in model.
+//!
+//! ```
+//! use sightline_rank::{Features, Weights};
+//!
+//! let named = Features { search_name: 3.0, symbol_name: 2.0, width: 12, ..Features::default() };
+//! let test_file = Features { secondary: true, ..named };
+//! let w = Weights::fitted();
+//! let (a, b) = (w.score(&named, false), w.score(&test_file, false));
+//! assert!(a.total > b.total, "a test file is penalised unless tests were asked for");
+//! assert_eq!(w.score(&test_file, true).total, a.total);
+//! ```
+#![warn(missing_docs)]
 
 pub mod fallback;
 pub mod model;

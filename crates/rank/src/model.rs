@@ -20,8 +20,11 @@ pub struct Features {
     /// declaration-name matches, BM25 text matches, path-word matches, graph proximity to
     /// the strongest name matches, each in the repository's IDF units.
     pub search_name: f64,
+    /// The search's BM25 of the file.
     pub search_lexical: f64,
+    /// The search's path-word matches.
     pub search_path: f64,
+    /// The search's graph proximity to the best name matches.
     pub search_graph: f64,
     /// Query terms in the candidate's own symbol names, IDF-weighted.
     pub symbol_name: f64,
@@ -38,6 +41,7 @@ pub struct Features {
 }
 
 impl Features {
+    /// The features of one candidate for a query's terms.
     pub fn of(c: &Candidate, terms: &QueryTerms) -> Features {
         let search = c.search.unwrap_or_default();
         let mut symbol_name = 0.0;
@@ -82,14 +86,21 @@ impl Features {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Weights {
+    /// Weight of [`Features::search_name`] (the scale anchor, 1).
     pub search_name: f64,
+    /// Weight of [`Features::search_lexical`].
     pub search_lexical: f64,
+    /// Weight of [`Features::search_path`].
     pub search_path: f64,
+    /// Weight of [`Features::search_graph`].
     pub search_graph: f64,
+    /// Weight of [`Features::symbol_name`].
     pub symbol_name: f64,
+    /// Weight of [`Features::matched_lexical`].
     pub matched_lexical: f64,
     /// Share of score a secondary file keeps unless the caller asked for such files.
     pub secondary_factor: f64,
+    /// Share of score a declaration-only file keeps.
     pub declaration_only_factor: f64,
     /// Share of score a rangeless candidate keeps.
     pub rangeless_factor: f64,
@@ -110,6 +121,7 @@ pub struct ScoreBreakdown {
     pub tightness: f64,
     /// Multiplier for secondary and declaration-only files (1 when none applies).
     pub trait_factor: f64,
+    /// `(tool + name + lexical) × trait_factor × tightness`.
     pub total: f64,
 }
 

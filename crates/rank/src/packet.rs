@@ -10,10 +10,12 @@ use sightline_registry::{CandidateId, Registry};
 
 use crate::model::{Features, ScoreBreakdown, Weights};
 
+/// Size, diversity and scoring of a packet.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PacketOptions {
     /// Fewest entries when the registry has enough candidates.
     pub min_entries: usize,
+    /// Most entries.
     pub max_entries: usize,
     /// Most entries from one file in the first pass.
     pub per_file: usize,
@@ -42,14 +44,19 @@ impl Default for PacketOptions {
     }
 }
 
+/// One candidate in the packet.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PacketEntry {
+    /// The candidate's registry ID.
     pub id: CandidateId,
+    /// Its score, explained.
     pub score: ScoreBreakdown,
     /// The rendered line for this entry.
     pub line: String,
 }
 
+/// The best candidates of a registry, bounded and diverse: what a value model (or the
+/// fallback) chooses from.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Packet {
     /// Best first.
@@ -59,6 +66,7 @@ pub struct Packet {
 }
 
 impl Packet {
+    /// One line per entry: ID, place, label and score explanation.
     pub fn render(&self) -> String {
         let mut out = String::new();
         for e in &self.entries {
@@ -111,6 +119,7 @@ pub fn rank_all(
     scored
 }
 
+/// Ranks `registry` for `terms` and keeps a packet within `opts`' limits.
 pub fn build_packet(registry: &Registry, terms: &QueryTerms, opts: &PacketOptions) -> Packet {
     let ranked = rank_all(registry, terms, opts.include_secondary, &opts.weights);
     let mut per_file: HashMap<&str, usize> = HashMap::new();

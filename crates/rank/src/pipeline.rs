@@ -15,11 +15,17 @@ use crate::fallback::fallback_selection;
 use crate::model::Weights;
 use crate::packet::{Packet, PacketOptions, build_packet};
 
+/// Everything one deterministic exploration produced.
 pub struct ExploreRun {
+    /// The session holding the recorded tool call.
     pub session: Session,
+    /// The candidates the call's observation registered.
     pub registry: Arc<Registry>,
+    /// The query's terms, parsed against the repository's statistics.
     pub terms: QueryTerms,
+    /// The ranked packet.
     pub packet: Packet,
+    /// The deterministic selection derived from the packet.
     pub selection: Selection,
 }
 
@@ -30,6 +36,8 @@ pub fn default_explore_args(query: &str) -> ExploreArgs {
     args
 }
 
+/// One `explore_code` call for `query` (the rank model's weights ordering it), recorded in
+/// a new session, ranked, and the fallback selection derived.
 pub fn explore_deterministic(
     db: &dyn sightline_registry::Db,
     ws: Workspace,

@@ -2,10 +2,9 @@
 //! model (the agent loop explores and selects), or deterministically (one exploration, the
 //! rank stage's selection).
 
-use sightline_agent::{Budgets, ChatProvider, ExploreSession, Finished, Trace, agent};
+use sightline_agent::{Budgets, ChatProvider, ExploreError, ExploreSession, Finished, Mode};
 use sightline_observe::Index;
-use sightline_observe::tools::explore_code::ExploreArgs;
-use sightline_registry::{RegistryDatabase, ToolCall};
+use sightline_registry::RegistryDatabase;
 
 use crate::error::CallError;
 
@@ -47,35 +46,21 @@ pub struct Judge<'a> {
 
 /// Explores `session` (fresh, nothing recorded yet) and returns its validated report.
 ///
-/// VALUE MODEL HOOK: the single place where the configured value model is used. With one,
-/// the agent loop drives the session (it explores on its own, so `max_files` does not
-/// apply) and always ends in a report, falling back to the deterministic selection itself.
-/// Without one, one `explore_code` call of `max_files` files is followed by the rank
-/// stage's deterministic selection.
+/// VALUE MODEL HOOK: the single place where the server chooses how `explore` is judged:
+/// by `model` when there is one (the agent loop explores on its own, so `max_files` does
+/// not apply), else deterministically with one `explore_code` call of `max_files` files.
+/// Both go through [`sightline_agent::explore`], the one entry point every caller shares.
 pub fn explore(
     index: &mut Index<RegistryDatabase>,
     session: &mut ExploreSession,
     max_files: u32,
     model: Option<Judge<'_>>,
 ) -> Result<Finished, CallError> {
-    if let Some(Judge { provider, budgets }) = model {
-        session.observation_cap = budgets.observation_cap;
-        // The loop's trace is a debugging aid of the `agent` command; the server keeps none.
-        let mut trace = Trace::disabled();
-        let run = agent::run(index, session, provider, budgets, &mut trace);
-        eprintln!(
-            "value model finished after {} steps: {:?}",
-            run.stats.steps, run.stop
-        );
-        return Ok(run.finished);
-    }
-    let args = ExploreArgs {
-        max_files,
-        ..ExploreArgs::new(session.query())
+    let mode = match model {
+        Some(Judge { provider, budgets }) => Mode::Judged { provider, budgets },
+        None => Mode::Deterministic { max_files },
     };
-    let outcome = session.call(index, ToolCall::ExploreCode(args));
-    if outcome.is_error {
-        return Err(CallError::Tool(outcome.text.trim_end().to_owned()));
-    }
-    Ok(session.finish_deterministic(index))
+    sightline_agent::explore(index, session, mode).map_err(|e| match e {
+        ExploreError::Tool(text) => CallError::Tool(text),
+    })
 }

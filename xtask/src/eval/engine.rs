@@ -1,7 +1,9 @@
 //! The engine arm: the single place the harness calls the pipeline. It runs the
-//! deterministic explore (explore_code -> registry -> rank -> validate -> render) with
-//! intent `locate` and reads the ranking off the packet.
+//! deterministic explore through `sightline_agent::explore` (explore_code -> registry ->
+//! rank -> validate -> render), as the CLI and the MCP server do, with intent `locate`,
+//! and reads the ranking off the packet.
 
+use sightline_agent::{ExploreSession, Finished, Mode};
 use sightline_observe::Index;
 use sightline_registry::{Intent, RegistryDatabase};
 
@@ -34,18 +36,20 @@ pub struct CandidateFeatures {
 }
 
 pub fn rank_files(
-    index: &Index<RegistryDatabase>,
+    index: &mut Index<RegistryDatabase>,
     query: &str,
     weights: &sightline_rank::Weights,
 ) -> EngineRun {
     let intent = Intent::Locate;
-    let Ok(run) = sightline_rank::explore_deterministic_with(
-        index.db(),
-        index.workspace(),
-        query,
-        intent,
-        weights,
-    ) else {
+    // The one entry point the CLI and the MCP server use too.
+    let Ok(mut session) = ExploreSession::new(index, query, intent) else {
+        return EngineRun::default();
+    };
+    session.weights = *weights;
+    let finished = sightline_agent::explore(index, &mut session, Mode::DETERMINISTIC);
+    let run = session.ranked(index);
+    session.close(index);
+    let Ok(Finished { validated, report }) = finished else {
         return EngineRun::default();
     };
     let files: Vec<String> = run
@@ -54,20 +58,6 @@ pub fn rank_files(
         .into_iter()
         .map(str::to_owned)
         .collect();
-    let validated = sightline_validate::validate(
-        &run.selection,
-        &run.registry,
-        intent,
-        &run.selection,
-        &sightline_validate::Budget::default(),
-    );
-    let report = sightline_render::render_report(
-        query,
-        intent,
-        &validated,
-        &run.registry,
-        sightline_render::DEFAULT_BUDGET_CHARS,
-    );
     let cited_widths = report
         .json
         .primary

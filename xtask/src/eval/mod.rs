@@ -331,7 +331,7 @@ fn run_repo(
             }
         }
         result.index_ms = ms(t0);
-        let idx = index.as_ref().expect("opened above");
+        let idx = index.as_mut().expect("opened above");
         result.gold_not_indexed = t
             .gold_files
             .iter()
@@ -341,6 +341,7 @@ fn run_repo(
 
         let t0 = Instant::now();
         let run = engine::rank_files(idx, &t.query, weights);
+        let idx = &*idx;
         let engine_ms = ms(t0);
         let mut engine_arm = arm(
             TaskScores::of(&run.files, &run.packet_files, &t.gold_files),

@@ -1,0 +1,81 @@
+//! The one entry point from a query to a validated report, used by the CLI, the MCP
+//! server, `xtask eval` and the agent loop's own fallback: with a value model the loop
+//! explores and selects; without one, one `explore_code` call is followed by the rank
+//! stage's deterministic selection. Both end in [`ExploreSession::submit`]'s validation.
+
+use sightline_observe::Index;
+use sightline_observe::tools::explore_code::{ExploreArgs, MAX_FILES_CAP};
+use sightline_registry::{RegistryDatabase, ToolCall};
+
+use crate::{Budgets, ChatProvider, ExploreSession, Finished, Trace};
+
+/// Files the deterministic exploration asks `explore_code` for when the caller names no
+/// number: the most the tool allows, since the rank stage, not the tool, picks what to cite.
+pub const DETERMINISTIC_FILES: u32 = MAX_FILES_CAP;
+
+/// How an exploration is judged.
+#[derive(Clone, Copy)]
+pub enum Mode<'a> {
+    /// No model: one `explore_code` call of `max_files` files, then the deterministic
+    /// selection.
+    Deterministic {
+        /// Files the exploration asks for.
+        max_files: u32,
+    },
+    /// A value model drives the agent loop (it explores on its own) and selects.
+    Judged {
+        /// Where the judging conversation runs.
+        provider: &'a dyn ChatProvider,
+        /// The limits it runs under.
+        budgets: &'a Budgets,
+    },
+}
+
+impl Mode<'_> {
+    /// The deterministic mode with the default file count.
+    pub const DETERMINISTIC: Mode<'static> = Mode::Deterministic {
+        max_files: DETERMINISTIC_FILES,
+    };
+}
+
+/// Why an exploration produced no report.
+#[derive(Debug, thiserror::Error)]
+pub enum ExploreError {
+    /// The deterministic exploration's tool call failed (an empty query, bad arguments).
+    #[error("{0}")]
+    Tool(String),
+}
+
+/// The call a session without a model starts with: `explore_code` for its query.
+pub fn query_exploration(query: &str, max_files: u32) -> ToolCall {
+    ToolCall::ExploreCode(ExploreArgs {
+        max_files,
+        ..ExploreArgs::new(query)
+    })
+}
+
+/// Explores `session` (fresh, nothing recorded yet) in `mode` and returns its validated,
+/// rendered report. A judged run always ends in a report (the loop falls back to the
+/// deterministic selection itself); a deterministic one fails only when its tool call does.
+pub fn explore(
+    index: &mut Index<RegistryDatabase>,
+    session: &mut ExploreSession,
+    mode: Mode<'_>,
+) -> Result<Finished, ExploreError> {
+    match mode {
+        Mode::Judged { provider, budgets } => {
+            session.observation_cap = budgets.observation_cap;
+            // The loop's trace is a debugging aid of the `agent` command; this keeps none.
+            let mut trace = Trace::disabled();
+            let run = crate::agent::run(index, session, provider, budgets, &mut trace);
+            Ok(run.finished)
+        }
+        Mode::Deterministic { max_files } => {
+            let outcome = session.call(index, query_exploration(session.query(), max_files));
+            if outcome.is_error {
+                return Err(ExploreError::Tool(outcome.text.trim_end().to_owned()));
+            }
+            Ok(session.finish_deterministic(index))
+        }
+    }
+}
