@@ -67,9 +67,10 @@ pub(crate) fn drop_stale(pass: &mut Pass, registry: &Registry, read_now: ReadNow
         let Some(Some(text)) = now.get(c.path.as_str()) else {
             return Ok(());
         };
-        // Quotes that do not verify at all are the quote rule's to drop.
+        // Quotes that do not verify at all are the quote rule's to drop. The matched lines
+        // keep their indentation; the file's text is whitespace-normalised, so they are too.
         match verify(&l.quote, c) {
-            Ok(lines) if !text.contains(&lines.join(" ")) => {
+            Ok(lines) if !text.contains(&normalize(&lines.join(" "))) => {
                 Err(drop_of(Rule::StaleFile, what(), CHANGED))
             }
             _ => Ok(()),

@@ -466,3 +466,42 @@ fn a_search_scope_must_be_a_path_of_the_repository() {
         assert_eq!(scoped(foreign), (None, true), "{foreign:?}");
     }
 }
+
+/// An indented line quoted from a file that has not changed is not "changed on disk":
+/// the quote keeps the line's indentation, the file's text is compared whitespace-
+/// normalised, so both must be normalised alike.
+#[test]
+fn an_indented_quote_from_an_unchanged_file_is_kept() {
+    let reg = registry();
+    let queue = reg
+        .iter()
+        .find(|c| {
+            c.path == "src/services/queue.ts"
+                && c.observed.iter().any(|o| o.text.contains("response.ok"))
+        })
+        .expect("the fixture reads src/services/queue.ts")
+        .id;
+    let mut sel = selection(Action::ReadTargets, Confidence::Medium);
+    sel.primary = vec![queue];
+    sel.flow = vec![link(
+        queue.0,
+        "data",
+        "throws on a failed response",
+        "if (!response.ok) {",
+    )];
+    let unchanged = |p: &str| (p == "src/services/queue.ts").then(|| format!("\n\n{QUEUE_LOAD}"));
+    let v = sightline_validate::validate_on_disk(
+        &sel,
+        &reg,
+        Intent::Explain,
+        &fallback(),
+        &Budget::default(),
+        &unchanged,
+    );
+    assert_eq!(v.selection.flow.len(), 1, "{:?}", v.drops);
+    assert!(
+        v.drops.iter().all(|d| d.rule != Rule::StaleFile),
+        "{:?}",
+        v.drops
+    );
+}
