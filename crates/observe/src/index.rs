@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
 use crate::db::{
     FileIndex, ObserveDatabase, SourceFile, TERM_CHUNK_FILES, TermChunk, Workspace,
-    decl_word_chunk, file_index, term_chunk_postings, term_stats, workspace_graph,
+    decl_word_chunk, file_import_keys, file_index, term_chunk_postings, term_stats, workspace_graph,
 };
 use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
 
@@ -253,6 +253,11 @@ impl<D: crate::Db> Index<D> {
             let chunk = TermChunk::new(&self.db, c);
             let _ = term_chunk_postings(&self.db, self.workspace, chunk);
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
+        }
+        for f in self.workspace.files(&self.db) {
+            if matches!(f.role(&self.db), crate::walk::FileRole::Source(_)) {
+                let _ = file_import_keys(&self.db, *f);
+            }
         }
         let _ = crate::mirrors::mirror_files(&self.db, self.workspace);
         self.report.timings_ms.insert("query tables".into(), ms(t));
