@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
 use crate::db::{
     FileIndex, ObserveDatabase, SourceFile, TERM_CHUNK_FILES, TermChunk, Workspace,
-    decl_word_chunk, file_import_keys, file_index, term_chunk_postings, term_stats, workspace_graph,
+    decl_word_chunk, file_import_keys, file_index, term_chunk_postings, term_stats,
+    workspace_graph,
 };
 use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
 
