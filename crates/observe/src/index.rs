@@ -47,6 +47,12 @@ pub enum Progress {
     Parsed { done: usize, total: usize },
 }
 
+/// Durability of the tree's inputs (files and the file list). Sessions, which change on
+/// every query, are low-durability inputs; marking the tree higher lets salsa skip
+/// re-verifying everything derived from the tree (the graph, the term tables) when only a
+/// session changed, so a query never pays for walking those dependencies.
+const TREE_DURABILITY: salsa::Durability = salsa::Durability::MEDIUM;
+
 #[derive(Default)]
 pub struct IndexOptions<'a> {
     pub cache: CacheMode,
@@ -185,17 +191,20 @@ impl<D: crate::Db> Index<D> {
         let mut fresh = FactsCache::default();
         for (file, (hash, idx)) in walked.files.into_iter().zip(indexed) {
             fresh.entries.insert(hash, idx.clone());
-            let input = SourceFile::new(
-                &db,
+            let input = SourceFile::builder(
                 file.path.clone(),
                 Arc::from(file.text),
                 file.role,
                 Some(idx),
-            );
+            )
+            .durability(TREE_DURABILITY)
+            .new(&db);
             files.insert(file.path, (input, file.stamp));
             inputs.push(input);
         }
-        let workspace = Workspace::new(&db, root.clone(), inputs);
+        let workspace = Workspace::builder(root.clone(), inputs)
+            .durability(TREE_DURABILITY)
+            .new(&db);
         let mut index = Index {
             db,
             workspace,
@@ -386,20 +395,23 @@ impl<D: crate::Db> Index<D> {
             Some((input, stamp)) => {
                 *stamp = file.stamp;
                 if **input.text(&self.db) != *file.text {
-                    input.set_text(&mut self.db).to(Arc::from(file.text));
-                    input.set_known(&mut self.db).to(None);
+                    input
+                        .set_text(&mut self.db)
+                        .with_durability(TREE_DURABILITY)
+                        .to(Arc::from(file.text));
+                    input
+                        .set_known(&mut self.db)
+                        .with_durability(TREE_DURABILITY)
+                        .to(None);
                     out.changed.push(file.path);
                 }
                 false
             }
             None => {
-                let input = SourceFile::new(
-                    &self.db,
-                    file.path.clone(),
-                    Arc::from(file.text),
-                    file.role,
-                    None,
-                );
+                let input =
+                    SourceFile::builder(file.path.clone(), Arc::from(file.text), file.role, None)
+                        .durability(TREE_DURABILITY)
+                        .new(&self.db);
                 self.files.insert(file.path.clone(), (input, file.stamp));
                 out.added.push(file.path);
                 true
@@ -416,7 +428,10 @@ impl<D: crate::Db> Index<D> {
                 .collect();
             inputs.sort_by(|a, b| a.0.cmp(&b.0));
             let inputs = inputs.into_iter().map(|(_, f)| f).collect();
-            self.workspace.set_files(&mut self.db).to(inputs);
+            self.workspace
+                .set_files(&mut self.db)
+                .with_durability(TREE_DURABILITY)
+                .to(inputs);
         }
         out.changed.sort();
         out.added.sort();
