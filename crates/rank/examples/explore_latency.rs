@@ -1,7 +1,9 @@
 //! Times the deterministic explore (explore_code -> registry -> packet -> selection) per
 //! query on one repository, after the index is built, so a profiler sees only the query
 //! path: `cargo run --release -p sightline-rank --example explore_latency -- REPO QUERY…`
-//! (queries also one per line on stdin when none are given).
+//! (queries also one per line on stdin when none are given). With `CHECKOUTS="ref …"` in
+//! the environment, the repository is checked out at each ref in turn and refreshed, and
+//! the first query is timed twice: right after the refresh and again.
 
 use std::io::BufRead as _;
 use std::time::Instant;
@@ -16,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if queries.is_empty() {
         queries = std::io::stdin().lock().lines().collect::<Result<_, _>>()?;
     }
-    let index = Index::open_with_db(
+    let mut index = Index::open_with_db(
         RegistryDatabase::default(),
         std::path::Path::new(&repo),
         &IndexOptions {
@@ -24,6 +26,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             progress: None,
         },
     )?;
+    if let Ok(refs) = std::env::var("CHECKOUTS") {
+        let q = queries.first().ok_or("a query is needed")?;
+        for r in refs.split_whitespace() {
+            let status = std::process::Command::new("git")
+                .args(["-C", &repo, "checkout", "-q", "-f", r])
+                .status()?;
+            if !status.success() {
+                return Err(format!("git checkout {r} failed").into());
+            }
+            let t = Instant::now();
+            let report = index.refresh();
+            let refresh_ms = t.elapsed().as_secs_f64() * 1000.0;
+            let mut timed = Vec::new();
+            for _ in 0..2 {
+                let t = Instant::now();
+                sightline_rank::explore_deterministic(
+                    index.db(),
+                    index.workspace(),
+                    q,
+                    Intent::Locate,
+                )?;
+                timed.push(t.elapsed().as_secs_f64() * 1000.0);
+            }
+            let changed = report.changed.len() + report.added.len() + report.removed.len();
+            println!(
+                "{r}: {changed} changed, refresh {refresh_ms:.0} ms, first query {:.1} ms, again {:.1} ms",
+                timed[0], timed[1]
+            );
+        }
+        return Ok(());
+    }
     let mut times = Vec::new();
     for q in &queries {
         let t = Instant::now();
