@@ -5,7 +5,7 @@
 
 use sightline_observe::Index;
 use sightline_observe::tools::explore_code::{ExploreArgs, MAX_FILES_CAP};
-use sightline_registry::{RegistryDatabase, ToolCall};
+use sightline_registry::{Observation, RegistryDatabase, ToolCall};
 
 use crate::{Budgets, ChatProvider, ExploreSession, Finished, Trace};
 
@@ -71,9 +71,10 @@ pub fn explore(
             Ok(run.finished)
         }
         Mode::Deterministic { max_files } => {
-            let outcome = session.call(index, query_exploration(session.query(), max_files));
-            if outcome.is_error {
-                return Err(ExploreError::Tool(outcome.text.trim_end().to_owned()));
+            // Nobody reads this call's text: it is recorded, not rendered.
+            let call = query_exploration(session.query(), max_files);
+            if let Observation::Error(e) = session.record(index, call) {
+                return Err(ExploreError::Tool(e.trim_end().to_owned()));
             }
             Ok(session.finish_deterministic(index))
         }

@@ -146,26 +146,9 @@ impl ExploreSession {
     /// Runs one typed tool call and records it.
     pub fn call(&self, index: &mut Index<RegistryDatabase>, call: ToolCall) -> CallOutcome {
         let tool = call.name().as_str().to_owned();
-        let observation = match &call {
-            ToolCall::ExploreCode(a) => {
-                // The rank model orders the tool's files, as it orders the packet.
-                let weights = self.weights.search();
-                explore_code::run_weighted(index.db(), index.workspace(), a, &weights)
-                    .map(Observation::ExploreCode)
-            }
-            ToolCall::Grep(a) => grep::run(&self.root, a).map(Observation::Grep),
-            ToolCall::ReadFile(a) => read_file::run(&self.root, a).map(Observation::ReadFile),
-            ToolCall::ListFiles(a) => list_files::run(&self.root, a).map(Observation::ListFiles),
-        }
-        .unwrap_or_else(|e| Observation::Error(e.to_string()));
-        let is_error = matches!(observation, Observation::Error(_));
         let before = session_registry(index.db(), self.session).len();
-        let mut calls = self.session.calls(index.db()).clone();
-        calls.push(RecordedCall {
-            call,
-            observation: observation.clone(),
-        });
-        self.session.set_calls(index.db_mut()).to(calls);
+        let observation = self.record(index, call);
+        let is_error = matches!(observation, Observation::Error(_));
         let registry = session_registry(index.db(), self.session);
         let new_ids: Vec<CandidateId> = registry.iter().skip(before).map(|c| c.id).collect();
         let full = render_observation(&observation, &registry);
@@ -182,6 +165,30 @@ impl ExploreSession {
             is_error,
             observation,
         }
+    }
+
+    /// Runs one typed tool call and records it, without rendering its text: what a
+    /// session nobody reads the tool output of (the deterministic explore) needs.
+    pub fn record(&self, index: &mut Index<RegistryDatabase>, call: ToolCall) -> Observation {
+        let observation = match &call {
+            ToolCall::ExploreCode(a) => {
+                // The rank model orders the tool's files, as it orders the packet.
+                let weights = self.weights.search();
+                explore_code::run_weighted(index.db(), index.workspace(), a, &weights)
+                    .map(Observation::ExploreCode)
+            }
+            ToolCall::Grep(a) => grep::run(&self.root, a).map(Observation::Grep),
+            ToolCall::ReadFile(a) => read_file::run(&self.root, a).map(Observation::ReadFile),
+            ToolCall::ListFiles(a) => list_files::run(&self.root, a).map(Observation::ListFiles),
+        }
+        .unwrap_or_else(|e| Observation::Error(e.to_string()));
+        let mut calls = self.session.calls(index.db()).clone();
+        calls.push(RecordedCall {
+            call,
+            observation: observation.clone(),
+        });
+        self.session.set_calls(index.db_mut()).to(calls);
+        observation
     }
 
     /// The registry of every candidate the session's calls showed (derived by salsa).
