@@ -377,6 +377,14 @@ pub fn decl_word_chunk<'db>(
     Arc::new(index)
 }
 
+/// The words of a file's path: its stem's (an `index` file takes its directory's name)
+/// and its directories', normalised like query words. A file's path never changes, so
+/// this is computed once per file, not per query.
+#[salsa::tracked(returns(clone))]
+pub fn file_path_words(db: &dyn Db, file: SourceFile) -> Arc<(Vec<String>, Vec<String>)> {
+    Arc::new(crate::path_traits::path_words(file.path(db)))
+}
+
 /// The compound keys (`usematchroute`) of the multi-word names a file imports or
 /// re-exports, with whether it re-exports them: what the search matches a query's exact
 /// identifiers against, without splitting every import name on every query.

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
 use crate::db::{
     FileIndex, ObserveDatabase, SourceFile, TERM_CHUNK_FILES, TermChunk, Workspace,
-    decl_word_chunk, file_import_keys, file_index, term_chunk_postings, term_stats,
-    workspace_graph,
+    decl_word_chunk, file_import_keys, file_index, file_path_words, term_chunk_postings,
+    term_stats, workspace_graph,
 };
 use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
 
@@ -265,6 +265,7 @@ impl<D: crate::Db> Index<D> {
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
         }
         for f in self.workspace.files(&self.db) {
+            let _ = file_path_words(&self.db, *f);
             if matches!(f.role(&self.db), crate::walk::FileRole::Source(_)) {
                 let _ = file_import_keys(&self.db, *f);
             }

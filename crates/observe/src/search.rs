@@ -11,7 +11,7 @@ use crate::db::{
     workspace_graph,
 };
 use crate::graph::{Edge, EdgeKind, Graph, NodeId};
-use crate::path_traits::{PathTraits, path_words};
+use crate::path_traits::PathTraits;
 use crate::query::QueryTerms;
 use crate::terms::{compound_key, subword_count, term_words};
 use crate::walk::FileRole;
@@ -140,7 +140,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             .cloned()
             .unwrap_or_default();
         let path = f.path(db);
-        let path_score = path_score(path, &terms);
+        let path_score = path_score(&crate::db::file_path_words(db, *f), &terms);
         // Only a query spelling a multi-word identifier can match an import's compound key.
         let import_score = if has_compound {
             import_score(&crate::db::file_import_keys(db, *f), &terms)
@@ -210,11 +210,15 @@ fn named_files(
     let mut out = Vec::new();
     for (fi, f) in ws.files(db).iter().enumerate() {
         let path = f.path(db);
-        if matches!(f.role(db), FileRole::Source(_)) || !query_names_file(path, &query_words) {
+        if matches!(f.role(db), FileRole::Source(_)) {
+            continue;
+        }
+        let words = crate::db::file_path_words(db, *f);
+        if !query_names_file(&words, &query_words) {
             continue;
         }
         let components = ScoreComponents {
-            path: path_score(path, terms),
+            path: path_score(&words, terms),
             trait_factor: 1.0,
             ..ScoreComponents::default()
         };
@@ -232,8 +236,10 @@ fn named_files(
 
 /// Whether every word of the file name's stem (`tsconfig` of `tsconfig.base.json`) is a
 /// word of the query.
-fn query_names_file(path: &str, query_words: &std::collections::HashSet<String>) -> bool {
-    let (stem, _) = path_words(path);
+fn query_names_file(
+    (stem, _): &(Vec<String>, Vec<String>),
+    query_words: &std::collections::HashSet<String>,
+) -> bool {
     !stem.is_empty() && stem.iter().all(|w| query_words.contains(w))
 }
 
@@ -433,11 +439,10 @@ fn lexical_scores(
 }
 
 /// Query terms found among a path's words: the file's stem counts fully, directories less.
-fn path_score(path: &str, terms: &QueryTerms) -> f64 {
-    let (stem, dirs) = path_words(path);
+fn path_score((stem, dirs): &(Vec<String>, Vec<String>), terms: &QueryTerms) -> f64 {
     let mut score = 0.0;
     let mut seen: Vec<&str> = Vec::new();
-    for (words, weight) in [(&stem, 1.0), (&dirs, 0.5)] {
+    for (words, weight) in [(stem, 1.0), (dirs, 0.5)] {
         for w in words {
             if seen.contains(&w.as_str()) {
                 continue;
