@@ -3,7 +3,7 @@
 //! id; every wait is bounded so a broken server fails the test instead of hanging it.
 #![allow(dead_code)] // each test binary uses its own part of the client
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -20,6 +20,8 @@ pub struct Server {
     stdin: Option<ChildStdin>,
     replies: Receiver<Value>,
     early: HashMap<u64, Value>,
+    /// Replies whose `id` is null (to lines the server could not read an id from).
+    anonymous: VecDeque<Value>,
     stderr: Arc<Mutex<String>>,
     pub next_id: u64,
     pub dir: tempfile::TempDir,
@@ -89,6 +91,7 @@ impl Server {
             child,
             replies,
             early: HashMap::new(),
+            anonymous: VecDeque::new(),
             stderr,
             next_id: 0,
             dir,
@@ -123,10 +126,27 @@ impl Server {
         }
     }
 
+    /// Writes raw bytes and a newline, as a client that sends a malformed line would.
+    pub fn send_line(&mut self, line: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
     pub fn wait_for(&mut self, id: u64) -> Value {
+        self.wait_until(|server| server.early.remove(&id))
+    }
+
+    /// Waits for the next reply whose `id` member is present and null.
+    pub fn wait_for_null_id(&mut self) -> Value {
+        self.wait_until(|server| server.anonymous.pop_front())
+    }
+
+    fn wait_until(&mut self, mut found: impl FnMut(&mut Server) -> Option<Value>) -> Value {
         let deadline = Instant::now() + REPLY_TIMEOUT;
         loop {
-            if let Some(reply) = self.early.remove(&id) {
+            if let Some(reply) = found(self) {
                 return reply;
             }
             let left = deadline.saturating_duration_since(Instant::now());
@@ -134,10 +154,16 @@ impl Server {
                 Ok(message) => {
                     if let Some(got) = message.get("id").and_then(Value::as_u64) {
                         self.early.insert(got, message);
+                    } else if message.get("id") == Some(&Value::Null) {
+                        self.anonymous.push_back(message);
+                    } else if message.get("method").is_none() {
+                        // JSON-RPC 2.0: a response always has an id member (null when the
+                        // request's id could not be read).
+                        panic!("a reply without an id member: {message}");
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    panic!("no reply to request {id}; stderr:\n{}", self.stderr())
+                    panic!("no reply; stderr:\n{}", self.stderr())
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     panic!("the server exited; stderr:\n{}", self.stderr())
@@ -174,7 +200,11 @@ impl Server {
             json!(false),
             "{tool} {arguments} failed: {result}"
         );
-        (text_of(&result), result["structuredContent"].clone())
+        let structured = result["structuredContent"].clone();
+        // The output schemas are portable (no nullable types), so a null anywhere in
+        // structuredContent would fail a client that validates it against them.
+        assert_no_null(&structured, tool);
+        (text_of(&result), structured)
     }
 
     /// Calls a tool that must fail; returns its message.
@@ -202,6 +232,15 @@ impl Drop for Server {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+pub fn assert_no_null(value: &Value, tool: &str) {
+    match value {
+        Value::Null => panic!("{tool}: null in structuredContent"),
+        Value::Array(items) => items.iter().for_each(|v| assert_no_null(v, tool)),
+        Value::Object(map) => map.values().for_each(|v| assert_no_null(v, tool)),
+        _ => {}
     }
 }
 
