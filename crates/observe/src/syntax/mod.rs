@@ -9,6 +9,7 @@ mod grammar;
 mod imports;
 mod python;
 mod text;
+mod traverse;
 mod usages;
 mod walk;
 

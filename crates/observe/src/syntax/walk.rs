@@ -54,6 +54,22 @@ pub(super) struct Extractor<'t> {
     check_errors: bool,
 }
 
+impl<'t> crate::syntax::traverse::Visit<'t> for Extractor<'t> {
+    fn enter(&mut self, node: Node<'t>, field: u16) {
+        Extractor::enter(self, node, field);
+    }
+
+    fn leave(&mut self) {
+        Extractor::leave(self);
+    }
+
+    fn missing_leaf(&mut self, node: Node<'t>) {
+        if self.check_errors {
+            self.record_error(node);
+        }
+    }
+}
+
 impl<'t> Extractor<'t> {
     pub fn run(g: &'static Grammar, text: &'t str, tree: &'t Tree, line_count: u32) -> FileFacts {
         let root = tree.root_node();
@@ -73,39 +89,9 @@ impl<'t> Extractor<'t> {
             local_exports: HashMap::new(),
             check_errors: root.has_error(),
         };
-        ex.walk(root);
+        crate::syntax::traverse::traverse(root, &mut ex);
         ex.apply_local_exports();
         ex.facts
-    }
-
-    fn walk(&mut self, root: Node<'t>) {
-        let mut cursor = root.walk();
-        'nodes: loop {
-            let node = cursor.node();
-            // Anonymous leaves (punctuation, keywords) are about half of all nodes and carry
-            // no facts of their own (tokens like `default` are read by their parent), so they
-            // get no frame; only a missing one counts as an error.
-            if node.is_named() || node.child_count() > 0 {
-                let field = cursor.field_id().map_or(0, |f| f.get());
-                self.enter(node, field);
-                if cursor.goto_first_child() {
-                    continue;
-                }
-                self.leave();
-            } else if self.check_errors && node.is_missing() {
-                self.record_error(node);
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'nodes;
-                }
-                if !cursor.goto_parent() {
-                    return;
-                }
-                // Only entered nodes have children, so the parent has a frame.
-                self.leave();
-            }
-        }
     }
 
     fn enter(&mut self, node: Node<'t>, field: u16) {

@@ -72,37 +72,27 @@ pub(super) fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
         assigned: HashSet::new(),
         check_errors: root.has_error(),
     };
-    ex.walk(root);
+    crate::syntax::traverse::traverse(root, &mut ex);
     ex.facts
 }
 
-impl<'t> Extractor<'t> {
-    fn walk(&mut self, root: Node<'t>) {
-        let mut cursor = root.walk();
-        'nodes: loop {
-            let node = cursor.node();
-            if node.is_named() || node.child_count() > 0 {
-                let field = cursor.field_id().map_or(0, |f| f.get());
-                self.enter(node, field);
-                if cursor.goto_first_child() {
-                    continue;
-                }
-                self.leave();
-            } else if self.check_errors && node.is_missing() {
-                self.record_error(node);
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'nodes;
-                }
-                if !cursor.goto_parent() {
-                    return;
-                }
-                self.leave();
-            }
-        }
+impl<'t> crate::syntax::traverse::Visit<'t> for Extractor<'t> {
+    fn enter(&mut self, node: Node<'t>, field: u16) {
+        Extractor::enter(self, node, field);
     }
 
+    fn leave(&mut self) {
+        Extractor::leave(self);
+    }
+
+    fn missing_leaf(&mut self, node: Node<'t>) {
+        if self.check_errors {
+            self.record_error(node);
+        }
+    }
+}
+
+impl<'t> Extractor<'t> {
     fn enter(&mut self, node: Node<'t>, field: u16) {
         if self.check_errors && (node.is_error() || node.is_missing()) {
             self.record_error(node);

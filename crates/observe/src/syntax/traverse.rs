@@ -1,0 +1,47 @@
+//! The depth-first walk every language's extractor runs over a tree-sitter tree: one
+//! cursor, no recursion (deeply nested sources cannot overflow the stack), and no frame for
+//! anonymous leaves.
+
+use tree_sitter::Node;
+
+/// What an extractor does at each step of [`traverse`].
+pub(crate) trait Visit<'t> {
+    /// A named node, or an anonymous one with children, is entered (`field` is the
+    /// cursor's field id, 0 for none).
+    fn enter(&mut self, node: Node<'t>, field: u16);
+    /// The node entered last whose subtree is done is left.
+    fn leave(&mut self);
+    /// An anonymous leaf the parser inserted to recover (a missing token).
+    fn missing_leaf(&mut self, node: Node<'t>);
+}
+
+/// Visits `root`'s subtree in document order.
+pub(crate) fn traverse<'t>(root: Node<'t>, v: &mut impl Visit<'t>) {
+    let mut cursor = root.walk();
+    'nodes: loop {
+        let node = cursor.node();
+        // Anonymous leaves (punctuation, keywords) are about half of all nodes and carry no
+        // facts of their own (tokens like `default` are read by their parent), so they get
+        // no frame; only a missing one is reported.
+        if node.is_named() || node.child_count() > 0 {
+            let field = cursor.field_id().map_or(0, |f| f.get());
+            v.enter(node, field);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            v.leave();
+        } else if node.is_missing() {
+            v.missing_leaf(node);
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'nodes;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+            // Only entered nodes have children, so the parent was entered.
+            v.leave();
+        }
+    }
+}
