@@ -305,13 +305,7 @@ impl<'t> Extractor<'t> {
 
     /// The last line a node covers; a node ending at a line's column 0 ends on the line before.
     fn end_line(&self, node: Node<'t>) -> u32 {
-        let end = node.end_position();
-        let row = if end.column == 0 && end.row > node.start_position().row {
-            end.row - 1
-        } else {
-            end.row
-        };
-        self.line(row)
+        self.line(super::traverse::end_row(node))
     }
 
     fn name_field(&self, node: Node<'t>) -> Option<&'t str> {

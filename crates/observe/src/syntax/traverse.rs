@@ -45,3 +45,33 @@ pub(crate) fn traverse<'t>(root: Node<'t>, v: &mut impl Visit<'t>) {
         }
     }
 }
+
+/// Lines of syntax errors kept per file (the count is always exact).
+const MAX_ERROR_LINES: usize = 8;
+
+/// A 1-based line for a 0-based row, clamped into a file of `line_count` lines.
+pub(crate) fn line_of(row: usize, line_count: u32) -> u32 {
+    let line = u32::try_from(row.saturating_add(1)).unwrap_or(u32::MAX);
+    line.min(line_count).max(1)
+}
+
+/// The last 0-based row a node covers: a node ending at a line's column 0 ends on the row
+/// before.
+pub(crate) fn end_row(node: Node<'_>) -> usize {
+    let end = node.end_position();
+    if end.column == 0 && end.row > node.start_position().row {
+        end.row - 1
+    } else {
+        end.row
+    }
+}
+
+/// Counts a syntax error at `node` and keeps its line (the first few, each once).
+pub(crate) fn record_error(facts: &mut crate::facts::FileFacts, node: Node<'_>) {
+    facts.parse_errors = facts.parse_errors.saturating_add(1);
+    let line = line_of(node.start_position().row, facts.line_count);
+    let lines = &mut facts.error_lines;
+    if lines.len() < MAX_ERROR_LINES && lines.last() != Some(&line) {
+        lines.push(line);
+    }
+}

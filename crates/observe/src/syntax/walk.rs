@@ -11,9 +11,6 @@ use super::text::node_text;
 use super::usages::RefSet;
 use crate::facts::{DeclIndex, FileFacts};
 
-/// At most this many error lines are kept for diagnostics.
-const MAX_ERROR_LINES: usize = 8;
-
 /// What the walk remembers about one ancestor.
 pub(super) struct Frame<'t> {
     pub node: Node<'t>,
@@ -231,18 +228,12 @@ impl<'t> Extractor<'t> {
     }
 
     fn record_error(&mut self, node: Node<'t>) {
-        self.facts.parse_errors = self.facts.parse_errors.saturating_add(1);
-        let line = self.line(node.start_position().row);
-        let lines = &mut self.facts.error_lines;
-        if lines.len() < MAX_ERROR_LINES && lines.last() != Some(&line) {
-            lines.push(line);
-        }
+        super::traverse::record_error(&mut self.facts, node);
     }
 
     /// A 1-based line for a 0-based row, clamped into the file.
     pub fn line(&self, row: usize) -> u32 {
-        let line = u32::try_from(row.saturating_add(1)).unwrap_or(u32::MAX);
-        line.min(self.facts.line_count).max(1)
+        super::traverse::line_of(row, self.facts.line_count)
     }
 
     pub fn text_of(&self, node: Node<'_>) -> &'t str {

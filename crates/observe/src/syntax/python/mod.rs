@@ -30,7 +30,6 @@ use kinds::{PyGrammar, PyKind, field_child};
 
 const SIGNATURE_CHARS: usize = 200;
 const RECEIVER_CHARS: usize = 80;
-const MAX_ERROR_LINES: usize = 8;
 use super::decls::MAX_QUALIFIED_PREFIX;
 const ELIDED: &str = "…";
 
@@ -490,29 +489,17 @@ impl<'t> Extractor<'t> {
     }
 
     fn record_error(&mut self, node: Node<'t>) {
-        self.facts.parse_errors = self.facts.parse_errors.saturating_add(1);
-        let line = self.line(node.start_position().row);
-        let lines = &mut self.facts.error_lines;
-        if lines.len() < MAX_ERROR_LINES && lines.last() != Some(&line) {
-            lines.push(line);
-        }
+        super::traverse::record_error(&mut self.facts, node);
     }
 
     /// A 1-based line for a 0-based row, clamped into the file.
     fn line(&self, row: usize) -> u32 {
-        let line = u32::try_from(row.saturating_add(1)).unwrap_or(u32::MAX);
-        line.min(self.facts.line_count).max(1)
+        super::traverse::line_of(row, self.facts.line_count)
     }
 
-    /// The last line a node covers: a node ending at column 0 ends on the line before.
+    /// The last line a node covers.
     fn end_line(&self, node: Node<'t>) -> u32 {
-        let end = node.end_position();
-        let row = if end.column == 0 && end.row > node.start_position().row {
-            end.row - 1
-        } else {
-            end.row
-        };
-        self.line(row)
+        self.line(super::traverse::end_row(node))
     }
 }
 
