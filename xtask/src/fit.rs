@@ -94,20 +94,22 @@ pub(crate) fn held_out_weights(path: &std::path::Path) -> anyhow::Result<HeldOut
     let repos = by_repository(doc.tasks)?;
     let by_repo = repos
         .keys()
-        .map(|name| {
-            let others: Vec<&Repo> = repos
-                .iter()
-                .filter(|(n, _)| *n != name)
-                .map(|(_, r)| r)
-                .collect();
-            (name.clone(), fit(&others, Weights::prior()))
-        })
+        .map(|name| (name.clone(), fit_without(&repos, Some(name))))
         .collect();
-    let all: Vec<&Repo> = repos.values().collect();
     Ok(HeldOut {
         by_repo,
-        all: fit(&all, Weights::prior()),
+        all: fit_without(&repos, None),
     })
+}
+
+/// Weights fitted from the prior on every repository but `left_out`.
+fn fit_without(repos: &BTreeMap<String, Repo>, left_out: Option<&String>) -> Weights {
+    let others: Vec<&Repo> = repos
+        .iter()
+        .filter(|(n, _)| Some(*n) != left_out)
+        .map(|(_, r)| r)
+        .collect();
+    fit(&others, Weights::prior())
 }
 
 /// The tasks with candidates, by repository; at least two repositories.
@@ -139,12 +141,7 @@ pub(crate) fn leave_one_repository_out(tasks: Vec<FitTask>) -> anyhow::Result<(S
     out.push_str("|---|---|---|---|---|---|---|---|\n");
     let mut held_out = Vec::new();
     for (name, tasks) in &repos {
-        let others: Vec<&Repo> = repos
-            .iter()
-            .filter(|(n, _)| *n != name)
-            .map(|(_, r)| r)
-            .collect();
-        let fitted = fit(&others, start);
+        let fitted = fit_without(&repos, Some(name));
         let before = metrics(tasks, &start);
         let after = metrics(tasks, &fitted);
         let _ = writeln!(
@@ -169,8 +166,7 @@ pub(crate) fn leave_one_repository_out(tasks: Vec<FitTask>) -> anyhow::Result<(S
         "| mean (leave-one-repository-out) | | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
         before.mrr, after.mrr, before.hit1, after.hit1, before.hit5, after.hit5
     );
-    let all: Vec<&Repo> = repos.values().collect();
-    Ok((out, rounded(fit(&all, start))))
+    Ok((out, rounded(fit_without(&repos, None))))
 }
 
 /// The weights to three decimals, as the checked-in file keeps them.

@@ -210,7 +210,11 @@ impl ExploreSession {
     /// Validates and renders a selection (falling back to the deterministic selection when
     /// nothing survives).
     pub fn submit(&self, index: &Index<RegistryDatabase>, selection: &Selection) -> Finished {
-        let run = self.ranked(index);
+        self.submit_ranked(selection, &self.ranked(index))
+    }
+
+    /// [`ExploreSession::submit`] against an already ranked session.
+    fn submit_ranked(&self, selection: &Selection, run: &sightline_rank::ExploreRun) -> Finished {
         // Cited files are read again: one deleted or changed since a tool showed it must
         // not be cited on the strength of the old observation.
         let read_now = |path: &str| {
@@ -248,8 +252,9 @@ impl ExploreSession {
     /// The deterministic selection, validated and rendered: what a session without a model
     /// (or whose model never submitted) reports.
     pub fn finish_deterministic(&self, index: &Index<RegistryDatabase>) -> Finished {
-        let selection = self.fallback_selection(index);
-        self.submit(index, &selection)
+        // Ranked once: the fallback selection is judged against the same packet.
+        let run = self.ranked(index);
+        self.submit_ranked(&run.selection, &run)
     }
 }
 

@@ -127,7 +127,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     }
 
     let avg_len = stats.average_length().max(1.0);
-    let lexical_by_file = lexical_scores(db, ws, &terms, avg_len);
+    let mut lexical_by_file = lexical_scores(db, ws, &terms, avg_len);
     let has_compound = terms.terms.iter().any(|t| t.compound);
     let mirrors = crate::mirrors::mirror_files(db, ws);
     let mut hits = Vec::new();
@@ -135,10 +135,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         if !matches!(f.role(db), FileRole::Source(_)) {
             continue;
         }
-        let (lexical, matched) = lexical_by_file
-            .get(&(fi as u32))
-            .cloned()
-            .unwrap_or_default();
+        let (lexical, matched) = lexical_by_file.remove(&(fi as u32)).unwrap_or_default();
         let path = f.path(db);
         let path_score = path_score(&crate::db::file_path_words(db, *f), &terms);
         // Only a query spelling a multi-word identifier can match an import's compound key.

@@ -141,15 +141,17 @@ impl Weights {
     /// The hand-set weights the engine ranked with before any fit: where `cargo xtask fit`
     /// starts, so that a weight fitted without one repository has seen nothing of it.
     pub fn prior() -> Weights {
+        // The search's own hand-set weights, so the two never disagree.
+        let search = SearchWeights::UNFITTED;
         Weights {
-            search_name: 1.0,
-            search_lexical: 0.35,
-            search_path: 0.8,
-            search_graph: 0.6,
+            search_name: search.name,
+            search_lexical: search.lexical,
+            search_path: search.path,
+            search_graph: search.graph,
             symbol_name: 0.5,
             matched_lexical: 0.2,
-            secondary_factor: 0.3,
-            declaration_only_factor: 0.6,
+            secondary_factor: search.secondary_factor,
+            declaration_only_factor: search.declaration_only_factor,
             rangeless_factor: 0.6,
             width_exponent: 0.3,
         }
