@@ -198,13 +198,14 @@ impl ExploreSession {
 
     /// The deterministic selection over everything observed so far.
     pub fn fallback_selection(&self, index: &Index<RegistryDatabase>) -> Selection {
-        self.ranked(index).selection
+        self.ranked(index).selection.clone()
     }
 
     /// The session's registry ranked by the session's weights: the packet and the
     /// deterministic selection.
-    pub fn ranked(&self, index: &Index<RegistryDatabase>) -> sightline_rank::ExploreRun {
-        sightline_rank::finish_with(index.db(), self.session, &self.weights)
+    /// Derived by salsa: asked again over unchanged calls and tree, it is a lookup.
+    pub fn ranked(&self, index: &Index<RegistryDatabase>) -> Arc<sightline_rank::ExploreRun> {
+        sightline_rank::ranked(index.db(), self.session, &self.weights)
     }
 
     /// Validates and renders a selection (falling back to the deterministic selection when

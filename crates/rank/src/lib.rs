@@ -9,6 +9,9 @@
 //! files, so the tool and the packet follow the same weights. [`build_packet`] keeps a
 //! bounded, diverse list of the best candidates; [`fallback_selection`] derives a
 //! deterministic selection from it; [`explore_deterministic`] runs all of it from a query.
+//! [`session_ranking`] is the tracked form of that last step: a session's ranking is
+//! derived once per change of its calls or of the tree (its [`Db`] is implemented for the
+//! pipeline's `RegistryDatabase`).
 //!
 //! Invariants (property tests in `tests/model_properties.rs` and `tests/packet.rs`):
 //! - A candidate whose features dominate another's never scores lower; penalties (a
@@ -33,12 +36,14 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod db;
 pub mod fallback;
 pub mod model;
 pub mod packet;
 pub mod pipeline;
 pub mod score;
 
+pub use db::{Db, ModelKey, ranked, session_ranking};
 pub use fallback::fallback_selection;
 pub use model::{Features, ScoreBreakdown, Weights};
 pub use packet::{Packet, PacketEntry, PacketOptions, build_packet, rank_all};

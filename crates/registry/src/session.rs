@@ -107,8 +107,9 @@ impl Outline for DbOutline<'_> {
     }
 }
 
-/// A database holding the observe and registry queries, for programs that stop at this
-/// stage (later stages add no queries of their own).
+/// The pipeline's concrete database: it holds the observe and registry queries, and the
+/// rank stage implements its own `Db` trait for it (that crate's queries are defined there,
+/// which this crate cannot name).
 #[salsa::db]
 #[derive(Clone, Default)]
 pub struct RegistryDatabase {
@@ -122,6 +123,15 @@ pub struct RegistryDatabase {
 }
 
 impl RegistryDatabase {
+    /// A database whose storage reports every salsa event to `on_event` (tests count
+    /// re-executions with it).
+    pub fn with_event_hook(on_event: impl Fn(salsa::Event) + Send + Sync + 'static) -> Self {
+        Self {
+            storage: salsa::Storage::new(Some(Box::new(on_event))),
+            ..Self::default()
+        }
+    }
+
     /// A session input with no calls: a closed one reused when there is one.
     pub fn open_session(&mut self, ws: Workspace, query: String, intent: Intent) -> Session {
         let Some(session) = self.idle_sessions.pop() else {
