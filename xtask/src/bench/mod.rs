@@ -15,6 +15,7 @@ pub(crate) mod procfs;
 pub(crate) mod queries;
 pub(crate) mod release;
 mod report;
+mod serve;
 mod stats;
 mod summary;
 mod touch;

@@ -51,6 +51,9 @@ pub struct Session {
     pub unchanged_walk_ms: f64,
     pub explore: Vec<QueryTiming>,
     pub peak_rss_bytes: Option<u64>,
+    /// A server's `explore` right after a shape edit, against one with nothing changed.
+    #[serde(default)]
+    pub serve: super::serve::ServeTimings,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -77,6 +80,10 @@ pub struct Summary {
     pub explore_p50_ms: Option<f64>,
     pub explore_p95_ms: Option<f64>,
     pub explore_max_ms: Option<f64>,
+    /// Median over edited files of what a server's `explore` right after a shape edit
+    /// costs beyond the same call with nothing changed.
+    #[serde(default)]
+    pub serve_edit_extra_ms: Option<f64>,
     pub session_rss_mb: Option<f64>,
     /// Median cold timings per index phase.
     pub cold_timings_ms: BTreeMap<String, f64>,

@@ -15,6 +15,7 @@ use sightline_observe::{CacheMode, Index, IndexOptions};
 use super::model::{ColdRun, QueryTiming, RESULT_MARKER, Session, WarmRun};
 use super::procfs::{cpu_ms, peak_rss_bytes};
 use super::queries;
+use super::serve;
 use super::touch::Touch;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -125,6 +126,19 @@ fn session(repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<S
         out.explore.push(explore(&index, query));
     }
     out.peak_rss_bytes = peak_rss_bytes();
+    // Measured last, on an index of its own: the server engine takes its index whole.
+    let query = out.explore.first().map(|q| q.query.clone());
+    drop(index);
+    if let Some(query) = query {
+        out.serve = serve::measure(
+            repo,
+            cache_dir,
+            &out.edited_files,
+            &query,
+            SHAPE_EDIT,
+            backup_dir,
+        )?;
+    }
     Ok(out)
 }
 

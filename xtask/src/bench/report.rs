@@ -47,6 +47,12 @@ const TARGETS: &[Target] = &[
         value: |s| s.shape_edit_ms,
     },
     Target {
+        what: "server explore after a shape edit, extra",
+        limit: 15.0,
+        unit: "ms",
+        value: |s| s.serve_edit_extra_ms,
+    },
+    Target {
         what: "explore p50",
         limit: 30.0,
         unit: "ms",
@@ -105,9 +111,10 @@ fn profile(out: &mut String, results: &[RepoResult]) {
     out.push_str(
         "| repo | cold ms: walk / parse / cache_save / graph / other | cold CPU s | warm ms: \
          walk / cache_load / parse / graph / other | warm CPU s | unchanged re-walk ms | \
-         explore max ms | session RSS MB | decls | edges | load avg |\n",
+         explore max ms | serve explore after edit, extra ms | session RSS MB | decls | edges \
+         | load avg |\n",
     );
-    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in results {
         let s = &r.summary;
         let cold = phases(
@@ -123,12 +130,13 @@ fn profile(out: &mut String, results: &[RepoResult]) {
         let first = r.cold.first();
         let _ = writeln!(
             out,
-            "| {} | {cold} | {} | {warm} | {} | {:.1} | {} | {} | {} | {} | {} |",
+            "| {} | {cold} | {} | {warm} | {} | {:.1} | {} | {} | {} | {} | {} | {} |",
             name(r),
             num(s.cold_cpu_s, 2),
             num(s.warm_cpu_s, 2),
             r.session.unchanged_walk_ms,
             num(s.explore_max_ms, 1),
+            num(s.serve_edit_extra_ms, 1),
             num(s.session_rss_mb, 0),
             first.map_or(0, |c| c.declarations),
             first.map_or(0, |c| c.edges),

@@ -26,6 +26,10 @@ pub fn summarize(r: &RepoResult) -> Summary {
         explore_p50_ms: percentile(&explore, 50.0),
         explore_p95_ms: percentile(&explore, 95.0),
         explore_max_ms: max(&explore),
+        serve_edit_extra_ms: paired_extra(
+            &r.session.serve.after_edit_ms,
+            &r.session.serve.unchanged_ms,
+        ),
         session_rss_mb: rss_mb(std::iter::once(r.session.peak_rss_bytes)),
         cold_timings_ms: median_timings(r.cold.iter().map(|c| &c.timings_ms)),
         warm_timings_ms: median_timings(r.warm.iter().map(|w| &w.timings_ms)),
@@ -56,4 +60,26 @@ fn median_timings<'a>(
         .into_iter()
         .filter_map(|(name, v)| median(&v).map(|m| (name, m)))
         .collect()
+}
+
+/// The median of `after[i] - before[i]`: pairs taken back to back, so load that drifts
+/// over the run cancels out.
+fn paired_extra(after: &[f64], before: &[f64]) -> Option<f64> {
+    let extra: Vec<f64> = after.iter().zip(before).map(|(a, b)| a - b).collect();
+    median(&extra)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_extra_is_the_median_of_paired_differences() {
+        // Load that drifts over the run moves both samples of a pair.
+        assert_eq!(
+            paired_extra(&[12.0, 30.0, 14.0], &[10.0, 27.0, 10.0]),
+            Some(3.0)
+        );
+        assert_eq!(paired_extra(&[], &[]), None);
+    }
 }
