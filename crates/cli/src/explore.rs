@@ -92,7 +92,8 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
     session.report_budget = args.budget;
     let Finished { validated, report } =
         sightline_agent::explore(&mut index, &mut session, Mode::DETERMINISTIC)?;
-    let registry = session.ranked(&index).registry;
+    // A lookup: the ranking the explore derived is memoized for this session.
+    let registry = session.ranked(&index).registry.clone();
     let out = args.json.then(|| JsonReport {
         query: &args.query,
         intent: args.intent,
