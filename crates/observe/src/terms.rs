@@ -139,10 +139,12 @@ pub fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
 pub struct TermCounts {
     /// Sorted by term; counts saturate at `u32::MAX`.
     pub terms: Vec<(String, u32)>,
+    /// Number of words counted (compound keys excluded): the file's length for BM25.
     pub total: u32,
 }
 
 impl TermCounts {
+    /// Counts the terms of a file's text. Total: any text is accepted.
     pub fn from_text(text: &str) -> TermCounts {
         let mut map: FxHashMap<String, u32> = FxHashMap::default();
         let mut total: u32 = 0;
@@ -182,6 +184,7 @@ impl TermCounts {
         TermCounts { terms, total }
     }
 
+    /// How often `term` occurs; 0 when absent (binary search over the sorted terms).
     pub fn get(&self, term: &str) -> u32 {
         self.terms
             .binary_search_by(|(t, _)| t.as_str().cmp(term))

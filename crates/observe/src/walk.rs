@@ -18,12 +18,19 @@ const MINIFIED_LINE_BYTES: usize = 1000;
 /// Why a file was discovered but not indexed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum SkipReason {
+    /// Over [`MAX_FILE_BYTES`].
     TooLarge,
+    /// A NUL byte in the first 8 KiB.
     Binary,
+    /// The contents are not valid UTF-8.
     InvalidUtf8,
+    /// Very long lines on average: bundled or minified output.
     Minified,
+    /// A "generated"/"do not edit" comment in the first five lines.
     Generated,
+    /// Metadata or contents could not be read (permissions, a file removed mid-walk).
     Unreadable,
+    /// Under a directory of installed third-party code (`node_modules`, `site-packages`, …).
     DependencyDir,
     /// A Python virtual environment (a directory holding `pyvenv.cfg`), whatever its name.
     VirtualEnv,
@@ -37,6 +44,7 @@ pub enum SkipReason {
 }
 
 impl SkipReason {
+    /// A short stable name for reports and counts.
     pub fn as_str(self) -> &'static str {
         match self {
             SkipReason::TooLarge => "too large",
@@ -57,6 +65,7 @@ impl SkipReason {
 /// What role a loaded file plays in the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FileRole {
+    /// Source code parsed for facts, in this language.
     Source(Lang),
     /// Package and compiler configuration read by module resolution.
     Manifest,
@@ -76,7 +85,9 @@ impl FileRole {
 /// File metadata used to notice changes without reading contents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Stamp {
+    /// Size in bytes.
     pub len: u64,
+    /// Modification time in nanoseconds since the Unix epoch (0 when unavailable).
     pub modified_nanos: u128,
     /// Inode change time: any write or `utime` moves it, so an edit whose size and mtime
     /// were restored is still seen. 0 where the platform has none.
@@ -96,6 +107,7 @@ pub struct Stamp {
 pub const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Stamp {
+    /// The stamp of a file's metadata, not yet marked racy (see [`Stamp::read_at`]).
     pub fn of(meta: &std::fs::Metadata) -> Stamp {
         let modified_nanos = meta
             .modified()
@@ -137,12 +149,16 @@ impl Stamp {
     }
 }
 
+/// A file the walk read: its path, role, full text and stamp.
 #[derive(Clone, Debug)]
 pub struct LoadedFile {
     /// Repo-relative, forward slashes.
     pub path: String,
+    /// Source or manifest.
     pub role: FileRole,
+    /// The whole file, valid UTF-8, at most [`MAX_FILE_BYTES`].
     pub text: String,
+    /// Metadata at the time of the read.
     pub stamp: Stamp,
 }
 
@@ -151,6 +167,7 @@ pub struct LoadedFile {
 pub struct WalkOutcome {
     /// Sorted by path.
     pub files: Vec<LoadedFile>,
+    /// Number of files or directories skipped, per reason.
     pub skipped: BTreeMap<SkipReason, u32>,
     /// Up to a few example paths per skip reason, for diagnostics.
     pub skipped_examples: BTreeMap<SkipReason, Vec<String>>,

@@ -16,17 +16,16 @@
 //! Windows stay verbatim: a skeleton is made of runs of real signature lines, so every
 //! line shown can still be checked against the file.
 
-pub mod budget;
-pub mod classify;
-pub mod family;
+pub(crate) mod budget;
+pub(crate) mod classify;
+pub(crate) mod family;
 mod fill;
-pub mod named;
-pub mod render;
-pub mod spine;
-pub mod view;
+pub(crate) mod named;
+pub(crate) mod render;
+pub(crate) mod spine;
+pub(crate) mod view;
 
 pub use budget::budget_chars;
-pub use classify::{FileSignals, FileView};
 pub(crate) use fill::fill;
 pub use view::signature_line;
 
@@ -36,7 +35,7 @@ use crate::walk::FileRole;
 
 /// A test file the search down-weighted because the query did not ask for tests: left
 /// out of sized output entirely.
-pub fn is_unasked_test(hit: &FileHit) -> bool {
+pub(crate) fn is_unasked_test(hit: &FileHit) -> bool {
     hit.traits.test && hit.components.trait_factor < 1.0
 }
 

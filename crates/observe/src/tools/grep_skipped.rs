@@ -36,6 +36,7 @@ pub enum SkipReason {
 pub struct SkippedFile {
     /// Repository-relative path with `/` separators.
     pub path: String,
+    /// Why it was not searched.
     pub reason: SkipReason,
     /// Size in bytes, when known.
     pub size: Option<u64>,

@@ -61,8 +61,11 @@ impl Default for ListFilesArgs {
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum EntryKind {
+    /// A regular file.
     File,
+    /// A directory.
     Dir,
+    /// A symbolic link (to anything), reported without following it.
     Symlink,
 }
 
@@ -71,6 +74,7 @@ pub enum EntryKind {
 pub struct ListEntry {
     /// Repository-relative path with `/` separators.
     pub path: String,
+    /// File, directory or symlink.
     pub kind: EntryKind,
     /// Size in bytes, for files only.
     pub size: Option<u64>,
