@@ -15,14 +15,14 @@ use std::sync::Arc;
 use crate::db::FileIndex;
 
 /// Bumped whenever `FileIndex` or the extraction behind it changes meaning.
-pub const FACTS_SCHEMA: u32 = 5;
+pub(crate) const FACTS_SCHEMA: u32 = 5;
 const MAGIC: &[u8; 8] = b"SLFACTS\0";
 
 /// blake3 of a file's text: the cache key, so a renamed or touched file stays warm.
-pub type ContentHash = [u8; 32];
+pub(crate) type ContentHash = [u8; 32];
 
 /// The [`ContentHash`] of `text`.
-pub fn content_hash(text: &str) -> ContentHash {
+pub(crate) fn content_hash(text: &str) -> ContentHash {
     *blake3::hash(text.as_bytes()).as_bytes()
 }
 
@@ -70,13 +70,13 @@ pub fn cache_file(cache_dir: &Path, root: &Path) -> PathBuf {
 }
 
 /// The default cache directory: the user's cache dir, never inside the indexed tree.
-pub fn default_cache_dir() -> Option<PathBuf> {
+pub(crate) fn default_cache_dir() -> Option<PathBuf> {
     dirs::cache_dir().map(|d| d.join("sightline"))
 }
 
 /// Per-file index values by content hash, loaded from and saved to one cache file.
 #[derive(Default)]
-pub struct FactsCache {
+pub(crate) struct FactsCache {
     /// The cached values, keyed by the hash of the text they were computed from.
     pub entries: HashMap<ContentHash, Arc<FileIndex>>,
 }

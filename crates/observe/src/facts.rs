@@ -82,7 +82,7 @@ impl DeclKind {
         }
     }
     /// Whether the declaration has a body that can be called.
-    pub fn is_callable(self) -> bool {
+    pub(crate) fn is_callable(self) -> bool {
         matches!(self, DeclKind::Function | DeclKind::Method)
     }
 }
@@ -217,7 +217,7 @@ pub struct FileFacts {
     /// Declarations nested so deep that their qualified name's prefix was elided to `…`
     /// (see `syntax::decls::MAX_QUALIFIED_PREFIX`).
     pub elided_qualified_names: u32,
-    /// Number of lines, as [`count_lines`] counts them.
+    /// Number of lines: a final line without a trailing newline counts, an empty file has none.
     pub line_count: u32,
 }
 
@@ -236,7 +236,7 @@ impl FileFacts {
 
 /// Number of lines in `text`: a final line without a trailing newline counts, an empty text
 /// has none.
-pub fn count_lines(text: &str) -> u32 {
+pub(crate) fn count_lines(text: &str) -> u32 {
     let newlines = text.bytes().filter(|&b| b == b'\n').count();
     let last = usize::from(!text.is_empty() && !text.ends_with('\n'));
     u32::try_from(newlines + last).unwrap_or(u32::MAX)

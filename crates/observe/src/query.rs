@@ -90,15 +90,6 @@ impl QueryTerms {
     pub fn get(&self, term: &str) -> Option<&QueryTerm> {
         self.terms.iter().find(|t| t.term == term)
     }
-
-    /// Sum of all term weights: the most any one match can cover.
-    pub fn total_weight(&self) -> f64 {
-        self.terms
-            .iter()
-            .filter(|t| !t.compound)
-            .map(|t| t.idf)
-            .sum()
-    }
 }
 
 #[cfg(test)]

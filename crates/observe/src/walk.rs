@@ -104,7 +104,7 @@ pub struct Stamp {
 /// How close to its last change a file's read must be for the stamp to be ambiguous: the
 /// coarsest common timestamp granularity (FAT's 2 s; Linux stamps come from a clock tick of
 /// a few ms, network file systems may round further).
-pub const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
+pub(crate) const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Stamp {
     /// The stamp of a file's metadata, not yet marked racy (see [`Stamp::read_at`]).
@@ -135,7 +135,7 @@ impl Stamp {
 
     /// This stamp, marked racy when the file's last change (its ctime, else its mtime) is
     /// not at least [`RACY_WINDOW`] older than `read_at`, the moment its text was read.
-    pub fn read_at(mut self, read_at: SystemTime) -> Stamp {
+    pub(crate) fn read_at(mut self, read_at: SystemTime) -> Stamp {
         let read_nanos = read_at
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
@@ -458,7 +458,7 @@ fn has_generated_header(text: &str) -> bool {
 
 /// `abs` relative to `root` with forward slashes, or `None` if it is not under `root` or not
 /// valid UTF-8.
-pub fn rel_path(root: &Path, abs: &Path) -> Option<String> {
+pub(crate) fn rel_path(root: &Path, abs: &Path) -> Option<String> {
     let rel = abs.strip_prefix(root).ok()?;
     let mut out = String::new();
     for comp in rel.components() {

@@ -28,7 +28,6 @@ mod tests;
 mod tsconfig;
 
 pub use diagnostic::{DiagnosticKind, ResolveDiagnostic};
-pub use jsonc::strip_jsonc;
 pub use python::PythonResolver;
 
 use package::PackageJson;

@@ -31,6 +31,8 @@ const WEAK_WINDOW_SHARE: f64 = 0.3;
 /// Arguments of [`run`]: the query and the caps on the result. Out-of-range caps are
 /// refused with [`ToolError::InvalidArgument`], never clamped silently.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
+// The doc is for Rust callers; a model reads the tool's own description, not this one.
+#[schemars(description = "")]
 pub struct ExploreArgs {
     /// What to look for: identifiers, or a short description using the code's vocabulary.
     pub query: String,
@@ -247,7 +249,7 @@ pub struct FileMatch {
 }
 
 /// How many files past the cap are listed in `more_files`.
-pub const MORE_FILES: usize = 48;
+pub(crate) const MORE_FILES: usize = 48;
 /// How many of those the text lists (each with a candidate ID when tagged); the rest are
 /// only counted.
 pub const MORE_FILES_SHOWN: usize = 16;
@@ -632,7 +634,7 @@ fn passive(kind: &str) -> &str {
 }
 
 /// A node's qualified name (or its file's path for a module node), for explanations.
-pub fn node_label(db: &dyn Db, ws: Workspace, graph: &Graph, node: NodeId) -> String {
+pub(crate) fn node_label(db: &dyn Db, ws: Workspace, graph: &Graph, node: NodeId) -> String {
     let fi = graph.file_of(node) as usize;
     let path = &graph.paths[fi];
     let Some(d) = graph.decl_of(node) else {
