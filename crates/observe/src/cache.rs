@@ -51,7 +51,7 @@ pub enum CacheError {
         /// What check failed.
         reason: String,
     },
-    /// Written by another crate version or [`FACTS_SCHEMA`].
+    /// Written by another crate version or the facts schema.
     #[error("cache file {path} was written by engine {found}, this is {expected}")]
     VersionMismatch {
         /// The cache file.

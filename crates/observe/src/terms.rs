@@ -94,7 +94,7 @@ pub(crate) fn for_each_term(lower: &str, mut emit: impl FnMut(&str)) {
 }
 
 /// The terms of an identifier as the engine indexes and matches them: its subwords,
-/// lowercased and normalised ([`for_each_term`]), in order, duplicates kept.
+/// lowercased and normalised (`for_each_term`), in order, duplicates kept.
 pub fn term_words(ident: &str) -> Vec<String> {
     let mut out = Vec::new();
     split_words(ident, |w| {

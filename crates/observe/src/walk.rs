@@ -94,7 +94,7 @@ pub struct Stamp {
     pub changed_nanos: i128,
     /// The inode (0 where the platform has none): a file replaced by another is a change.
     pub inode: u64,
-    /// The file was read within [`RACY_WINDOW`] of its last change, so a second write in
+    /// The file was read within `RACY_WINDOW` (2 s) of its last change, so a second write in
     /// the same timestamp tick could leave every field above equal. A racy stamp never
     /// equals a fresh one, so the next refresh reads the file again (and keeps the old
     /// input when the text is the same), as git does for its racily clean entries.
@@ -107,7 +107,7 @@ pub struct Stamp {
 pub(crate) const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Stamp {
-    /// The stamp of a file's metadata, not yet marked racy (see [`Stamp::read_at`]).
+    /// The stamp of a file's metadata, not yet marked racy (see `Stamp::read_at`).
     pub fn of(meta: &std::fs::Metadata) -> Stamp {
         let modified_nanos = meta
             .modified()

@@ -30,7 +30,7 @@ pub trait Language: Send + Sync + 'static {
     /// never indexed.
     fn is_dependency_dir(&self, dir_name: &str) -> bool;
     /// Whether a directory name is where this language's packaging tools write build
-    /// output, pruned only next to one of its manifests (see [`has_packaging_manifest`]).
+    /// output, pruned only next to one of its manifests (see `has_packaging_manifest`).
     fn is_build_output_dir(&self, _dir_name: &str) -> bool {
         false
     }

@@ -1,16 +1,16 @@
 //! Adaptive sizing of raw exploration output: show as much source as the answer needs,
 //! not as much as the budget allows. Every rule reads graph structure only:
 //!
-//! - the **flow spine** ([`spine`]) connects the symbols the query names through calls,
+//! - the **flow spine** (`spine`) connects the symbols the query names through calls,
 //!   renders, instantiations and references; spine declarations are always shown in full;
 //! - a file off the spine whose class extends or implements a supertype with at least
-//!   three implementations ([`family`]) is one of many interchangeable siblings and shows
+//!   three implementations (`family`) is one of many interchangeable siblings and shows
 //!   as a **skeleton** of signature lines;
 //! - a file is **spared** (kept full) when the query names a (near-)unique callable in it
-//!   ([`named`]), unless the file declares such a supertype itself: that family file gets
+//!   (`named`), unless the file declares such a supertype itself: that family file gets
 //!   a **focused** view, full bodies only for spine, uniquely named and base members;
 //! - tests are left out unless the query asks for them, and when the budget binds, pieces
-//!   are picked by importance rather than source order ([`budget`]); small repositories
+//!   are picked by importance rather than source order (`budget`); small repositories
 //!   get a smaller budget.
 //!
 //! Windows stay verbatim: a skeleton is made of runs of real signature lines, so every
