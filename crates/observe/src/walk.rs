@@ -385,8 +385,8 @@ fn classify(
     }
 }
 
-/// Reads and classifies one file.
-pub fn load(rel: String, abs: &Path, role: FileRole) -> Result<LoadedFile, (SkipReason, String)> {
+/// Reads and classifies one file; `Err` carries the skip reason and the path back.
+pub(crate) fn load(rel: String, abs: &Path, role: FileRole) -> Result<LoadedFile, (SkipReason, String)> {
     load_with(rel, abs, role, None)
 }
 
