@@ -386,7 +386,11 @@ fn classify(
 }
 
 /// Reads and classifies one file; `Err` carries the skip reason and the path back.
-pub(crate) fn load(rel: String, abs: &Path, role: FileRole) -> Result<LoadedFile, (SkipReason, String)> {
+pub(crate) fn load(
+    rel: String,
+    abs: &Path,
+    role: FileRole,
+) -> Result<LoadedFile, (SkipReason, String)> {
     load_with(rel, abs, role, None)
 }
 

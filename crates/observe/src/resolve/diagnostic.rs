@@ -16,7 +16,7 @@ pub struct ResolveDiagnostic {
 /// a stable name to count by.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, thiserror::Error)]
 pub enum DiagnosticKind {
-    /// A configuration file the walk listed could not be read.
+    /// A configuration file in the index could not be read (e.g. removed since the walk).
     #[error("file is listed but could not be read")]
     Unreadable,
     /// The file is not JSON (with comments and trailing commas allowed).

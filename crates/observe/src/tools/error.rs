@@ -26,7 +26,8 @@ pub enum ToolError {
         /// The glob parser's reason.
         message: String,
     },
-    /// A numeric or enumerated argument was out of range; `reason` says which range holds.
+    /// An argument failed validation (an empty query, a cap out of range); `reason` says
+    /// what is accepted.
     #[error("invalid argument `{name}` = {value}: {reason}")]
     InvalidArgument {
         /// The argument's name in the tool's schema.
@@ -36,19 +37,19 @@ pub enum ToolError {
         /// Which values are accepted.
         reason: String,
     },
-    /// `read_file` was given a directory, socket or other non-file.
+    /// `read_file` was given a directory or another non-regular file.
     #[error("`{path}` is not a regular file")]
     NotAFile {
         /// The repository-relative path given.
         path: String,
     },
-    /// `list_files` (or a search scope) was given a path that is a file.
+    /// `list_files` was given a path that is not a directory.
     #[error("`{path}` is not a directory")]
     NotADirectory {
         /// The repository-relative path given.
         path: String,
     },
-    /// The file exceeds the tool's byte limit (`size` and `limit` in bytes).
+    /// `read_file`'s file exceeds its byte limit.
     #[error("`{path}` is {size} bytes, over the {limit}-byte limit for this tool")]
     FileTooLarge {
         /// The repository-relative path.
