@@ -15,12 +15,14 @@ use std::sync::Arc;
 use crate::db::FileIndex;
 
 /// Bumped whenever `FileIndex` or the extraction behind it changes meaning.
-pub const FACTS_SCHEMA: u32 = 5;
+pub(crate) const FACTS_SCHEMA: u32 = 5;
 const MAGIC: &[u8; 8] = b"SLFACTS\0";
 
-pub type ContentHash = [u8; 32];
+/// blake3 of a file's text: the cache key, so a renamed or touched file stays warm.
+pub(crate) type ContentHash = [u8; 32];
 
-pub fn content_hash(text: &str) -> ContentHash {
+/// The [`ContentHash`] of `text`.
+pub(crate) fn content_hash(text: &str) -> ContentHash {
     *blake3::hash(text.as_bytes()).as_bytes()
 }
 
@@ -29,19 +31,34 @@ fn engine_version() -> String {
     format!("{}+{}", env!("CARGO_PKG_VERSION"), FACTS_SCHEMA)
 }
 
+/// Why a cache file was not used or not written. Callers treat every variant as a cold
+/// start, never as a failure of indexing.
 #[derive(Debug, thiserror::Error)]
 pub enum CacheError {
+    /// Reading or writing the file failed (including a non-regular file at the path).
     #[error("cache file {path}: {source}")]
     Io {
+        /// The cache file.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
+    /// Bad magic, truncation, a checksum mismatch or undecodable entries.
     #[error("cache file {path} is not a facts cache or is corrupt: {reason}")]
-    Corrupt { path: PathBuf, reason: String },
+    Corrupt {
+        /// The cache file.
+        path: PathBuf,
+        /// What check failed.
+        reason: String,
+    },
+    /// Written by another crate version or the facts schema.
     #[error("cache file {path} was written by engine {found}, this is {expected}")]
     VersionMismatch {
+        /// The cache file.
         path: PathBuf,
+        /// The engine version recorded in the file.
         found: String,
+        /// This build's engine version.
         expected: String,
     },
 }
@@ -53,12 +70,14 @@ pub fn cache_file(cache_dir: &Path, root: &Path) -> PathBuf {
 }
 
 /// The default cache directory: the user's cache dir, never inside the indexed tree.
-pub fn default_cache_dir() -> Option<PathBuf> {
+pub(crate) fn default_cache_dir() -> Option<PathBuf> {
     dirs::cache_dir().map(|d| d.join("sightline"))
 }
 
+/// Per-file index values by content hash, loaded from and saved to one cache file.
 #[derive(Default)]
-pub struct FactsCache {
+pub(crate) struct FactsCache {
+    /// The cached values, keyed by the hash of the text they were computed from.
     pub entries: HashMap<ContentHash, Arc<FileIndex>>,
 }
 

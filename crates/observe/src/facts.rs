@@ -8,7 +8,9 @@ pub use sightline_base::LineRange;
 /// A half-open byte range `[start, end)` into the file's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ByteRange {
+    /// First byte of the range.
     pub start: u32,
+    /// One past the last byte of the range.
     pub end: u32,
 }
 
@@ -38,9 +40,13 @@ impl Lang {
     }
 }
 
+/// What a [`Declaration`] declares, as the grammar names it (TypeScript vocabulary; Python
+/// maps `def` to `Function`/`Method` and `class` to `Class`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum DeclKind {
+    /// `class` declarations (and class expressions bound to a name).
     Class,
+    /// TypeScript `interface` declarations.
     Interface,
     /// Function declarations, and `const f = () => …` / `const f = function …`.
     Function,
@@ -49,14 +55,19 @@ pub enum DeclKind {
     Method,
     /// Class fields and interface property signatures.
     Property,
+    /// `type X = …`.
     TypeAlias,
+    /// `enum` declarations.
     Enum,
+    /// `namespace`/`module` blocks.
     Namespace,
     /// Other top-level `const`/`let`/`var` bindings (objects, calls, literals).
     Variable,
 }
 
 impl DeclKind {
+    /// The lowercase keyword shown to callers (`class`, `function`, `type`, …); stable across
+    /// versions because it reaches rendered output.
     pub fn as_str(self) -> &'static str {
         match self {
             DeclKind::Class => "class",
@@ -71,7 +82,7 @@ impl DeclKind {
         }
     }
     /// Whether the declaration has a body that can be called.
-    pub fn is_callable(self) -> bool {
+    pub(crate) fn is_callable(self) -> bool {
         matches!(self, DeclKind::Function | DeclKind::Method)
     }
 }
@@ -79,19 +90,23 @@ impl DeclKind {
 /// Index of a declaration inside its file's `FileFacts::decls`.
 pub type DeclIndex = u32;
 
+/// One named declaration in a file: its name, kind, range and place in the nesting.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Declaration {
     /// The declared name as written (`save`, `Store`, `default` for an anonymous default export).
     pub name: String,
     /// Dotted name through enclosing declarations (`Store.save`, `handlers.onSave`).
     pub qualified: String,
+    /// What kind of declaration it is.
     pub kind: DeclKind,
     /// The whole declaration, including its decorators, doc comment excluded, and the
     /// `export` keyword when present.
     pub lines: LineRange,
+    /// The same span as `lines`, in bytes.
     pub bytes: ByteRange,
     /// Exported from the module (`export …`, `export default …`, or listed in `export { … }`).
     pub exported: bool,
+    /// The module's default export (`export default …`).
     pub default_export: bool,
     /// 1-based line of the signature (the first line past decorators).
     pub signature_line: u32,
@@ -101,6 +116,7 @@ pub struct Declaration {
     pub parent: Option<DeclIndex>,
 }
 
+/// One binding of an [`Import`]: the exported name and the local name it is bound to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ImportedName {
     /// The name in the exporting module (`default` for a default import).
@@ -109,10 +125,12 @@ pub struct ImportedName {
     pub local: String,
 }
 
+/// One import, re-export or literal dynamic import of a module.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Import {
     /// The module specifier as written (`./store`, `@app/api`, `react`).
     pub specifier: String,
+    /// 1-based line of the import statement.
     pub line: u32,
     /// Named and default bindings (`import A, { b as c }` → `default→A`, `b→c`).
     pub names: Vec<ImportedName>,
@@ -131,6 +149,7 @@ pub struct Import {
     pub optional: bool,
 }
 
+/// How a [`Usage`] uses its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum UsageKind {
     /// `f()`, `a.b.f()`.
@@ -143,31 +162,40 @@ pub enum UsageKind {
     Reference,
 }
 
+/// One use of a name inside a file: a call, a JSX render, an instantiation or a reference.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Usage {
+    /// How the name is used.
     pub kind: UsageKind,
     /// The referenced name: the last segment of a member callee (`save` in `this.store.save()`).
     pub name: String,
     /// The receiver text for member callees (`this.store`), empty otherwise. At most 80 chars.
     pub receiver: String,
+    /// 1-based line of the use.
     pub line: u32,
     /// The innermost enclosing declaration, `None` at module level.
     pub enclosing: Option<DeclIndex>,
 }
 
+/// Which supertype clause a [`Heritage`] comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum HeritageKind {
+    /// `extends Base` (classes and interfaces; Python base classes).
     Extends,
+    /// `implements Iface`.
     Implements,
 }
 
+/// One supertype named in a class or interface's `extends`/`implements` clause.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Heritage {
     /// The class or interface declaring the clause.
     pub decl: DeclIndex,
+    /// Whether the clause is `extends` or `implements`.
     pub kind: HeritageKind,
     /// The supertype's name, without type arguments (`Base` in `extends Base<T>`, `Foo` in `ns.Foo`).
     pub name: String,
+    /// 1-based line of the clause.
     pub line: u32,
 }
 
@@ -176,8 +204,11 @@ pub struct Heritage {
 pub struct FileFacts {
     /// Declarations in source order (a parent precedes its children).
     pub decls: Vec<Declaration>,
+    /// Imports and re-exports in source order.
     pub imports: Vec<Import>,
+    /// Calls, renders, instantiations and references in source order.
     pub usages: Vec<Usage>,
+    /// `extends`/`implements` clauses of the file's classes and interfaces.
     pub heritage: Vec<Heritage>,
     /// Number of ERROR and MISSING nodes tree-sitter recovered from.
     pub parse_errors: u32,
@@ -186,6 +217,7 @@ pub struct FileFacts {
     /// Declarations nested so deep that their qualified name's prefix was elided to `…`
     /// (see `syntax::decls::MAX_QUALIFIED_PREFIX`).
     pub elided_qualified_names: u32,
+    /// Number of lines: a final line without a trailing newline counts, an empty file has none.
     pub line_count: u32,
 }
 
@@ -204,7 +236,7 @@ impl FileFacts {
 
 /// Number of lines in `text`: a final line without a trailing newline counts, an empty text
 /// has none.
-pub fn count_lines(text: &str) -> u32 {
+pub(crate) fn count_lines(text: &str) -> u32 {
     let newlines = text.bytes().filter(|&b| b == b'\n').count();
     let last = usize::from(!text.is_empty() && !text.ends_with('\n'));
     u32::try_from(newlines + last).unwrap_or(u32::MAX)

@@ -6,14 +6,20 @@ use rustc_hash::FxHashMap;
 
 use crate::terms::TermCounts;
 
+/// Document frequencies over a set of files (the workspace's source files), the input of
+/// every IDF weight; built by [`TermStats::add_document`] or [`TermStats::from_partials`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TermStats {
+    /// Number of documents (files) counted.
     pub documents: u32,
+    /// Sum of every document's [`TermCounts::total`].
     pub total_terms: u64,
+    /// Number of documents containing each term at least once.
     pub df: HashMap<String, u32>,
 }
 
 impl TermStats {
+    /// Counts one more document with these term counts.
     pub fn add_document(&mut self, counts: &TermCounts) {
         self.documents += 1;
         self.total_terms += u64::from(counts.total);
@@ -51,6 +57,7 @@ impl TermStats {
         }
     }
 
+    /// Number of documents containing `term`; 0 for a term never seen.
     pub fn df(&self, term: &str) -> u32 {
         self.df.get(term).copied().unwrap_or(0)
     }
@@ -75,12 +82,16 @@ impl TermStats {
 /// Document frequencies of one group of documents (see [`TermStats::from_partials`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PartialStats {
+    /// Number of documents in this group.
     pub documents: u32,
+    /// Sum of the group's [`TermCounts::total`].
     pub total_terms: u64,
+    /// Number of documents of the group containing each term.
     pub df: FxHashMap<String, u32>,
 }
 
 impl PartialStats {
+    /// Counts one more document of this group.
     pub fn add_document(&mut self, counts: &TermCounts) {
         self.documents += 1;
         self.total_terms += u64::from(counts.total);

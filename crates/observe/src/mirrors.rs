@@ -19,7 +19,7 @@ const MIN_SHARED_RATIO: f64 = 0.5;
 /// Indices (into the workspace's files) of source files that live in a mirror tree and
 /// have a twin in the original.
 #[salsa::tracked(returns(clone))]
-pub fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
+pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
     let files = ws.files(db);
     let paths: Vec<(u32, &str)> = files
         .iter()
@@ -48,7 +48,10 @@ pub fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
 const MIN_NAME_OVERLAP: f64 = 0.8;
 
 /// `alike(a, b)` tells whether two files with the same relative path are copies.
-pub fn find_mirrors(paths: &[(u32, &str)], alike: &dyn Fn(u32, u32) -> bool) -> HashSet<u32> {
+pub(crate) fn find_mirrors(
+    paths: &[(u32, &str)],
+    alike: &dyn Fn(u32, u32) -> bool,
+) -> HashSet<u32> {
     // (parent dir, child dir) -> number of source files under it.
     let mut sizes: HashMap<(String, String), usize> = HashMap::new();
     // (parent dir, path below the child) -> [(child dir, file index)]

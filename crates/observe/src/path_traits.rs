@@ -9,7 +9,7 @@ pub use sightline_base::PathTraits;
 /// The normalised words ([`term_words`]) of a path's segments, the file's stem weighted apart from its
 /// directories. A file named `index` takes its directory's name as its stem, since that is
 /// the name it is imported by.
-pub fn path_words(path: &str) -> (Vec<String>, Vec<String>) {
+pub(crate) fn path_words(path: &str) -> (Vec<String>, Vec<String>) {
     let segments: Vec<&str> = path.split('/').collect();
     let Some((file, dirs)) = segments.split_last() else {
         return (Vec::new(), Vec::new());

@@ -14,39 +14,85 @@ use std::path::{Component, Path, PathBuf};
 /// Why a repository root or a repository-relative path was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum PathError {
+    /// The root does not exist or cannot be canonicalized.
     #[error("repository root `{root}` cannot be opened: {source}")]
     RootUnavailable {
+        /// The root as given.
         root: String,
+        /// Why canonicalizing failed.
         #[source]
         source: io::Error,
     },
+    /// The root exists but is a file or other non-directory.
     #[error("repository root `{root}` is not a directory")]
-    RootNotADirectory { root: String },
+    RootNotADirectory {
+        /// The root as given.
+        root: String,
+    },
+    /// The path contains `\0`.
     #[error("path `{input}` contains a NUL byte")]
-    NulByte { input: String },
+    NulByte {
+        /// The path as given.
+        input: String,
+    },
+    /// A Unix or Windows absolute path, UNC share or drive-letter path.
     #[error("path `{input}` is absolute; give a path relative to the repository root")]
-    Absolute { input: String },
+    Absolute {
+        /// The path as given.
+        input: String,
+    },
+    /// The path has a `..` segment anywhere, even one that would stay inside the root.
     #[error(
         "path `{input}` contains a `..` component; parent components are never accepted, \
          give the path from the repository root"
     )]
-    ParentComponent { input: String },
+    ParentComponent {
+        /// The path as given.
+        input: String,
+    },
+    /// A segment that is not one plain file name on this platform (e.g. `C:x`).
     #[error("path `{input}` contains the segment `{segment}`, which is not a plain file name")]
-    InvalidSegment { input: String, segment: String },
+    InvalidSegment {
+        /// The path as given.
+        input: String,
+        /// The offending segment.
+        segment: String,
+    },
+    /// Nothing exists at the path (only existing paths resolve).
     #[error("path `{input}` does not exist in the repository")]
-    NotFound { input: String },
+    NotFound {
+        /// The path as given.
+        input: String,
+    },
+    /// Resolving the path hit a symbolic link cycle.
     #[error("path `{input}` is a symbolic link loop")]
-    SymlinkLoop { input: String },
+    SymlinkLoop {
+        /// The path as given.
+        input: String,
+    },
+    /// The path exists but a symbolic link takes it outside the canonical root.
     #[error("path `{input}` resolves outside the repository root through a symbolic link")]
-    OutsideRoot { input: String },
+    OutsideRoot {
+        /// The path as given.
+        input: String,
+    },
+    /// The resolved path lies inside `.git` or another VCS directory (`dir`).
     #[error(
         "path `{input}` is inside version-control metadata (`{dir}`), which the tools never \
          read: it can hold credentials and is not source"
     )]
-    VcsInternal { input: String, dir: String },
+    VcsInternal {
+        /// The path as given.
+        input: String,
+        /// The version-control directory it is inside (`.git`, `.hg`, …).
+        dir: String,
+    },
+    /// Any other operating-system error while canonicalizing (e.g. permission denied).
     #[error("path `{input}` cannot be resolved: {source}")]
     Unresolvable {
+        /// The path as given.
         input: String,
+        /// The operating system's error.
         #[source]
         source: io::Error,
     },

@@ -11,6 +11,7 @@ use crate::terms::{
     compound_key, for_each_term, identifier_tokens, is_term, split_identifier, subword_count,
 };
 
+/// One weighted term of a query, known to occur in the repository.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QueryTerm {
     /// A normalised subword, or a compound key (`recordstore`) for a multi-word identifier.
@@ -23,8 +24,10 @@ pub struct QueryTerm {
     pub compound: bool,
 }
 
+/// A query parsed into the terms the repository uses, with their weights.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct QueryTerms {
+    /// Known terms in query order, each once; never has a `df` of 0.
     pub terms: Vec<QueryTerm>,
     /// Query words with no occurrence in the repository (kept for diagnostics).
     pub unknown: Vec<String>,
@@ -78,21 +81,14 @@ impl QueryTerms {
         }
     }
 
+    /// Whether no query word occurs in the repository.
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
     }
 
+    /// The query term equal to `term`, if the query has it.
     pub fn get(&self, term: &str) -> Option<&QueryTerm> {
         self.terms.iter().find(|t| t.term == term)
-    }
-
-    /// Sum of all term weights: the most any one match can cover.
-    pub fn total_weight(&self) -> f64 {
-        self.terms
-            .iter()
-            .filter(|t| !t.compound)
-            .map(|t| t.idf)
-            .sum()
     }
 }
 

@@ -26,7 +26,7 @@ thread_local! {
 }
 
 /// Calls `f` with the normal form of `lower`, a lowercase word.
-pub fn with_stem<R>(lower: &str, f: impl FnOnce(&str) -> R) -> R {
+pub(crate) fn with_stem<R>(lower: &str, f: impl FnOnce(&str) -> R) -> R {
     if !lower.bytes().all(|b| b.is_ascii_lowercase()) {
         return f(lower);
     }
@@ -45,8 +45,9 @@ pub fn with_stem<R>(lower: &str, f: impl FnOnce(&str) -> R) -> R {
     })
 }
 
-/// The normal form of a lowercase word, owned.
-pub fn stem(lower: &str) -> String {
+/// The normal form of a lowercase word, owned (for tests; the crate uses [`with_stem`]).
+#[cfg(test)]
+fn stem(lower: &str) -> String {
     with_stem(lower, str::to_owned)
 }
 

@@ -6,9 +6,9 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 /// Shortest subword kept as a term. Single characters carry no signal.
-pub const MIN_TERM_LEN: usize = 2;
+pub(crate) const MIN_TERM_LEN: usize = 2;
 /// Longest subword kept as a term; longer runs are hashes, base64 or minified noise.
-pub const MAX_TERM_LEN: usize = 40;
+pub(crate) const MAX_TERM_LEN: usize = 40;
 
 /// A word's lowercase letters and digits. Lowercasing can add marks (`İ` becomes `i` and a
 /// combining dot), which are not part of any term.
@@ -38,7 +38,7 @@ pub fn split_identifier(ident: &str) -> Vec<String> {
 }
 
 /// Calls `emit` for every subword of `ident` (original case), without allocating.
-pub fn split_identifier_into(ident: &str, emit: &mut dyn FnMut(&str)) {
+pub(crate) fn split_identifier_into(ident: &str, emit: &mut dyn FnMut(&str)) {
     split_words(ident, emit);
 }
 
@@ -83,7 +83,7 @@ pub fn is_term(word: &str) -> bool {
 /// Calls `emit` with the indexed forms of one lowercase subword: its normal form
 /// ([`crate::stem`]) when it is a term, and for a word of letters then digits (`header2`,
 /// `base64`) also the letters alone, so both spellings find it.
-pub fn for_each_term(lower: &str, mut emit: impl FnMut(&str)) {
+pub(crate) fn for_each_term(lower: &str, mut emit: impl FnMut(&str)) {
     if is_term(lower) {
         crate::stem::with_stem(lower, &mut emit);
     }
@@ -94,7 +94,7 @@ pub fn for_each_term(lower: &str, mut emit: impl FnMut(&str)) {
 }
 
 /// The terms of an identifier as the engine indexes and matches them: its subwords,
-/// lowercased and normalised ([`for_each_term`]), in order, duplicates kept.
+/// lowercased and normalised (`for_each_term`), in order, duplicates kept.
 pub fn term_words(ident: &str) -> Vec<String> {
     let mut out = Vec::new();
     split_words(ident, |w| {
@@ -104,7 +104,7 @@ pub fn term_words(ident: &str) -> Vec<String> {
 }
 
 /// How many subwords `ident` splits into (a compound key is indexed when there are several).
-pub fn subword_count(ident: &str) -> usize {
+pub(crate) fn subword_count(ident: &str) -> usize {
     let mut n = 0;
     split_words(ident, |_| n += 1);
     n
@@ -139,11 +139,13 @@ pub fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
 pub struct TermCounts {
     /// Sorted by term; counts saturate at `u32::MAX`.
     pub terms: Vec<(String, u32)>,
+    /// Number of words counted (compound keys excluded): the file's length for BM25.
     pub total: u32,
 }
 
 impl TermCounts {
-    pub fn from_text(text: &str) -> TermCounts {
+    /// Counts the terms of a file's text. Total: any text is accepted.
+    pub(crate) fn from_text(text: &str) -> TermCounts {
         let mut map: FxHashMap<String, u32> = FxHashMap::default();
         let mut total: u32 = 0;
         let mut buf = String::new();
@@ -182,6 +184,7 @@ impl TermCounts {
         TermCounts { terms, total }
     }
 
+    /// How often `term` occurs; 0 when absent (binary search over the sorted terms).
     pub fn get(&self, term: &str) -> u32 {
         self.terms
             .binary_search_by(|(t, _)| t.as_str().cmp(term))
@@ -200,7 +203,7 @@ fn bump(map: &mut FxHashMap<String, u32>, key: &str) {
 
 /// The key under which a whole multi-word identifier is counted: its subwords joined, so
 /// `recordStore`, `record_store` and `RecordStore` share one key.
-pub fn compound_key(ident: &str) -> String {
+pub(crate) fn compound_key(ident: &str) -> String {
     let mut key = String::with_capacity(ident.len());
     split_words(ident, |w| key.extend(lowercase_chars(w)));
     key

@@ -18,12 +18,19 @@ const MINIFIED_LINE_BYTES: usize = 1000;
 /// Why a file was discovered but not indexed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum SkipReason {
+    /// Over [`MAX_FILE_BYTES`].
     TooLarge,
+    /// A NUL byte in the first 8 KiB.
     Binary,
+    /// The contents are not valid UTF-8.
     InvalidUtf8,
+    /// Very long lines on average: bundled or minified output.
     Minified,
+    /// A "generated"/"do not edit" comment in the first five lines.
     Generated,
+    /// Metadata or contents could not be read (permissions, a file removed mid-walk).
     Unreadable,
+    /// Under a directory of installed third-party code (`node_modules`, `site-packages`, …).
     DependencyDir,
     /// A Python virtual environment (a directory holding `pyvenv.cfg`), whatever its name.
     VirtualEnv,
@@ -37,6 +44,7 @@ pub enum SkipReason {
 }
 
 impl SkipReason {
+    /// A short stable name for reports and counts.
     pub fn as_str(self) -> &'static str {
         match self {
             SkipReason::TooLarge => "too large",
@@ -57,6 +65,7 @@ impl SkipReason {
 /// What role a loaded file plays in the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FileRole {
+    /// Source code parsed for facts, in this language.
     Source(Lang),
     /// Package and compiler configuration read by module resolution.
     Manifest,
@@ -76,14 +85,16 @@ impl FileRole {
 /// File metadata used to notice changes without reading contents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Stamp {
+    /// Size in bytes.
     pub len: u64,
+    /// Modification time in nanoseconds since the Unix epoch (0 when unavailable).
     pub modified_nanos: u128,
     /// Inode change time: any write or `utime` moves it, so an edit whose size and mtime
     /// were restored is still seen. 0 where the platform has none.
     pub changed_nanos: i128,
     /// The inode (0 where the platform has none): a file replaced by another is a change.
     pub inode: u64,
-    /// The file was read within [`RACY_WINDOW`] of its last change, so a second write in
+    /// The file was read within `RACY_WINDOW` (2 s) of its last change, so a second write in
     /// the same timestamp tick could leave every field above equal. A racy stamp never
     /// equals a fresh one, so the next refresh reads the file again (and keeps the old
     /// input when the text is the same), as git does for its racily clean entries.
@@ -93,9 +104,10 @@ pub struct Stamp {
 /// How close to its last change a file's read must be for the stamp to be ambiguous: the
 /// coarsest common timestamp granularity (FAT's 2 s; Linux stamps come from a clock tick of
 /// a few ms, network file systems may round further).
-pub const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
+pub(crate) const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Stamp {
+    /// The stamp of a file's metadata, not yet marked racy (see `Stamp::read_at`).
     pub fn of(meta: &std::fs::Metadata) -> Stamp {
         let modified_nanos = meta
             .modified()
@@ -123,7 +135,7 @@ impl Stamp {
 
     /// This stamp, marked racy when the file's last change (its ctime, else its mtime) is
     /// not at least [`RACY_WINDOW`] older than `read_at`, the moment its text was read.
-    pub fn read_at(mut self, read_at: SystemTime) -> Stamp {
+    pub(crate) fn read_at(mut self, read_at: SystemTime) -> Stamp {
         let read_nanos = read_at
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
@@ -137,12 +149,16 @@ impl Stamp {
     }
 }
 
+/// A file the walk read: its path, role, full text and stamp.
 #[derive(Clone, Debug)]
 pub struct LoadedFile {
     /// Repo-relative, forward slashes.
     pub path: String,
+    /// Source or manifest.
     pub role: FileRole,
+    /// The whole file, valid UTF-8, at most [`MAX_FILE_BYTES`].
     pub text: String,
+    /// Metadata at the time of the read.
     pub stamp: Stamp,
 }
 
@@ -151,6 +167,7 @@ pub struct LoadedFile {
 pub struct WalkOutcome {
     /// Sorted by path.
     pub files: Vec<LoadedFile>,
+    /// Number of files or directories skipped, per reason.
     pub skipped: BTreeMap<SkipReason, u32>,
     /// Up to a few example paths per skip reason, for diagnostics.
     pub skipped_examples: BTreeMap<SkipReason, Vec<String>>,
@@ -368,8 +385,12 @@ fn classify(
     }
 }
 
-/// Reads and classifies one file.
-pub fn load(rel: String, abs: &Path, role: FileRole) -> Result<LoadedFile, (SkipReason, String)> {
+/// Reads and classifies one file; `Err` carries the skip reason and the path back.
+pub(crate) fn load(
+    rel: String,
+    abs: &Path,
+    role: FileRole,
+) -> Result<LoadedFile, (SkipReason, String)> {
     load_with(rel, abs, role, None)
 }
 
@@ -441,7 +462,7 @@ fn has_generated_header(text: &str) -> bool {
 
 /// `abs` relative to `root` with forward slashes, or `None` if it is not under `root` or not
 /// valid UTF-8.
-pub fn rel_path(root: &Path, abs: &Path) -> Option<String> {
+pub(crate) fn rel_path(root: &Path, abs: &Path) -> Option<String> {
     let rel = abs.strip_prefix(root).ok()?;
     let mut out = String::new();
     for comp in rel.components() {

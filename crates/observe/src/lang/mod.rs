@@ -15,8 +15,8 @@ mod typescript;
 use crate::facts::{FileFacts, Lang};
 use crate::resolve::{ModuleResolver, Resolution};
 
-pub use python::Python;
-pub use typescript::TypeScript;
+pub(crate) use python::Python;
+pub(crate) use typescript::TypeScript;
 
 /// One source language (or a family sharing a resolver, like TypeScript and JavaScript).
 pub trait Language: Send + Sync + 'static {
@@ -30,7 +30,7 @@ pub trait Language: Send + Sync + 'static {
     /// never indexed.
     fn is_dependency_dir(&self, dir_name: &str) -> bool;
     /// Whether a directory name is where this language's packaging tools write build
-    /// output, pruned only next to one of its manifests (see [`has_packaging_manifest`]).
+    /// output, pruned only next to one of its manifests (see `has_packaging_manifest`).
     fn is_build_output_dir(&self, _dir_name: &str) -> bool {
         false
     }
@@ -51,7 +51,7 @@ pub static LANGUAGES: [&dyn Language; 2] = [&TypeScript, &Python];
 
 /// The position in [`LANGUAGES`] of the language owning a grammar: files of one language
 /// share a module system and a name space, files of two never link by name.
-pub fn language_index(lang: Lang) -> usize {
+pub(crate) fn language_index(lang: Lang) -> usize {
     match lang {
         Lang::TypeScript | Lang::Tsx => 0,
         Lang::Python => 1,
@@ -59,33 +59,33 @@ pub fn language_index(lang: Lang) -> usize {
 }
 
 /// The language owning a grammar.
-pub fn language_of(lang: Lang) -> &'static dyn Language {
+pub(crate) fn language_of(lang: Lang) -> &'static dyn Language {
     LANGUAGES[language_index(lang)]
 }
 
 /// The language of a repo-relative path, by extension.
-pub fn language_of_path(path: &str) -> Option<&'static dyn Language> {
+pub(crate) fn language_of_path(path: &str) -> Option<&'static dyn Language> {
     Lang::from_path(path).map(language_of)
 }
 
 /// Whether any language treats a directory name as installed dependencies or caches.
-pub fn is_dependency_dir(dir_name: &str) -> bool {
+pub(crate) fn is_dependency_dir(dir_name: &str) -> bool {
     LANGUAGES.iter().any(|l| l.is_dependency_dir(dir_name))
 }
 
 /// Whether any language treats a file name as configuration its resolver reads.
-pub fn is_manifest(file_name: &str) -> bool {
+pub(crate) fn is_manifest(file_name: &str) -> bool {
     LANGUAGES.iter().any(|l| l.is_manifest(file_name))
 }
 
 /// Whether any language treats a directory name as build output next to its manifests.
-pub fn is_build_output_dir(dir_name: &str) -> bool {
+pub(crate) fn is_build_output_dir(dir_name: &str) -> bool {
     LANGUAGES.iter().any(|l| l.is_build_output_dir(dir_name))
 }
 
 /// Whether a directory holds packaging configuration of a language that has build-output
 /// directories (only then is a `build` directory beside it output rather than source).
-pub fn has_packaging_manifest(dir: &std::path::Path) -> bool {
+pub(crate) fn has_packaging_manifest(dir: &std::path::Path) -> bool {
     LANGUAGES.iter().any(|l| {
         l.packaging_manifests()
             .iter()

@@ -6,6 +6,7 @@ use super::Language;
 use crate::facts::{FileFacts, Lang};
 use crate::resolve::{ModuleResolver, Resolution};
 
+/// Python (`.py`, `.pyi`): facts, import resolution over import roots, packaging layout.
 pub struct Python;
 
 impl Language for Python {

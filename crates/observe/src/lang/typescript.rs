@@ -5,6 +5,8 @@ use super::Language;
 use crate::facts::{FileFacts, Lang};
 use crate::resolve::{ModuleResolver, Resolution};
 
+/// TypeScript and JavaScript (TSX grammar for `.tsx`/`.js*`): facts, `tsconfig`/package
+/// resolution, `node_modules`-style dependency directories.
 pub struct TypeScript;
 
 impl Language for TypeScript {

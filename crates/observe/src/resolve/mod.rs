@@ -11,7 +11,7 @@
 //!   `baseUrl`), then workspace packages by `package.json` `name`; anything else is an
 //!   external package.
 //!
-//! A candidate path becomes a file by extension probing (see [`probe`]) or, for a
+//! A candidate path becomes a file by extension probing (see `probe`) or, for a
 //! directory, its `package.json` entries and `index.*` files. No result ever leaves the
 //! root: paths that would climb above it resolve to nothing.
 
@@ -28,7 +28,6 @@ mod tests;
 mod tsconfig;
 
 pub use diagnostic::{DiagnosticKind, ResolveDiagnostic};
-pub use jsonc::strip_jsonc;
 pub use python::PythonResolver;
 
 use package::PackageJson;

@@ -25,6 +25,8 @@ use crate::lang::Language;
 /// Module suffixes in preference order: sources over stubs, modules over packages.
 const MODULE_SUFFIXES: [&str; 4] = [".py", ".pyi", "/__init__.py", "/__init__.pyi"];
 
+/// Resolves Python module names (`pkg.mod`, relative `.mod`) to repository files, trying
+/// each import root in order; built from the workspace's file list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PythonResolver {
     /// Every `.py` and `.pyi` file.

@@ -18,14 +18,21 @@ use crate::search::{
 };
 use crate::terms::{identifier_tokens, term_words};
 
+/// Files returned when `max_files` is not given.
 pub const DEFAULT_MAX_FILES: u32 = 5;
+/// Largest accepted `max_files`; more is an [`ToolError::InvalidArgument`].
 pub const MAX_FILES_CAP: u32 = 8;
+/// Largest accepted `max_depth` (graph hops).
 pub const MAX_DEPTH_CAP: u32 = 3;
 /// A declaration gets its own window only when it scores at least this share of the file's
 /// best declaration.
 const WEAK_WINDOW_SHARE: f64 = 0.3;
 
+/// Arguments of [`run`]: the query and the caps on the result. Out-of-range caps are
+/// refused with [`ToolError::InvalidArgument`], never clamped silently.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
+// The doc is for Rust callers; a model reads the tool's own description, not this one.
+#[schemars(description = "")]
 pub struct ExploreArgs {
     /// What to look for: identifiers, or a short description using the code's vocabulary.
     pub query: String,
@@ -77,6 +84,8 @@ fn default_adaptive() -> bool {
 }
 
 impl ExploreArgs {
+    /// Arguments for `query` with every other field at its default (as a call that gives only
+    /// the query deserializes to).
     pub fn new(query: impl Into<String>) -> ExploreArgs {
         ExploreArgs {
             query: query.into(),
@@ -128,19 +137,27 @@ impl ExploreArgs {
     }
 }
 
+/// A declaration that starts inside a [`Window`].
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct WindowSymbol {
+    /// The declared name as written.
     pub name: String,
+    /// Dotted name through enclosing declarations (`Store.save`).
     pub qualified: String,
+    /// [`crate::DeclKind::as_str`] of the declaration (`function`, `class`, …).
     pub kind: String,
+    /// 1-based line of its signature.
     pub line: u32,
 }
 
+/// A run of source lines of one file, with the declarations in it and why it was shown.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Window {
+    /// 1-based inclusive lines shown, within the file.
     pub lines: LineRange,
     /// Declarations that start inside the window (at most 8).
     pub symbols: Vec<WindowSymbol>,
+    /// Score of the declaration or match that put the window in (rounded to 3 decimals).
     pub score: f64,
     /// Why the window was included, e.g. `name matches handle, slash` or
     /// `called by Router.add (1 hop)`.
@@ -165,15 +182,22 @@ pub enum WindowView {
     Signatures,
 }
 
+/// One file shown with source: its score and its windows in line order.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct ExploredFile {
+    /// Repo-relative path, `/`-separated.
     pub path: String,
+    /// The file's search score (rounded to 3 decimals; higher is better).
     pub score: f64,
+    /// The parts the score was weighed from.
     pub components: ScoreComponents,
+    /// Query terms found in the file.
     pub matched_terms: Vec<String>,
+    /// Source windows, at least one; at most `max_windows_per_file`.
     pub windows: Vec<Window>,
 }
 
+/// Which caps cut an [`ExploreResult`] short; all false when nothing was left out.
 #[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq)]
 pub struct Truncation {
     /// More files scored than `max_files` allowed.
@@ -189,33 +213,43 @@ pub struct Truncation {
     pub windows_left_out: u32,
 }
 
+/// The typed result of [`run`]: the files shown with source, and the next best files
+/// without it.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct ExploreResult {
+    /// The query as given.
     pub query: String,
+    /// The query's terms as the repository's statistics weigh them.
     pub terms: QueryTerms,
     /// Files that scored at all, before the file cap.
     pub matched_files: u32,
     /// Declarations that scored at all.
     pub matched_symbols: u32,
+    /// Files shown with source, best first; at most `max_files`.
     pub files: Vec<ExploredFile>,
     /// The next best files past the cap, without source: where to look next.
     pub more_files: Vec<FileMatch>,
+    /// Which caps cut the result.
     pub truncation: Truncation,
 }
 
 /// A file that scored but was not shown, with its best declaration's location.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct FileMatch {
+    /// Repo-relative path.
     pub path: String,
+    /// The file's search score.
     pub score: f64,
+    /// The parts the score was weighed from.
     pub components: ScoreComponents,
+    /// The file's best-scoring declaration, if a declaration matched.
     pub best_symbol: Option<WindowSymbol>,
     /// The best declaration's whole range.
     pub best_range: Option<LineRange>,
 }
 
 /// How many files past the cap are listed in `more_files`.
-pub const MORE_FILES: usize = 48;
+pub(crate) const MORE_FILES: usize = 48;
 /// How many of those the text lists (each with a candidate ID when tagged); the rest are
 /// only counted.
 pub const MORE_FILES_SHOWN: usize = 16;
@@ -600,7 +634,7 @@ fn passive(kind: &str) -> &str {
 }
 
 /// A node's qualified name (or its file's path for a module node), for explanations.
-pub fn node_label(db: &dyn Db, ws: Workspace, graph: &Graph, node: NodeId) -> String {
+pub(crate) fn node_label(db: &dyn Db, ws: Workspace, graph: &Graph, node: NodeId) -> String {
     let fi = graph.file_of(node) as usize;
     let path = &graph.paths[fi];
     let Some(d) = graph.decl_of(node) else {

@@ -16,7 +16,7 @@ use super::walk::{self, SkipCounts};
 use crate::paths::{RepoRoot, to_rel};
 
 /// Default for [`GrepArgs::max_matches`].
-pub const DEFAULT_MAX_MATCHES: usize = 50;
+pub(crate) const DEFAULT_MAX_MATCHES: usize = 50;
 /// Largest accepted [`GrepArgs::max_matches`]; larger values are lowered to it.
 pub const MAX_MATCHES_CAP: usize = 500;
 /// Largest accepted [`GrepArgs::context`]; larger values are lowered to it.
@@ -27,15 +27,17 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 pub const MAX_LINE_CHARS: usize = 300;
 /// Matching lines counted (reported or not) before counting stops; totals past it are
 /// lower bounds (`totals_capped`).
-pub const MAX_COUNTED_MATCHES: usize = 100_000;
+pub(crate) const MAX_COUNTED_MATCHES: usize = 100_000;
 /// Bytes of files read only to count matches (after `max_matches` was reached) before
 /// counting stops; bounds the extra work on a huge repository.
-pub const MAX_COUNTED_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_COUNTED_BYTES: u64 = 256 << 20;
 /// Diagnostics beyond this many are summarized in one final entry.
 const MAX_DIAGNOSTICS: usize = 100;
 
 /// Arguments of [`run`].
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
+// The doc is for Rust callers; a model reads the tool's own description, not this one.
+#[schemars(description = "")]
 pub struct GrepArgs {
     /// Text to search for; a regular expression when `regex` is true. Must not be empty.
     pub pattern: String,

@@ -8,14 +8,14 @@ use serde::{Deserialize, Serialize};
 
 /// Files larger than this are not probed for a match at all: reading them would cost
 /// more than the answer is worth.
-pub const MAX_PROBE_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_PROBE_BYTES: u64 = 64 << 20;
 /// At most this many skipped files are probed per search; later ones are listed as
 /// "may hold a match".
-pub const MAX_PROBES: usize = 50;
+pub(crate) const MAX_PROBES: usize = 50;
 /// At most this many bytes are probed per search, over all skipped files.
-pub const MAX_PROBED_BYTES: u64 = 128 << 20;
+pub(crate) const MAX_PROBED_BYTES: u64 = 128 << 20;
 /// At most this many skipped files are listed; the rest are counted.
-pub const MAX_LISTED: usize = 20;
+pub(crate) const MAX_LISTED: usize = 20;
 /// Longest line a probe holds in memory; a file with a longer line is "not probed".
 const PROBE_HEAP_LIMIT: usize = 16 << 20;
 
@@ -36,6 +36,7 @@ pub enum SkipReason {
 pub struct SkippedFile {
     /// Repository-relative path with `/` separators.
     pub path: String,
+    /// Why it was not searched.
     pub reason: SkipReason,
     /// Size in bytes, when known.
     pub size: Option<u64>,

@@ -10,16 +10,18 @@ use super::walk::{self, SkipCounts};
 use crate::paths::{RepoRoot, to_rel};
 
 /// Default for [`ListFilesArgs::depth`].
-pub const DEFAULT_DEPTH: u32 = 2;
+pub(crate) const DEFAULT_DEPTH: u32 = 2;
 /// Largest accepted [`ListFilesArgs::depth`]; larger values are lowered to it.
 pub const MAX_DEPTH: u32 = 6;
 /// Default for [`ListFilesArgs::max_entries`].
-pub const DEFAULT_MAX_ENTRIES: usize = 200;
+pub(crate) const DEFAULT_MAX_ENTRIES: usize = 200;
 /// Largest accepted [`ListFilesArgs::max_entries`]; larger values are lowered to it.
 pub const MAX_ENTRIES_CAP: usize = 2000;
 
 /// Arguments of [`run`].
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
+// The doc is for Rust callers; a model reads the tool's own description, not this one.
+#[schemars(description = "")]
 pub struct ListFilesArgs {
     /// Repository-relative directory to list; the repository root when absent.
     #[serde(default)]
@@ -61,8 +63,11 @@ impl Default for ListFilesArgs {
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum EntryKind {
+    /// A regular file.
     File,
+    /// A directory.
     Dir,
+    /// A symbolic link (to anything), reported without following it.
     Symlink,
 }
 
@@ -71,6 +76,7 @@ pub enum EntryKind {
 pub struct ListEntry {
     /// Repository-relative path with `/` separators.
     pub path: String,
+    /// File, directory or symlink.
     pub kind: EntryKind,
     /// Size in bytes, for files only.
     pub size: Option<u64>,

@@ -13,3 +13,22 @@ pub(crate) mod walk;
 
 pub use error::ToolError;
 pub use walk::SkipCounts;
+
+#[cfg(test)]
+mod tests {
+    use schemars::{JsonSchema, schema_for};
+
+    /// Argument docs speak to Rust callers (`[`run`]` links and all); the schema a model
+    /// reads must not carry them, or every tool listing pays for them.
+    fn has_no_root_description<T: JsonSchema>() -> bool {
+        schema_for!(T).get("description").is_none()
+    }
+
+    #[test]
+    fn argument_schemas_carry_no_rust_docs_at_the_root() {
+        assert!(has_no_root_description::<super::explore_code::ExploreArgs>());
+        assert!(has_no_root_description::<super::grep::GrepArgs>());
+        assert!(has_no_root_description::<super::list_files::ListFilesArgs>());
+        assert!(has_no_root_description::<super::read_file::ReadFileArgs>());
+    }
+}

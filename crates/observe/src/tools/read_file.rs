@@ -21,6 +21,8 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Arguments of [`run`].
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
+// The doc is for Rust callers; a model reads the tool's own description, not this one.
+#[schemars(description = "")]
 pub struct ReadFileArgs {
     /// Repository-relative path of the file.
     pub path: String,
