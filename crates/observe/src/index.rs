@@ -248,8 +248,10 @@ impl<D: crate::Db> Index<D> {
     fn finish_report(&mut self) {
         let t = Instant::now();
         let graph = workspace_graph(&self.db, self.workspace);
-        let _ = term_stats(&self.db, self.workspace);
         self.report.timings_ms.insert("graph".into(), ms(t));
+        let t = Instant::now();
+        let _ = term_stats(&self.db, self.workspace);
+        self.report.timings_ms.insert("term stats".into(), ms(t));
         // The tables every query reads (term postings, declaration words, mirrors) are
         // brought up to date here, with the index, so a query after an edit does not pay
         // for them; each is per chunk, so only the chunks an edit touched are rebuilt.
@@ -272,6 +274,13 @@ impl<D: crate::Db> Index<D> {
         }
         let _ = crate::mirrors::mirror_files(&self.db, self.workspace);
         self.report.timings_ms.insert("query tables".into(), ms(t));
+        let t = Instant::now();
+        self.fill_totals(&graph);
+        self.report.timings_ms.insert("totals".into(), ms(t));
+    }
+
+    /// The report's counts: graph totals, configuration problems, file and error counts.
+    fn fill_totals(&mut self, graph: &crate::graph::Graph) {
         let r = &mut self.report;
         r.declarations = graph.stats.declarations;
         r.edges = graph.edges.len() as u32;
@@ -316,6 +325,7 @@ impl<D: crate::Db> Index<D> {
     /// Re-stats the tree and updates only the inputs of files that changed, appeared or
     /// disappeared. Unchanged files are not read.
     pub fn refresh(&mut self) -> RefreshReport {
+        let t = Instant::now();
         let stamps: HashMap<&str, Stamp> = self
             .files
             .iter()
@@ -341,6 +351,7 @@ impl<D: crate::Db> Index<D> {
             out.removed.push(p);
             set_changed = true;
         }
+        self.report.timings_ms.insert("refresh walk".into(), ms(t));
         self.finish_refresh(set_changed, out)
     }
 
