@@ -10,6 +10,10 @@ use crate::facts::{FileFacts, Lang};
 use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
+pub use crate::graph::queries::{
+    file_edges, file_exports, file_targets, path_table, workspace_graph,
+};
+
 /// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.
 #[salsa::db]
 pub trait Db: salsa::Database {}
@@ -212,31 +216,6 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
         .collect();
     let read = |p: &str| manifests.get(p).map(|f| f.text(db).to_string());
     Arc::new(crate::resolve::ModuleResolver::new(&paths, &read))
-}
-
-/// The workspace graph: declarations, resolved edges and the name table.
-#[salsa::tracked(returns(clone))]
-pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<crate::graph::Graph> {
-    let files = ws.files(db);
-    let mut inputs: Vec<crate::graph::GraphFile> = Vec::with_capacity(files.len());
-    let mut resolutions: Vec<Arc<Vec<crate::resolve::Resolution>>> =
-        Vec::with_capacity(files.len());
-    let none: Arc<Vec<crate::resolve::Resolution>> = Arc::default();
-    for f in files {
-        let shape = match f.role(db) {
-            FileRole::Source(_) => Some(file_shape(db, *f)),
-            FileRole::Manifest => None,
-        };
-        resolutions.push(match shape {
-            Some(_) => file_resolutions(db, ws, *f),
-            None => none.clone(),
-        });
-        inputs.push(crate::graph::GraphFile {
-            path: f.path(db).clone(),
-            shape,
-        });
-    }
-    Arc::new(crate::graph::Graph::build_resolved(&inputs, &resolutions))
 }
 
 /// How each import of a source file resolves, in import order. Depends on the file's
