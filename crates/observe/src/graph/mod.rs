@@ -9,7 +9,6 @@
 pub mod file_edges;
 pub mod queries;
 
-use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Arc;
 
@@ -89,7 +88,7 @@ pub struct Graph {
     in_order: Vec<u32>,
     in_start: Vec<u32>,
     /// Declaration nodes by exact name.
-    pub names: HashMap<String, Vec<NodeId>>,
+    pub names: FxHashMap<String, Vec<NodeId>>,
     pub stats: GraphStats,
 }
 
@@ -187,6 +186,13 @@ impl Graph {
             ..Graph::default()
         };
         g.module_node.reserve(files.len());
+        let nodes: usize = files
+            .iter()
+            .map(|f| 1 + f.shape.as_ref().map_or(0, |s| s.decls.len()))
+            .sum();
+        g.node_file.reserve(nodes);
+        g.node_decl.reserve(nodes);
+        g.names.reserve(nodes / 2);
         let mut positions: FxHashMap<F, u32> = FxHashMap::default();
         positions.reserve(files.len());
         for (fi, f) in files.iter().enumerate() {
@@ -214,10 +220,11 @@ impl Graph {
             .iter()
             .map(|f| Lang::from_path(f.path).map(crate::lang::language_index))
             .collect();
-        let guesser = Guesser {
+        let mut guesser = Guesser {
             graph: &g,
             files,
             languages: &languages,
+            memo: FxHashMap::default(),
         };
         let total: usize = files
             .iter()
@@ -226,13 +233,15 @@ impl Graph {
             .sum();
         let mut edges: Vec<Edge> = Vec::with_capacity(total);
         let mut stats = ImportStats::default();
+        let mut resolved: Vec<Edge> = Vec::new();
+        let mut guessed: Vec<Edge> = Vec::new();
         for (fi, f) in files.iter().enumerate() {
             let Some(file_edges) = &f.edges else {
                 continue;
             };
             stats.add(f.path, &file_edges.imports);
             let module = g.module_node[fi];
-            let start = edges.len();
+            resolved.clear();
             for e in &file_edges.edges {
                 let target = if e.to.file == f.file {
                     module
@@ -243,18 +252,25 @@ impl Graph {
                         None => continue,
                     }
                 };
-                edges.push(Edge {
+                resolved.push(Edge {
                     from: module + e.from,
                     to: target + e.to.decl.map_or(0, |d| d + 1),
                     kind: e.kind,
                     certain: e.certain,
                 });
             }
+            // Resolved edges arrive sorted and deduplicated in graph order when the files
+            // are in path order, as a workspace's are.
+            if !resolved.is_sorted() {
+                resolved.sort_unstable();
+                dedup_edges(&mut resolved);
+            }
+            guessed.clear();
             for e in &file_edges.by_name {
                 let from = module + e.from;
                 guesser.guess(fi, &e.name, e.guess, &mut |to, certain| {
                     if to != from {
-                        edges.push(Edge {
+                        guessed.push(Edge {
                             from,
                             to,
                             kind: e.kind,
@@ -263,25 +279,11 @@ impl Graph {
                     }
                 });
             }
-            // Resolved edges arrive in graph order (files sort by path) and deduplicated;
-            // the guesses, and a workspace whose order is not its paths' order, need a
-            // sort and a deduplication.
-            let own = &mut edges[start..];
-            if !file_edges.by_name.is_empty() || !own.is_sorted() {
-                own.sort_unstable();
-                let mut kept = start;
-                for i in start..edges.len() {
-                    let e = edges[i];
-                    let duplicate = kept > start && {
-                        let last = edges[kept - 1];
-                        last.from == e.from && last.to == e.to && last.kind == e.kind
-                    };
-                    if !duplicate {
-                        edges[kept] = e;
-                        kept += 1;
-                    }
-                }
-                edges.truncate(kept);
+            if guessed.is_empty() {
+                edges.extend_from_slice(&resolved);
+            } else {
+                guessed.sort_unstable();
+                merge_edges(&resolved, &guessed, &mut edges);
             }
         }
         g.stats.imports_resolved = stats.resolved;
@@ -391,6 +393,35 @@ impl Graph {
     }
 }
 
+/// Keeps the first edge of each (from, to, kind) run of a sorted list: the uncertain one
+/// when a guess and a resolution reach the same node.
+fn same_key(a: &Edge, b: &Edge) -> bool {
+    a.from == b.from && a.to == b.to && a.kind == b.kind
+}
+
+fn dedup_edges(edges: &mut Vec<Edge>) {
+    edges.dedup_by(|later, kept| same_key(later, kept));
+}
+
+/// Appends the merge of two sorted lists to `out`, deduplicated like [`dedup_edges`]: the
+/// same list as sorting and deduplicating their concatenation.
+fn merge_edges(a: &[Edge], b: &[Edge], out: &mut Vec<Edge>) {
+    let start = out.len();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let next = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
+            i += 1;
+            a[i - 1]
+        } else {
+            j += 1;
+            b[j - 1]
+        };
+        if out.len() == start || !same_key(&out[out.len() - 1], &next) {
+            out.push(next);
+        }
+    }
+}
+
 /// One file handed to [`Graph::assemble`], in workspace order.
 pub struct GraphPart<'a, F> {
     /// The file's identity, as its edges' [`NodeRef`]s name it.
@@ -441,6 +472,10 @@ impl ImportStats {
     }
 }
 
+/// The declarations a guess by name reaches: up to [`MAX_NAME_CANDIDATES`] nodes, the
+/// first `.1` of the array.
+type Guessed = ([NodeId; MAX_NAME_CANDIDATES], usize);
+
 /// Resolves [`NameEdge`]s against the assembled name table.
 struct Guesser<'a, 'p, F> {
     graph: &'a Graph,
@@ -448,39 +483,55 @@ struct Guesser<'a, 'p, F> {
     /// Each file's position in `lang::LANGUAGES` (`None` for manifests): names link only
     /// within one language.
     languages: &'a [Option<usize>],
+    /// Guesses already made: the same member name is guessed from many files.
+    memo: FxHashMap<(&'a str, NameGuess, Option<usize>), Guessed>,
 }
 
-impl<F> Guesser<'_, '_, F> {
+impl<'a, F> Guesser<'a, '_, F> {
     /// Declarations named `name` in the language of file `from` that `guess` accepts, when
     /// the name is rare enough to be a fair guess: calls `found(target, certain)` for each.
     fn guess(
-        &self,
+        &mut self,
         from: usize,
-        name: &str,
+        name: &'a str,
         guess: NameGuess,
         found: &mut dyn FnMut(NodeId, bool),
     ) {
-        let Some(nodes) = self.graph.names.get(name) else {
-            return;
-        };
         let language = self.languages[from];
+        let key = (name, guess, language);
+        let (matching, count) = match self.memo.get(&key) {
+            Some(guessed) => *guessed,
+            None => {
+                let guessed = self.candidates(name, guess, language);
+                self.memo.insert(key, guessed);
+                guessed
+            }
+        };
+        let certain = count == 1;
+        for &n in &matching[..count] {
+            found(n, certain);
+        }
+    }
+
+    /// The guess itself: nothing when more than [`MAX_NAME_CANDIDATES`] qualify.
+    fn candidates(&self, name: &str, guess: NameGuess, language: Option<usize>) -> Guessed {
         let mut matching = [0 as NodeId; MAX_NAME_CANDIDATES];
+        let Some(nodes) = self.graph.names.get(name) else {
+            return (matching, 0);
+        };
         let mut count = 0;
         for &n in nodes {
             let file = self.graph.file_of(n) as usize;
             let same_language = self.languages[file] == language;
             if same_language && self.decl_kind(n).is_some_and(|k| guess.accepts(k)) {
                 if count == MAX_NAME_CANDIDATES {
-                    return;
+                    return (matching, 0);
                 }
                 matching[count] = n;
                 count += 1;
             }
         }
-        let certain = count == 1;
-        for &n in &matching[..count] {
-            found(n, certain);
-        }
+        (matching, count)
     }
 
     fn decl_kind(&self, node: NodeId) -> Option<DeclKind> {
