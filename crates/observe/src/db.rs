@@ -249,9 +249,7 @@ pub fn term_stats(db: &dyn Db, ws: Workspace) -> Arc<crate::idf::TermStats> {
     let parts: Vec<Arc<crate::idf::PartialStats>> = (0..chunks as u32)
         .map(|c| term_chunk_stats(db, ws, TermChunk::new(db, c)))
         .collect();
-    Arc::new(crate::idf::TermStats::from_partials(
-        parts.iter().map(|p| p.as_ref()),
-    ))
+    Arc::new(crate::idf::TermStats::from_partials(parts))
 }
 
 /// A group of [`TERM_CHUNK_FILES`] consecutive workspace files, by position.
