@@ -205,6 +205,9 @@ impl FileShape {
 
 /// Module resolution for the whole workspace. Reads only file paths and manifest texts, so
 /// editing source files never recomputes it.
+///
+/// Workspace-wide hazard: `no_eq` and built from every path, so adding or removing a file
+/// re-runs every [`file_resolutions`] (which backdate where nothing changed).
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::ModuleResolver> {
     let files = ws.files(db);
@@ -243,6 +246,10 @@ pub fn file_resolutions(
 pub const TERM_CHUNK_FILES: usize = 64;
 
 /// Document frequencies of the repository's own vocabulary, over source files.
+///
+/// Workspace-wide hazard: re-runs when any chunk's frequencies change, at the cost of
+/// collecting the chunks' handles ([`crate::idf::TermStats`] sums them per term on
+/// lookup, rather than merging the vocabulary here).
 #[salsa::tracked(returns(clone))]
 pub fn term_stats(db: &dyn Db, ws: Workspace) -> Arc<crate::idf::TermStats> {
     let chunks = ws.files(db).len().div_ceil(TERM_CHUNK_FILES);
