@@ -11,7 +11,7 @@ use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
 pub use crate::graph::queries::{
-    file_edges, file_exports, file_targets, path_table, workspace_graph,
+    file_decls, file_edges, file_exports, file_targets, path_table, workspace_graph,
 };
 
 /// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.

@@ -302,6 +302,7 @@ impl<D: crate::Db + Clone> Index<D> {
                 s.spawn(move || {
                     for f in files.iter().skip(t).step_by(threads) {
                         let _ = crate::db::file_edges(&db, ws, *f);
+                        let _ = crate::db::file_decls(&db, *f);
                     }
                     for c in (t..chunks).step_by(threads) {
                         let chunk = TermChunk::new(&db, c as u32);

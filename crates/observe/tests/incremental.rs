@@ -176,6 +176,29 @@ fetchRecords();
 }
 
 #[test]
+fn an_edit_adding_a_call_that_resolves_nowhere_does_not_assemble_the_graph_again() {
+    let dir = common::fixture_copy();
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    // A new usage changes the shape, but no binding or declaration explains the name:
+    // the file's edges and declarations come out equal, so the assembly is not redone.
+    append(
+        &mut index,
+        dir.path(),
+        "src/main.tsx",
+        "\nnameDeclaredNowhere();\n",
+    );
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "file_shape"), 1, "{log_text}");
+    assert_eq!(executed(&log, "file_edges"), 1, "{log_text}");
+    assert_eq!(executed(&log, "workspace_graph"), 0, "{log_text}");
+}
+
+#[test]
 fn an_edit_adding_a_private_declaration_recomputes_one_files_edges() {
     let dir = common::fixture_copy();
     let (mut index, log) = counted_index(dir.path());

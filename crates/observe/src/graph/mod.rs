@@ -169,7 +169,7 @@ impl Graph {
             .map(|(i, (f, edges))| GraphPart {
                 file: i as u32,
                 path: &f.path,
-                shape: f.shape.clone(),
+                decls: f.shape.as_deref().map(|s| Arc::new(FileDecls::of(s))),
                 edges,
             })
             .collect();
@@ -188,7 +188,7 @@ impl Graph {
         g.module_node.reserve(files.len());
         let nodes: usize = files
             .iter()
-            .map(|f| 1 + f.shape.as_ref().map_or(0, |s| s.decls.len()))
+            .map(|f| 1 + f.decls.as_ref().map_or(0, |d| d.len()))
             .sum();
         g.node_file.reserve(nodes);
         g.node_decl.reserve(nodes);
@@ -201,19 +201,20 @@ impl Graph {
             g.module_node.push(module);
             g.node_file.push(fi as u32);
             g.node_decl.push(None);
-            if let Some(shape) = &f.shape {
-                for (di, d) in shape.decls.iter().enumerate() {
+            if let Some(decls) = &f.decls {
+                for di in 0..decls.len() {
                     let node = g.node_file.len() as NodeId;
                     g.node_file.push(fi as u32);
                     g.node_decl.push(Some(di as u32));
-                    match g.names.get_mut(d.name.as_str()) {
+                    let name = decls.name(di);
+                    match g.names.get_mut(name) {
                         Some(nodes) => nodes.push(node),
                         None => {
-                            g.names.insert(d.name.clone(), vec![node]);
+                            g.names.insert(name.to_owned(), vec![node]);
                         }
                     }
                 }
-                g.stats.declarations += shape.decls.len() as u32;
+                g.stats.declarations += decls.len() as u32;
             }
         }
         let languages: Vec<Option<usize>> = files
@@ -422,14 +423,64 @@ fn merge_edges(a: &[Edge], b: &[Edge], out: &mut Vec<Edge>) {
     }
 }
 
+/// What the assembly reads of a file's declarations: their names, packed in one string,
+/// and kinds, in declaration order. Narrower than the shape on purpose: an edit that
+/// changes only usages (a call added to a body) leaves this equal, so when the file's
+/// edges are also unchanged the graph is not assembled again.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FileDecls {
+    /// Every name, concatenated.
+    text: String,
+    /// Where each name ends in `text`.
+    ends: Vec<u32>,
+    /// Each declaration's kind.
+    kinds: Vec<DeclKind>,
+}
+
+impl FileDecls {
+    /// The declarations of `shape`.
+    pub fn of(shape: &FileShape) -> FileDecls {
+        let mut d = FileDecls {
+            text: String::with_capacity(shape.decls.iter().map(|d| d.name.len()).sum()),
+            ends: Vec::with_capacity(shape.decls.len()),
+            kinds: Vec::with_capacity(shape.decls.len()),
+        };
+        for decl in &shape.decls {
+            d.text.push_str(&decl.name);
+            d.ends.push(d.text.len() as u32);
+            d.kinds.push(decl.kind);
+        }
+        d
+    }
+
+    /// How many declarations the file has.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the file declares nothing.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The name of declaration `i`.
+    pub fn name(&self, i: usize) -> &str {
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1] as usize,
+        };
+        &self.text[start..self.ends[i] as usize]
+    }
+}
+
 /// One file handed to [`Graph::assemble`], in workspace order.
 pub struct GraphPart<'a, F> {
     /// The file's identity, as its edges' [`NodeRef`]s name it.
     pub file: F,
     /// Its repo-relative path.
     pub path: &'a str,
-    /// Its shape; `None` for manifests.
-    pub shape: Option<Arc<FileShape>>,
+    /// Its declarations' names and kinds; `None` for manifests.
+    pub decls: Option<Arc<FileDecls>>,
     /// Its outgoing edges; `None` for manifests.
     pub edges: Option<Arc<FileEdges<F>>>,
 }
@@ -537,13 +588,11 @@ impl<'a, F> Guesser<'a, '_, F> {
     fn decl_kind(&self, node: NodeId) -> Option<DeclKind> {
         let file = self.graph.file_of(node) as usize;
         let decl = self.graph.decl_of(node)?;
-        Some(
-            self.files[file]
-                .shape
-                .as_ref()?
-                .decls
-                .get(decl as usize)?
-                .kind,
-        )
+        self.files[file]
+            .decls
+            .as_ref()?
+            .kinds
+            .get(decl as usize)
+            .copied()
     }
 }

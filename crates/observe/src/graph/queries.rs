@@ -13,7 +13,8 @@ use rustc_hash::FxHashMap;
 use crate::db::{Db, SourceFile, Workspace, file_resolutions, file_shape};
 use crate::facts::Lang;
 use crate::graph::{
-    EdgeSource, ExportsLookup, FileEdges, FileExports, Graph, GraphPart, file_edges as edges,
+    EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
+    file_edges as edges,
 };
 use crate::resolve::Resolution;
 use crate::walk::FileRole;
@@ -118,13 +119,22 @@ pub fn file_edges(
     )))
 }
 
+/// The names and kinds of `file`'s declarations, all [`workspace_graph`] reads of its
+/// shape: an edit that only adds calls keeps this equal.
+#[salsa::tracked(returns(clone))]
+pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<FileDecls> {
+    Arc::new(FileDecls::of(&file_shape(db, file)))
+}
+
 /// The workspace graph: declarations, resolved edges and the name table, assembled from
 /// every file's cached [`file_edges`] ([`Graph::assemble`]: numbering nodes, concatenating
 /// edge lists, resolving guesses by name; no import is resolved here).
 ///
-/// Workspace-wide hazard: reads every file's shape and edges, so it re-executes after any
-/// edit that changes a file's shape (its cost is a pass over nodes and edges); an edit
-/// that only moves lines backdates at [`file_shape`] and leaves it alone.
+/// Workspace-wide hazard: reads every file's declarations and edges, so it re-executes
+/// after any edit that changes a file's declarations or outgoing edges (its cost is a
+/// pass over nodes and edges); an edit that only moves lines backdates at [`file_shape`],
+/// and one that changes usages without changing edges backdates at [`file_edges`], and
+/// both leave it alone.
 #[salsa::tracked(returns(clone))]
 pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
     let parts: Vec<GraphPart<SourceFile>> = ws
@@ -135,7 +145,7 @@ pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
             GraphPart {
                 file: *f,
                 path: f.path(db).as_str(),
-                shape: source.then(|| file_shape(db, *f)),
+                decls: source.then(|| file_decls(db, *f)),
                 edges: file_edges(db, ws, *f),
             }
         })
