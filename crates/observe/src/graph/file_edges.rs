@@ -87,8 +87,9 @@ impl NameGuess {
 pub struct NameEdge {
     /// The file's own node the edge leaves.
     pub from: LocalNode,
-    /// The name the target must be declared under.
-    pub name: String,
+    /// The name the target must be declared under, as a range of
+    /// [`FileEdges::guessed_names`] (see [`FileEdges::name`]).
+    pub name: (u32, u32),
     /// What the edge means.
     pub kind: EdgeKind,
     /// Which declaration kinds qualify.
@@ -117,6 +118,9 @@ pub struct FileEdges<F> {
     pub edges: Vec<FileEdge<F>>,
     /// Edges to declarations guessed by name, resolved at assembly.
     pub by_name: Vec<NameEdge>,
+    /// The distinct names of `by_name`, packed in one string (the assembly reads them
+    /// all, and one allocation per file keeps that pass in cache).
+    pub guessed_names: String,
     /// How the file's imports resolved.
     pub imports: ImportCounts,
 }
@@ -126,8 +130,36 @@ impl<F> Default for FileEdges<F> {
         FileEdges {
             edges: Vec::new(),
             by_name: Vec::new(),
+            guessed_names: String::new(),
             imports: ImportCounts::default(),
         }
+    }
+}
+
+impl<F> FileEdges<F> {
+    /// The name edge `e` guesses by.
+    pub fn name(&self, e: &NameEdge) -> &str {
+        &self.guessed_names[e.name.0 as usize..e.name.1 as usize]
+    }
+}
+
+/// Packs the names of a file's guesses, each distinct name once.
+#[derive(Default)]
+struct NamePacker<'a> {
+    text: String,
+    seen: FxHashMap<&'a str, (u32, u32)>,
+}
+
+impl<'a> NamePacker<'a> {
+    fn range(&mut self, name: &'a str) -> (u32, u32) {
+        if let Some(r) = self.seen.get(name) {
+            return *r;
+        }
+        let start = self.text.len() as u32;
+        self.text.push_str(name);
+        let r = (start, self.text.len() as u32);
+        self.seen.insert(name, r);
+        r
     }
 }
 
@@ -310,6 +342,7 @@ where
         };
         let edges = &mut out.edges;
         let by_name = &mut out.by_name;
+        let mut names = NamePacker::default();
         let local = |decl: Option<u32>| decl.map_or(0, |d| d + 1);
         for (di, d) in shape.decls.iter().enumerate() {
             edges.push(FileEdge {
@@ -373,7 +406,7 @@ where
                 Some(Ok(_)) => {}
                 Some(Err(guess)) => by_name.push(NameEdge {
                     from,
-                    name: u.name.clone(),
+                    name: names.range(u.name.as_str()),
                     kind,
                     guess,
                 }),
@@ -401,7 +434,7 @@ where
                 }
                 None => by_name.push(NameEdge {
                     from,
-                    name: name.clone(),
+                    name: names.range(name.as_str()),
                     kind,
                     guess: NameGuess::TypeLike,
                 }),
@@ -420,6 +453,7 @@ where
                 .then_with(|| a.certain.cmp(&b.certain))
         });
         edges.dedup_by(|a, b| a.from == b.from && a.to == b.to && a.kind == b.kind);
+        out.guessed_names = names.text;
         out
     }
 

@@ -269,7 +269,7 @@ impl Graph {
             guessed.clear();
             for e in &file_edges.by_name {
                 let from = module + e.from;
-                guesser.guess(fi, &e.name, e.guess, &mut |to, certain| {
+                guesser.guess(fi, file_edges.name(e), e.guess, &mut |to, certain| {
                     if to != from {
                         guessed.push(Edge {
                             from,
