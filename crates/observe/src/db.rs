@@ -11,7 +11,7 @@ use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
 pub use crate::graph::queries::{
-    file_decls, file_edges, file_exports, file_targets, path_table, workspace_graph,
+    file_decls, file_edges, file_exports, path_table, workspace_graph,
 };
 
 /// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.
@@ -221,24 +221,45 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
     Arc::new(crate::resolve::ModuleResolver::new(&paths, &read))
 }
 
-/// How each import of a source file resolves, in import order. Depends on the file's
-/// shape and the module resolver only, so editing another file does not re-resolve these.
+/// How each import of one source file resolves, in import order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportResolutions {
+    /// The resolution of each import.
+    pub resolutions: Vec<crate::resolve::Resolution>,
+    /// The indexed file each import resolves to: `None` for an import of a package, one
+    /// that resolved to nothing, or to a directory without a file.
+    pub targets: Vec<Option<SourceFile>>,
+}
+
+/// How each import of a source file resolves, and to which file, in import order.
+/// Depends on the file's shape, the module resolver and the path table only, so editing
+/// another file does not re-resolve these; adding or removing one re-runs them all
+/// (see [`module_resolver`]), and they backdate where nothing changed.
 #[salsa::tracked(returns(clone))]
-pub fn file_resolutions(
-    db: &dyn Db,
-    ws: Workspace,
-    file: SourceFile,
-) -> Arc<Vec<crate::resolve::Resolution>> {
+pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<ImportResolutions> {
     let shape = file_shape(db, file);
+    if shape.imports.is_empty() {
+        return Arc::default();
+    }
     let resolver = module_resolver(db, ws);
+    let table = path_table(db, ws);
     let path = file.path(db);
-    Arc::new(
-        shape
-            .imports
-            .iter()
-            .map(|imp| resolver.resolve(path, &imp.specifier))
-            .collect(),
-    )
+    let resolutions: Vec<crate::resolve::Resolution> = shape
+        .imports
+        .iter()
+        .map(|imp| resolver.resolve(path, &imp.specifier))
+        .collect();
+    let targets = resolutions
+        .iter()
+        .map(|r| match r {
+            crate::resolve::Resolution::File(p) => table.get(p).copied(),
+            _ => None,
+        })
+        .collect();
+    Arc::new(ImportResolutions {
+        resolutions,
+        targets,
+    })
 }
 
 /// Files per [`term_chunk_stats`] group: an edit recomputes one group's document

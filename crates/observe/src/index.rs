@@ -295,6 +295,10 @@ impl<D: crate::Db + Clone> Index<D> {
             return;
         }
         let ws = self.workspace;
+        // What every thread needs first, computed once before they start (a thread that
+        // needs a query another is computing waits for it).
+        let _ = crate::db::module_resolver(&self.db, ws);
+        let _ = crate::db::path_table(&self.db, ws);
         let chunks = files.len().div_ceil(TERM_CHUNK_FILES);
         std::thread::scope(|s| {
             for t in 0..threads {

@@ -1,6 +1,6 @@
-//! The graph's tracked queries: per file, the import targets, the tables other files see
-//! ([`file_exports`]) and the outgoing edges ([`file_edges`]); once per workspace, the
-//! path table and the assembly ([`workspace_graph`]).
+//! The graph's tracked queries: per file, the tables other files see ([`file_exports`]),
+//! the declarations ([`file_decls`]) and the outgoing edges ([`file_edges`]); once per
+//! workspace, the path table and the assembly ([`workspace_graph`]).
 //!
 //! An edit inside one file re-executes that file's queries; the files importing it
 //! re-execute [`file_edges`] only when its [`file_exports`] changed (a new or renamed
@@ -16,40 +16,19 @@ use crate::graph::{
     EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
     file_edges as edges,
 };
-use crate::resolve::Resolution;
 use crate::walk::FileRole;
 
 /// Every file of the workspace by its repo-relative path.
 ///
 /// Workspace-wide hazard: reads the whole file list, so it re-executes whenever a file is
-/// added or removed. Only [`file_targets`] reads it, and those backdate unless the new
-/// file is what one of their imports resolves to.
+/// added or removed. Only [`file_resolutions`] reads it (which re-run then anyway), and
+/// those backdate unless the new file is what one of their imports resolves to.
 #[salsa::tracked(returns(clone))]
 pub fn path_table(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, SourceFile>> {
     Arc::new(
         ws.files(db)
             .iter()
             .map(|f| (f.path(db).clone(), *f))
-            .collect(),
-    )
-}
-
-/// The file each import of `file` resolves to, in import order; `None` for an import of
-/// a package, one that resolved to nothing, or to a directory without a file.
-#[salsa::tracked(returns(clone))]
-pub fn file_targets(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<Vec<Option<SourceFile>>> {
-    let resolutions = file_resolutions(db, ws, file);
-    if resolutions.is_empty() {
-        return Arc::default();
-    }
-    let table = path_table(db, ws);
-    Arc::new(
-        resolutions
-            .iter()
-            .map(|r| match r {
-                Resolution::File(p) => table.get(p).copied(),
-                _ => None,
-            })
             .collect(),
     )
 }
@@ -67,8 +46,8 @@ pub fn file_exports(
         return None;
     }
     let shape = file_shape(db, file);
-    let targets = file_targets(db, ws, file);
-    Some(Arc::new(FileExports::of(&shape, &targets)))
+    let resolved = file_resolutions(db, ws, file);
+    Some(Arc::new(FileExports::of(&shape, &resolved.targets)))
 }
 
 /// [`ExportsLookup`] through the tracked queries, so each file's edges depend on exactly
@@ -100,8 +79,7 @@ pub fn file_edges(
 ) -> Option<Arc<FileEdges<SourceFile>>> {
     let own = file_exports(db, ws, file)?;
     let shape = file_shape(db, file);
-    let resolutions = file_resolutions(db, ws, file);
-    let targets = file_targets(db, ws, file);
+    let resolved = file_resolutions(db, ws, file);
     let language = Lang::from_path(file.path(db)).map(crate::lang::language_index);
     let is_self_receiver =
         |r: &str| language.is_some_and(|l| crate::lang::LANGUAGES[l].is_self_receiver(r));
@@ -109,8 +87,8 @@ pub fn file_edges(
         file,
         shape: &shape,
         tables: &own,
-        resolutions: &resolutions,
-        targets: &targets,
+        resolutions: &resolved.resolutions,
+        targets: &resolved.targets,
         is_self_receiver: &is_self_receiver,
     };
     Some(Arc::new(edges::file_edges(
