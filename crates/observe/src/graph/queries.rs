@@ -33,9 +33,9 @@ pub fn path_table(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, SourceFil
     )
 }
 
-/// What other files' edges can see of `file`: its exports, members, declared names and
-/// resolved imports ([`FileExports`]); `None` for a manifest. A firewall: an edit that
-/// adds a call or moves code keeps this equal, so importers are not recomputed.
+/// What other files' edges can see of `file`: its exports, members and resolved imports
+/// ([`FileExports`]); `None` for a manifest. A firewall: an edit that adds a call or a
+/// private function, or moves code, keeps this equal, so importers are not recomputed.
 #[salsa::tracked(returns(clone))]
 pub fn file_exports(
     db: &dyn Db,
