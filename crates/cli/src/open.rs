@@ -28,7 +28,7 @@ impl IndexFlags {
     }
 }
 
-pub fn open_index<D: sightline_observe::Db>(
+pub fn open_index<D: sightline_observe::Db + Clone>(
     path: &std::path::Path,
     flags: &IndexFlags,
     db: D,

@@ -10,6 +10,10 @@ use crate::facts::{FileFacts, Lang};
 use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
+pub use crate::graph::queries::{
+    file_decls, file_edges, file_exports, path_table, workspace_graph,
+};
+
 /// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.
 #[salsa::db]
 pub trait Db: salsa::Database {}
@@ -201,6 +205,9 @@ impl FileShape {
 
 /// Module resolution for the whole workspace. Reads only file paths and manifest texts, so
 /// editing source files never recomputes it.
+///
+/// Workspace-wide hazard: `no_eq` and built from every path, so adding or removing a file
+/// re-runs every [`file_resolutions`] (which backdate where nothing changed).
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::ModuleResolver> {
     let files = ws.files(db);
@@ -214,49 +221,45 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
     Arc::new(crate::resolve::ModuleResolver::new(&paths, &read))
 }
 
-/// The workspace graph: declarations, resolved edges and the name table.
-#[salsa::tracked(returns(clone))]
-pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<crate::graph::Graph> {
-    let files = ws.files(db);
-    let mut inputs: Vec<crate::graph::GraphFile> = Vec::with_capacity(files.len());
-    let mut resolutions: Vec<Arc<Vec<crate::resolve::Resolution>>> =
-        Vec::with_capacity(files.len());
-    let none: Arc<Vec<crate::resolve::Resolution>> = Arc::default();
-    for f in files {
-        let shape = match f.role(db) {
-            FileRole::Source(_) => Some(file_shape(db, *f)),
-            FileRole::Manifest => None,
-        };
-        resolutions.push(match shape {
-            Some(_) => file_resolutions(db, ws, *f),
-            None => none.clone(),
-        });
-        inputs.push(crate::graph::GraphFile {
-            path: f.path(db).clone(),
-            shape,
-        });
-    }
-    Arc::new(crate::graph::Graph::build_resolved(&inputs, &resolutions))
+/// How each import of one source file resolves, in import order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportResolutions {
+    /// The resolution of each import.
+    pub resolutions: Vec<crate::resolve::Resolution>,
+    /// The indexed file each import resolves to: `None` for an import of a package, one
+    /// that resolved to nothing, or to a directory without a file.
+    pub targets: Vec<Option<SourceFile>>,
 }
 
-/// How each import of a source file resolves, in import order. Depends on the file's
-/// shape and the module resolver only, so editing another file does not re-resolve these.
+/// How each import of a source file resolves, and to which file, in import order.
+/// Depends on the file's shape, the module resolver and the path table only, so editing
+/// another file does not re-resolve these; adding or removing one re-runs them all
+/// (see [`module_resolver`]), and they backdate where nothing changed.
 #[salsa::tracked(returns(clone))]
-pub fn file_resolutions(
-    db: &dyn Db,
-    ws: Workspace,
-    file: SourceFile,
-) -> Arc<Vec<crate::resolve::Resolution>> {
+pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<ImportResolutions> {
     let shape = file_shape(db, file);
+    if shape.imports.is_empty() {
+        return Arc::default();
+    }
     let resolver = module_resolver(db, ws);
+    let table = path_table(db, ws);
     let path = file.path(db);
-    Arc::new(
-        shape
-            .imports
-            .iter()
-            .map(|imp| resolver.resolve(path, &imp.specifier))
-            .collect(),
-    )
+    let resolutions: Vec<crate::resolve::Resolution> = shape
+        .imports
+        .iter()
+        .map(|imp| resolver.resolve(path, &imp.specifier))
+        .collect();
+    let targets = resolutions
+        .iter()
+        .map(|r| match r {
+            crate::resolve::Resolution::File(p) => table.get(p).copied(),
+            _ => None,
+        })
+        .collect();
+    Arc::new(ImportResolutions {
+        resolutions,
+        targets,
+    })
 }
 
 /// Files per [`term_chunk_stats`] group: an edit recomputes one group's document
@@ -264,15 +267,17 @@ pub fn file_resolutions(
 pub const TERM_CHUNK_FILES: usize = 64;
 
 /// Document frequencies of the repository's own vocabulary, over source files.
+///
+/// Workspace-wide hazard: re-runs when any chunk's frequencies change, at the cost of
+/// collecting the chunks' handles ([`crate::idf::TermStats`] sums them per term on
+/// lookup, rather than merging the vocabulary here).
 #[salsa::tracked(returns(clone))]
 pub fn term_stats(db: &dyn Db, ws: Workspace) -> Arc<crate::idf::TermStats> {
     let chunks = ws.files(db).len().div_ceil(TERM_CHUNK_FILES);
     let parts: Vec<Arc<crate::idf::PartialStats>> = (0..chunks as u32)
         .map(|c| term_chunk_stats(db, ws, TermChunk::new(db, c)))
         .collect();
-    Arc::new(crate::idf::TermStats::from_partials(
-        parts.iter().map(|p| p.as_ref()),
-    ))
+    Arc::new(crate::idf::TermStats::from_partials(parts))
 }
 
 /// A group of [`TERM_CHUNK_FILES`] consecutive workspace files, by position.

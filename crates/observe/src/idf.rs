@@ -1,65 +1,59 @@
 //! Statistics of the repository's own vocabulary: document frequencies and IDF weights.
 
-use std::collections::HashMap;
-
 use rustc_hash::FxHashMap;
 
 use crate::terms::TermCounts;
 
-/// Document frequencies over a set of files (the workspace's source files), the input of
-/// every IDF weight; built by [`TermStats::add_document`] or [`TermStats::from_partials`].
+/// Document frequencies and lengths over a set of documents: those added one by one
+/// ([`TermStats::add_document`]) plus whole groups summarised elsewhere
+/// ([`TermStats::from_partials`]). The groups are kept as they are, not merged into one
+/// table: a lookup sums a term over the groups (a few dozen hash probes, for the handful
+/// of terms a query has), so an edit that changes one group's frequencies costs a new
+/// list of group handles, not a merge of the repository's whole vocabulary.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TermStats {
-    /// Number of documents (files) counted.
     pub documents: u32,
-    /// Sum of every document's [`TermCounts::total`].
     pub total_terms: u64,
-    /// Number of documents containing each term at least once.
-    pub df: HashMap<String, u32>,
+    /// Frequencies of the documents added one by one.
+    own: FxHashMap<String, u32>,
+    /// Frequencies of the groups, summed on lookup.
+    parts: Vec<std::sync::Arc<PartialStats>>,
 }
 
 impl TermStats {
-    /// Counts one more document with these term counts.
     pub fn add_document(&mut self, counts: &TermCounts) {
         self.documents += 1;
         self.total_terms += u64::from(counts.total);
         for (term, _) in &counts.terms {
-            if let Some(n) = self.df.get_mut(term) {
+            if let Some(n) = self.own.get_mut(term) {
                 *n += 1;
             } else {
-                self.df.insert(term.clone(), 1);
+                self.own.insert(term.clone(), 1);
             }
         }
     }
 
-    /// Sums the statistics of disjoint groups of documents: the same result as adding every
-    /// document of every group, in any order.
-    pub fn from_partials<'a>(parts: impl IntoIterator<Item = &'a PartialStats>) -> TermStats {
-        let mut documents = 0;
-        let mut total_terms = 0;
-        let mut merged: FxHashMap<&str, u32> = FxHashMap::default();
-        for p in parts {
-            documents += p.documents;
-            total_terms += p.total_terms;
-            if merged.is_empty() {
-                merged.reserve(p.df.len() * 2);
-            }
-            for (term, n) in &p.df {
-                *merged.entry(term.as_str()).or_default() += n;
-            }
-        }
-        let mut df = HashMap::with_capacity(merged.len());
-        df.extend(merged.into_iter().map(|(t, n)| (t.to_owned(), n)));
+    /// The statistics of the union of `parts`' documents.
+    pub fn from_partials(
+        parts: impl IntoIterator<Item = std::sync::Arc<PartialStats>>,
+    ) -> TermStats {
+        let parts: Vec<std::sync::Arc<PartialStats>> = parts.into_iter().collect();
         TermStats {
-            documents,
-            total_terms,
-            df,
+            documents: parts.iter().map(|p| p.documents).sum(),
+            total_terms: parts.iter().map(|p| p.total_terms).sum(),
+            own: FxHashMap::default(),
+            parts,
         }
     }
 
-    /// Number of documents containing `term`; 0 for a term never seen.
+    /// How many documents hold `term`.
     pub fn df(&self, term: &str) -> u32 {
-        self.df.get(term).copied().unwrap_or(0)
+        let own = self.own.get(term).copied().unwrap_or(0);
+        own + self
+            .parts
+            .iter()
+            .map(|p| p.df.get(term).copied().unwrap_or(0))
+            .sum::<u32>()
     }
 
     /// BM25's IDF, always positive: rare terms weigh more, terms in every file weigh ~0.
@@ -82,16 +76,12 @@ impl TermStats {
 /// Document frequencies of one group of documents (see [`TermStats::from_partials`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PartialStats {
-    /// Number of documents in this group.
     pub documents: u32,
-    /// Sum of the group's [`TermCounts::total`].
     pub total_terms: u64,
-    /// Number of documents of the group containing each term.
     pub df: FxHashMap<String, u32>,
 }
 
 impl PartialStats {
-    /// Counts one more document of this group.
     pub fn add_document(&mut self, counts: &TermCounts) {
         self.documents += 1;
         self.total_terms += u64::from(counts.total);
@@ -136,6 +126,12 @@ mod tests {
             whole.add_document(&c);
             parts[i % 2].add_document(&c);
         }
-        assert_eq!(TermStats::from_partials(&parts), whole);
+        let merged = TermStats::from_partials(parts.into_iter().map(std::sync::Arc::new));
+        assert_eq!(merged.documents, whole.documents);
+        assert_eq!(merged.total_terms, whole.total_terms);
+        for term in ["alpha", "beta", "gamma", "delta", "missing"] {
+            assert_eq!(merged.df(term), whole.df(term), "{term}");
+            assert_eq!(merged.idf(term), whole.idf(term), "{term}");
+        }
     }
 }

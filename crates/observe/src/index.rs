@@ -127,7 +127,7 @@ impl Index<ObserveDatabase> {
     }
 }
 
-impl<D: crate::Db> Index<D> {
+impl<D: crate::Db + Clone> Index<D> {
     /// Builds the index into a caller-supplied database (one with an event hook, or one
     /// that also implements later stages' `Db` traits).
     pub fn open_with_db(
@@ -223,7 +223,7 @@ impl<D: crate::Db> Index<D> {
                         drop(fresh);
                         result
                     });
-                    index.finish_report();
+                    index.finish_report(true);
                     let t = Instant::now();
                     let result = saver
                         .join()
@@ -238,18 +238,25 @@ impl<D: crate::Db> Index<D> {
             }
             _ => {
                 drop(fresh);
-                index.finish_report();
+                index.finish_report(true);
             }
         }
         Ok(index)
     }
 
-    /// Computes the workspace-wide queries and fills the report's totals.
-    fn finish_report(&mut self) {
+    /// Computes the workspace-wide queries and fills the report's totals. `prefetch` (a new
+    /// index, where every per-file query is still to run) first computes the per-file
+    /// queries they read on every core.
+    fn finish_report(&mut self, prefetch: bool) {
         let t = Instant::now();
+        if prefetch {
+            self.prefetch();
+        }
         let graph = workspace_graph(&self.db, self.workspace);
-        let _ = term_stats(&self.db, self.workspace);
         self.report.timings_ms.insert("graph".into(), ms(t));
+        let t = Instant::now();
+        let _ = term_stats(&self.db, self.workspace);
+        self.report.timings_ms.insert("term stats".into(), ms(t));
         // The tables every query reads (term postings, declaration words, mirrors) are
         // brought up to date here, with the index, so a query after an edit does not pay
         // for them; each is per chunk, so only the chunks an edit touched are rebuilt.
@@ -272,6 +279,48 @@ impl<D: crate::Db> Index<D> {
         }
         let _ = crate::mirrors::mirror_files(&self.db, self.workspace);
         self.report.timings_ms.insert("query tables".into(), ms(t));
+        let t = Instant::now();
+        self.fill_totals(&graph);
+        self.report.timings_ms.insert("totals".into(), ms(t));
+    }
+
+    /// Computes each file's edges and each chunk's term tables on all cores, one database
+    /// handle per thread (a handle runs one query at a time), so the workspace-wide
+    /// queries that follow find them cached. Threads that need the same query (a popular
+    /// module's exports) wait for each other inside salsa.
+    fn prefetch(&self) {
+        let files = self.workspace.files(&self.db);
+        let threads = rayon::current_num_threads().min(files.len() / 256);
+        if threads < 2 {
+            return;
+        }
+        let ws = self.workspace;
+        // What every thread needs first, computed once before they start (a thread that
+        // needs a query another is computing waits for it).
+        let _ = crate::db::module_resolver(&self.db, ws);
+        let _ = crate::db::path_table(&self.db, ws);
+        let chunks = files.len().div_ceil(TERM_CHUNK_FILES);
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let db = self.db.clone();
+                s.spawn(move || {
+                    for f in files.iter().skip(t).step_by(threads) {
+                        let _ = crate::db::file_edges(&db, ws, *f);
+                        let _ = crate::db::file_decls(&db, *f);
+                    }
+                    for c in (t..chunks).step_by(threads) {
+                        let chunk = TermChunk::new(&db, c as u32);
+                        let _ = crate::db::term_chunk_stats(&db, ws, chunk);
+                        let _ = term_chunk_postings(&db, ws, chunk);
+                        let _ = decl_word_chunk(&db, ws, chunk);
+                    }
+                });
+            }
+        });
+    }
+
+    /// The report's counts: graph totals, configuration problems, file and error counts.
+    fn fill_totals(&mut self, graph: &crate::graph::Graph) {
         let r = &mut self.report;
         r.declarations = graph.stats.declarations;
         r.edges = graph.edges.len() as u32;
@@ -316,6 +365,7 @@ impl<D: crate::Db> Index<D> {
     /// Re-stats the tree and updates only the inputs of files that changed, appeared or
     /// disappeared. Unchanged files are not read.
     pub fn refresh(&mut self) -> RefreshReport {
+        let t = Instant::now();
         let stamps: HashMap<&str, Stamp> = self
             .files
             .iter()
@@ -341,6 +391,7 @@ impl<D: crate::Db> Index<D> {
             out.removed.push(p);
             set_changed = true;
         }
+        self.report.timings_ms.insert("refresh walk".into(), ms(t));
         self.finish_refresh(set_changed, out)
     }
 
@@ -438,11 +489,13 @@ impl<D: crate::Db> Index<D> {
         out.added.sort();
         out.removed.sort();
         if !out.is_empty() {
-            self.finish_report();
+            self.finish_report(false);
         }
         out
     }
+}
 
+impl<D: crate::Db> Index<D> {
     /// Writes the current per-file data to the persistent cache (e.g. after refreshes).
     pub fn save_cache(&self) -> Result<(), crate::cache::CacheError> {
         let Some(path) = &self.cache_path else {

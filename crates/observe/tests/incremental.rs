@@ -5,6 +5,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use sightline_observe::db::{file_index, term_stats, workspace_graph};
+use sightline_observe::graph::EdgeKind;
 use sightline_observe::{CacheMode, Index, IndexOptions, ObserveDatabase};
 
 type Log = Arc<Mutex<Vec<String>>>;
@@ -113,6 +114,176 @@ fn an_unchanged_tree_recomputes_nothing() {
         "executions: {:?}",
         log.lock().unwrap()
     );
+}
+
+/// Appends `extra` to `path` in the fixture copy and refreshes.
+fn append(index: &mut Index, root: &std::path::Path, path: &str, extra: &str) {
+    let text = std::fs::read_to_string(root.join(path)).unwrap();
+    common::write_file(root, path, &format!("{text}{extra}"));
+    assert_eq!(index.refresh().changed, vec![path.to_owned()]);
+}
+
+/// How many source files import `path`'s module directly (an `imports` edge into it).
+fn importers(index: &Index, path: &str) -> usize {
+    let graph = workspace_graph(index.db(), index.workspace());
+    let module = graph.node_by_name(path, "").unwrap();
+    graph
+        .incoming(module)
+        .filter(|e| e.kind == EdgeKind::Imports)
+        .count()
+}
+
+#[test]
+fn an_edit_adding_one_call_recomputes_one_files_edges() {
+    let dir = common::fixture_copy();
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    // The edited file is imported by others: their edges must not be recomputed.
+    let path = "src/state/recordStore.ts";
+    assert!(importers(&index, path) >= 2);
+    log.lock().unwrap().clear();
+
+    append(
+        &mut index,
+        dir.path(),
+        path,
+        "
+void postRecord;
+fetchRecords();
+",
+    );
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "file_edges"), 1, "{log_text}");
+    // The edited file's tables are recomputed, found equal, and so not propagated.
+    assert_eq!(executed(&log, "file_exports"), 1, "{log_text}");
+    assert_eq!(executed(&log, "file_resolutions"), 1, "{log_text}");
+    assert_eq!(executed(&log, "workspace_graph"), 1, "{log_text}");
+    assert_eq!(executed(&log, "module_resolver"), 0, "{log_text}");
+    let graph = workspace_graph(index.db(), index.workspace());
+    let module = graph.node_by_name(path, "").unwrap();
+    let fetch = graph
+        .node_by_name("src/api/client.ts", "fetchRecords")
+        .unwrap();
+    assert!(
+        graph
+            .outgoing(module)
+            .iter()
+            .any(|e| e.to == fetch && e.kind == EdgeKind::Calls && e.certain),
+        "the new module-level call is an edge"
+    );
+}
+
+#[test]
+fn an_edit_adding_a_call_that_resolves_nowhere_does_not_assemble_the_graph_again() {
+    let dir = common::fixture_copy();
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    // A new usage changes the shape, but no binding or declaration explains the name:
+    // the file's edges and declarations come out equal, so the assembly is not redone.
+    append(
+        &mut index,
+        dir.path(),
+        "src/main.tsx",
+        "\nnameDeclaredNowhere();\n",
+    );
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "file_shape"), 1, "{log_text}");
+    assert_eq!(executed(&log, "file_edges"), 1, "{log_text}");
+    assert_eq!(executed(&log, "workspace_graph"), 0, "{log_text}");
+}
+
+#[test]
+fn an_edit_adding_a_private_declaration_recomputes_one_files_edges() {
+    let dir = common::fixture_copy();
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    let path = "src/state/recordStore.ts";
+    append(
+        &mut index,
+        dir.path(),
+        path,
+        "
+function helperAddedLater() { return fetchRecords(); }
+",
+    );
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "file_edges"), 1, "{log_text}");
+    let graph = workspace_graph(index.db(), index.workspace());
+    let helper = graph.node_by_name(path, "helperAddedLater").unwrap();
+    let fetch = graph
+        .node_by_name("src/api/client.ts", "fetchRecords")
+        .unwrap();
+    assert!(graph.outgoing(helper).iter().any(|e| e.to == fetch));
+}
+
+#[test]
+fn an_edit_adding_an_exported_declaration_recomputes_only_the_files_importing_it() {
+    let dir = common::fixture_copy();
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    let path = "src/state/recordStore.ts";
+    let importers = importers(&index, path);
+    let files = index.workspace().files(index.db()).len();
+    log.lock().unwrap().clear();
+
+    append(
+        &mut index,
+        dir.path(),
+        path,
+        "
+export function exportedLater() { return 1; }
+",
+    );
+    touch_all(&index);
+
+    // The file's exports changed: the files whose lookups read them may be recomputed
+    // (the fixture has no re-export chain through this file), no other file.
+    let recomputed = executed(&log, "file_edges");
+    assert!(
+        (1..=1 + importers).contains(&recomputed),
+        "{recomputed} of {files} files' edges recomputed; {importers} import the edited file"
+    );
+    assert!(recomputed < files / 2);
+    let graph = workspace_graph(index.db(), index.workspace());
+    assert!(graph.node_by_name(path, "exportedLater").is_some());
+}
+
+#[test]
+fn a_new_file_nothing_imports_computes_only_its_own_edges() {
+    let dir = common::fixture_copy();
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    common::write_file(
+        dir.path(),
+        "src/addedLater.ts",
+        "import { recordStore } from './state/recordStore';
+export function later() { recordStore.load(); }
+",
+    );
+    assert_eq!(index.refresh().added, vec!["src/addedLater.ts".to_owned()]);
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "file_edges"), 1, "{log_text}");
+    assert_eq!(executed(&log, "file_index"), 1, "{log_text}");
+    let graph = workspace_graph(index.db(), index.workspace());
+    let later = graph.node_by_name("src/addedLater.ts", "later").unwrap();
+    let load = graph
+        .node_by_name("src/state/recordStore.ts", "RecordStore.load")
+        .unwrap();
+    assert!(graph.outgoing(later).iter().any(|e| e.to == load));
 }
 
 #[test]

@@ -47,6 +47,15 @@ pub struct Session {
     pub body_edit_ms: Vec<f64>,
     /// Appending an exported function: the shape changes, so the graph is rebuilt.
     pub shape_edit_ms: Vec<f64>,
+    /// The shape edit again, told to the index as a watcher would (`refresh_paths`), so
+    /// no tree walk is timed.
+    pub shape_edit_watched_ms: Vec<f64>,
+    /// Where the walked shape edits' time went: the index report's refresh phases
+    /// (`refresh walk`, `graph`, `term stats`, `query tables`, `totals`), one sample each.
+    pub shape_edit_parts_ms: BTreeMap<String, Vec<f64>>,
+    /// A new source file (an exported function) next to each edited file, told to the
+    /// index by path; a path the index does not hold yet makes it walk the tree.
+    pub new_file_ms: Vec<f64>,
     /// A refresh walk that finds nothing changed: the floor under every re-index.
     pub unchanged_walk_ms: f64,
     pub explore: Vec<QueryTiming>,
@@ -77,6 +86,10 @@ pub struct Summary {
     pub warm_cpu_s: Option<f64>,
     pub body_edit_ms: Option<f64>,
     pub shape_edit_ms: Option<f64>,
+    pub shape_edit_watched_ms: Option<f64>,
+    pub new_file_ms: Option<f64>,
+    /// Median of each part of [`Session::shape_edit_parts_ms`].
+    pub shape_edit_parts_ms: BTreeMap<String, f64>,
     pub explore_p50_ms: Option<f64>,
     pub explore_p95_ms: Option<f64>,
     pub explore_max_ms: Option<f64>,

@@ -1,12 +1,14 @@
 //! The measured phases, each run in a fresh child process (`bench --phase …`) so its peak
 //! RSS is its own and no earlier phase has warmed allocator or salsa state.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 use serde::Serialize;
 use sightline_observe::db::{term_stats, workspace_graph};
+use sightline_observe::index::RefreshReport;
 use sightline_observe::path_traits::PathTraits;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::walk::{FileRole, walk_changed};
@@ -117,10 +119,17 @@ fn session(repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<S
     let _ = walk_changed(index.root(), &|_, _| true);
     out.unchanged_walk_ms = ms(t);
     for path in out.edited_files.clone() {
-        out.body_edit_ms
-            .push(timed_edit(&mut index, &path, BODY_EDIT, backup_dir)?);
-        out.shape_edit_ms
-            .push(timed_edit(&mut index, &path, SHAPE_EDIT, backup_dir)?);
+        let (body, _) = timed_edit(&mut index, &path, BODY_EDIT, backup_dir, Told::Walk)?;
+        out.body_edit_ms.push(body);
+        let (shape, parts) = timed_edit(&mut index, &path, SHAPE_EDIT, backup_dir, Told::Walk)?;
+        out.shape_edit_ms.push(shape);
+        for (part, ms) in parts {
+            out.shape_edit_parts_ms.entry(part).or_default().push(ms);
+        }
+        let (watched, _) = timed_edit(&mut index, &path, SHAPE_EDIT, backup_dir, Told::Paths)?;
+        out.shape_edit_watched_ms.push(watched);
+        out.new_file_ms
+            .push(timed_new_file(&mut index, &path, backup_dir)?);
     }
     for query in queries::sample(&index) {
         out.explore.push(explore(&index, query));
@@ -166,26 +175,87 @@ fn edit_targets(index: &Index, count: usize) -> Vec<String> {
     picked
 }
 
+/// The index report's timings a refresh sets (see `Session::shape_edit_parts_ms`).
+const REFRESH_PARTS: [&str; 5] = [
+    "refresh walk",
+    "graph",
+    "term stats",
+    "query tables",
+    "totals",
+];
+
+/// How a timed edit is told to the index.
+#[derive(Clone, Copy)]
+enum Told {
+    /// `Index::refresh`: the tree is walked to find what changed.
+    Walk,
+    /// `Index::refresh_paths` with the edited path, as a file watcher would.
+    Paths,
+}
+
+fn refresh(index: &mut Index, path: &str, told: Told) -> RefreshReport {
+    match told {
+        Told::Walk => index.refresh(),
+        Told::Paths => index.refresh_paths(&[path]),
+    }
+}
+
 /// Appends `extra` to `path`, then times the refresh plus the workspace-wide queries a
-/// tool call would need next. The file is restored and re-indexed (untimed) before
-/// returning, so every sample starts from the pristine tree.
+/// tool call would need next; also returns the refresh's parts (see [`REFRESH_PARTS`]).
+/// The file is restored and re-indexed (untimed) before returning, so every sample starts
+/// from the pristine tree.
 fn timed_edit(
     index: &mut Index,
     path: &str,
     extra: &str,
     backup_dir: &Path,
-) -> anyhow::Result<f64> {
+    told: Told,
+) -> anyhow::Result<(f64, BTreeMap<String, f64>)> {
     let touch = Touch::append(&index.root().join(path), extra, backup_dir)
         .with_context(|| format!("editing {path}"))?;
     let t = Instant::now();
-    let report = index.refresh();
+    let report = refresh(index, path, told);
+    force_workspace_queries(index);
+    let elapsed = ms(t);
+    let parts = index
+        .report()
+        .timings_ms
+        .iter()
+        .filter(|(part, _)| REFRESH_PARTS.contains(&part.as_str()))
+        .map(|(part, ms)| (part.clone(), *ms))
+        .collect();
+    drop(touch);
+    let restored = refresh(index, path, told);
+    force_workspace_queries(index);
+    if report.changed != [path] || restored.changed != [path] {
+        bail!("editing {path}: refresh saw {report:?}, then {restored:?}");
+    }
+    Ok((elapsed, parts))
+}
+
+/// Creates a source file holding [`SHAPE_EDIT`] beside `beside` (same extension), then
+/// times its refresh by path plus the workspace-wide queries. The file is removed and the
+/// index refreshed (untimed) before returning.
+fn timed_new_file(index: &mut Index, beside: &str, backup_dir: &Path) -> anyhow::Result<f64> {
+    let (dir, name) = beside.rsplit_once('/').unwrap_or(("", beside));
+    let extension = name.rsplit_once('.').map_or("ts", |(_, e)| e);
+    let new_name = format!("sightline_bench_added.{extension}");
+    let path = if dir.is_empty() {
+        new_name
+    } else {
+        format!("{dir}/{new_name}")
+    };
+    let touch = Touch::create(&index.root().join(&path), SHAPE_EDIT, backup_dir)
+        .with_context(|| format!("creating {path}"))?;
+    let t = Instant::now();
+    let report = index.refresh_paths(&[&path]);
     force_workspace_queries(index);
     let elapsed = ms(t);
     drop(touch);
     let restored = index.refresh();
     force_workspace_queries(index);
-    if report.changed != [path] || restored.changed != [path] {
-        bail!("editing {path}: refresh saw {report:?}, then {restored:?}");
+    if report.added != [path.as_str()] || restored.removed != [path.as_str()] {
+        bail!("creating {path}: refresh saw {report:?}, then {restored:?}");
     }
     Ok(elapsed)
 }

@@ -66,6 +66,8 @@ pub fn markdown(results: &[RepoResult]) -> String {
     out.push('\n');
     profile(&mut out, results);
     out.push('\n');
+    reindex(&mut out, results);
+    out.push('\n');
     targets(&mut out, results);
     out
 }
@@ -141,6 +143,38 @@ fn profile(out: &mut String, results: &[RepoResult]) {
             first.map_or(0, |c| c.declarations),
             first.map_or(0, |c| c.edges),
             num(r.load_average, 1),
+        );
+    }
+}
+
+/// Re-indexing after one edit: the walked shape edit's parts (the refresh walk, then each
+/// workspace-wide query), the same edit told by path (no walk), and a new file.
+fn reindex(out: &mut String, results: &[RepoResult]) {
+    const PARTS: [&str; 5] = [
+        "refresh walk",
+        "graph",
+        "term stats",
+        "query tables",
+        "totals",
+    ];
+    out.push_str(
+        "| repo | shape edit ms: refresh walk / graph / term stats / query tables / totals \
+         | shape edit by path ms | new file ms |\n",
+    );
+    out.push_str("|---|---:|---:|---:|\n");
+    for r in results {
+        let s = &r.summary;
+        let parts: Vec<String> = PARTS
+            .iter()
+            .map(|p| num(s.shape_edit_parts_ms.get(*p).copied(), 1))
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            name(r),
+            parts.join(" / "),
+            num(s.shape_edit_watched_ms, 1),
+            num(s.new_file_ms, 1),
         );
     }
 }

@@ -23,6 +23,14 @@ pub fn summarize(r: &RepoResult) -> Summary {
         warm_rss_mb: rss_mb(r.warm.iter().map(|w| w.peak_rss_bytes)),
         body_edit_ms: median(&r.session.body_edit_ms),
         shape_edit_ms: median(&r.session.shape_edit_ms),
+        shape_edit_watched_ms: median(&r.session.shape_edit_watched_ms),
+        new_file_ms: median(&r.session.new_file_ms),
+        shape_edit_parts_ms: r
+            .session
+            .shape_edit_parts_ms
+            .iter()
+            .filter_map(|(name, v)| median(v).map(|m| (name.clone(), m)))
+            .collect(),
         explore_p50_ms: percentile(&explore, 50.0),
         explore_p95_ms: percentile(&explore, 95.0),
         explore_max_ms: max(&explore),

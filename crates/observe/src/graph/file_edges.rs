@@ -1,0 +1,610 @@
+//! One file's outgoing edges, resolved to stable node identities.
+//!
+//! A target is a [`NodeRef`]: a file (whatever identifies one to the caller: a salsa
+//! [`crate::SourceFile`], or a position for [`super::Graph::build`]) and a declaration index
+//! within that file, or the file's module. Never a workspace position, so the result of
+//! one file does not change when another file gains a declaration or the file list
+//! grows. What a file can see of other files goes through [`ExportsLookup`], one
+//! [`FileExports`] per file; names guessed workspace-wide are left symbolic
+//! ([`NameEdge`]) and resolved when the graph is assembled.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::EdgeKind;
+use crate::db::{FileShape, ShapeUsage};
+use crate::facts::{DeclKind, HeritageKind, ImportedName, UsageKind};
+use crate::resolve::Resolution;
+
+/// How many re-export hops are followed to find where an imported name is declared.
+const MAX_REEXPORT_HOPS: u32 = 4;
+/// How many files one re-export lookup may look at, across all its branches.
+const MAX_REEXPORT_VISITS: u32 = 64;
+/// How many unresolved specifiers a file keeps as examples for diagnostics.
+const MAX_UNRESOLVED_EXAMPLES: usize = 8;
+
+/// A node by identity: the module of `file` (`decl: None`) or its declaration `decl`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NodeRef<F> {
+    /// The file holding the node.
+    pub file: F,
+    /// The declaration's index in the file's shape; `None` for the module.
+    pub decl: Option<u32>,
+}
+
+/// A node of the file whose edges these are: `0` is its module, `d + 1` its declaration
+/// `d`, so adding the file's first node position gives the graph's node id.
+pub type LocalNode = u32;
+
+/// An edge leaving one of the file's own nodes towards a resolved node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FileEdge<F> {
+    /// The file's own node the edge leaves.
+    pub from: LocalNode,
+    /// The node it reaches, in this file or another.
+    pub to: NodeRef<F>,
+    /// What the edge means.
+    pub kind: EdgeKind,
+    /// False when the target was guessed from a name shared by several declarations.
+    pub certain: bool,
+}
+
+/// Which declarations a guess by name may reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NameGuess {
+    /// A call or instantiation: functions, methods, classes and properties.
+    Callable,
+    /// A heritage clause: classes, interfaces and type aliases.
+    TypeLike,
+}
+
+impl NameGuess {
+    /// Whether a declaration of `kind` may be the target of this guess.
+    pub fn accepts(self, kind: DeclKind) -> bool {
+        match self {
+            NameGuess::Callable => {
+                kind.is_callable() || matches!(kind, DeclKind::Class | DeclKind::Property)
+            }
+            NameGuess::TypeLike => matches!(
+                kind,
+                DeclKind::Class | DeclKind::Interface | DeclKind::TypeAlias
+            ),
+        }
+    }
+}
+
+/// An edge whose target is guessed from a name no binding of the file explains: any
+/// declaration of that name in the file's language, when at most
+/// [`super::MAX_NAME_CANDIDATES`] of the right kind exist (certain when exactly one).
+///
+/// Left symbolic on purpose: resolving it needs every file's declarations, and a file's
+/// edges must not depend on a workspace-wide table, or an edit adding one declaration
+/// anywhere would recompute every file's edges. The assembly of the graph, which reads
+/// every file anyway, resolves these against its name table.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NameEdge {
+    /// The file's own node the edge leaves.
+    pub from: LocalNode,
+    /// The name the target must be declared under, as a range of
+    /// [`FileEdges::guessed_names`] (see [`FileEdges::name`]).
+    pub name: (u32, u32),
+    /// What the edge means.
+    pub kind: EdgeKind,
+    /// Which declaration kinds qualify.
+    pub guess: NameGuess,
+}
+
+/// How a file's imports resolved, for the graph's statistics.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ImportCounts {
+    /// Imports resolved to a file or directory of the index.
+    pub resolved: u32,
+    /// Imports of packages outside the workspace.
+    pub external: u32,
+    /// Imports that should be in the workspace but match no file.
+    pub unresolved: u32,
+    /// The first few unresolved specifiers.
+    pub unresolved_examples: Vec<String>,
+}
+
+/// Every edge leaving one file's nodes; see the module doc.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileEdges<F> {
+    /// Edges to resolved nodes, sorted by (from, target file in path order, target
+    /// declaration, kind, certain) and deduplicated by (from, to, kind): in the order of
+    /// the assembled graph, whose files are sorted by path.
+    pub edges: Vec<FileEdge<F>>,
+    /// Edges to declarations guessed by name, resolved at assembly.
+    pub by_name: Vec<NameEdge>,
+    /// The distinct names of `by_name`, packed in one string (the assembly reads them
+    /// all, and one allocation per file keeps that pass in cache).
+    pub guessed_names: String,
+    /// How the file's imports resolved.
+    pub imports: ImportCounts,
+}
+
+impl<F> Default for FileEdges<F> {
+    fn default() -> Self {
+        FileEdges {
+            edges: Vec::new(),
+            by_name: Vec::new(),
+            guessed_names: String::new(),
+            imports: ImportCounts::default(),
+        }
+    }
+}
+
+impl<F> FileEdges<F> {
+    /// The name edge `e` guesses by.
+    pub fn name(&self, e: &NameEdge) -> &str {
+        &self.guessed_names[e.name.0 as usize..e.name.1 as usize]
+    }
+}
+
+/// Packs the names of a file's guesses, each distinct name once.
+#[derive(Default)]
+struct NamePacker<'a> {
+    text: String,
+    seen: FxHashMap<&'a str, (u32, u32)>,
+}
+
+impl<'a> NamePacker<'a> {
+    fn range(&mut self, name: &'a str) -> (u32, u32) {
+        if let Some(r) = self.seen.get(name) {
+            return *r;
+        }
+        let start = self.text.len() as u32;
+        self.text.push_str(name);
+        let r = (start, self.text.len() as u32);
+        self.seen.insert(name, r);
+        r
+    }
+}
+
+/// An import of a file that resolved to another file, as re-export lookups see it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TargetedImport<F> {
+    /// The file it resolved to.
+    pub target: F,
+    /// Whether it is a re-export (`export … from`) rather than an import.
+    pub reexport: bool,
+    /// Its named bindings.
+    pub names: Vec<ImportedName>,
+    /// Its namespace binding (`* as ns`).
+    pub namespace: Option<String>,
+}
+
+/// What other files can see of one source file: the lookup tables resolution reads, and
+/// nothing else (no usages, no lines, no declaration that is neither exported nor a
+/// member), so an edit that adds a call or a private function to a file leaves its
+/// `FileExports` equal and the files importing it untouched.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileExports<F> {
+    /// The first top-level exported declaration of each name, sorted by name.
+    exports: Vec<(String, u32)>,
+    /// The first top-level default-exported declaration.
+    default_export: Option<u32>,
+    /// The first declaration of each name under each parent, sorted by (parent, name).
+    members: Vec<(u32, String, u32)>,
+    /// The file's imports that resolved to a file, in import order. A plain import keeps
+    /// only the names the file does not also declare: those are the ones it can pass on
+    /// (`import { a } from './x'; export { a }`), and keeping no declared names here means
+    /// a new local declaration leaves these tables equal.
+    imports: Vec<TargetedImport<F>>,
+}
+
+impl<F: Copy> FileExports<F> {
+    /// The tables of a file with this shape whose imports resolve to `targets` (one per
+    /// import, in order).
+    pub fn of(shape: &FileShape, targets: &[Option<F>]) -> FileExports<F> {
+        let mut exports: Vec<(String, u32)> = Vec::new();
+        let mut members: Vec<(u32, String, u32)> = Vec::new();
+        let mut default_export = None;
+        for (i, d) in shape.decls.iter().enumerate() {
+            let i = i as u32;
+            match d.parent {
+                None => {
+                    if d.default_export && default_export.is_none() {
+                        default_export = Some(i);
+                    }
+                    if d.exported {
+                        exports.push((d.name.clone(), i));
+                    }
+                }
+                Some(p) => members.push((p, d.name.clone(), i)),
+            }
+        }
+        // Stable sorts by key keep the first declaration of each key first.
+        exports.sort_by(|a, b| a.0.cmp(&b.0));
+        exports.dedup_by(|a, b| a.0 == b.0);
+        members.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        members.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        let mut declared: Vec<&str> = shape.decls.iter().map(|d| d.name.as_str()).collect();
+        declared.sort_unstable();
+        declared.dedup();
+        let passed_on = |n: &&ImportedName| declared.binary_search(&n.local.as_str()).is_err();
+        let imports = shape
+            .imports
+            .iter()
+            .zip(targets)
+            .filter_map(|(imp, target)| {
+                Some(TargetedImport {
+                    target: (*target)?,
+                    reexport: imp.reexport,
+                    names: match imp.reexport {
+                        true => imp.names.clone(),
+                        false => imp.names.iter().filter(passed_on).cloned().collect(),
+                    },
+                    namespace: imp.namespace.clone(),
+                })
+            })
+            .collect();
+        FileExports {
+            exports,
+            default_export,
+            members,
+            imports,
+        }
+    }
+
+    /// The first top-level declaration exported as `name` (`default`: the default export).
+    pub fn export(&self, name: &str) -> Option<u32> {
+        if name == "default" {
+            return self.default_export;
+        }
+        self.exports
+            .binary_search_by(|(n, _)| n.as_str().cmp(name))
+            .ok()
+            .map(|i| self.exports[i].1)
+    }
+
+    /// The first declaration named `name` whose parent is declaration `parent`.
+    pub fn member(&self, parent: u32, name: &str) -> Option<u32> {
+        self.members
+            .binary_search_by(|(p, n, _)| (*p, n.as_str()).cmp(&(parent, name)))
+            .ok()
+            .map(|i| self.members[i].2)
+    }
+}
+
+/// What resolving one file's edges may read of other files.
+pub trait ExportsLookup<F> {
+    /// The tables of `file`; `None` when it has no shape (a manifest).
+    fn exports(&self, file: F) -> Option<Arc<FileExports<F>>>;
+    /// How two files order in the workspace (by path): the graph's node order.
+    fn file_order(&self, a: F, b: F) -> Ordering;
+}
+
+/// One file to compute the edges of.
+pub struct EdgeSource<'a, F> {
+    /// The file's identity.
+    pub file: F,
+    /// Its shape.
+    pub shape: &'a FileShape,
+    /// Its own tables (what [`ExportsLookup::exports`] gives for `file`).
+    pub tables: &'a FileExports<F>,
+    /// How each import resolved, in import order.
+    pub resolutions: &'a [Resolution],
+    /// The file each import resolved to, in import order.
+    pub targets: &'a [Option<F>],
+    /// Whether a receiver names the enclosing class's instance in the file's language.
+    pub is_self_receiver: &'a dyn Fn(&str) -> bool,
+}
+
+/// What a local name refers to inside one file.
+#[derive(Clone, Debug)]
+enum Binding<'a, F> {
+    Decl(u32),
+    Imported { file: F, name: &'a str },
+    Namespace { file: F },
+}
+
+/// Computes every edge leaving `source`'s nodes; see [`FileEdges`].
+pub fn file_edges<F, L>(lookup: &L, source: &EdgeSource<'_, F>) -> FileEdges<F>
+where
+    F: Copy + Eq,
+    L: ExportsLookup<F> + ?Sized,
+{
+    let ctx = Resolver { lookup, source };
+    ctx.edges()
+}
+
+struct Resolver<'a, 'b, F, L: ?Sized> {
+    lookup: &'a L,
+    source: &'a EdgeSource<'b, F>,
+}
+
+impl<'a, 'b, F, L> Resolver<'a, 'b, F, L>
+where
+    F: Copy + Eq,
+    L: ExportsLookup<F> + ?Sized,
+{
+    fn here(&self, decl: u32) -> NodeRef<F> {
+        NodeRef {
+            file: self.source.file,
+            decl: Some(decl),
+        }
+    }
+
+    /// Whether `to` is the local node `from` (no edge from a node to itself).
+    fn is_self(&self, from: LocalNode, to: &NodeRef<F>) -> bool {
+        to.file == self.source.file && to.decl.map_or(0, |d| d + 1) == from
+    }
+
+    fn edges(&self) -> FileEdges<F> {
+        let source = self.source;
+        let shape = source.shape;
+        let mut out = FileEdges {
+            imports: import_counts(shape, source.resolutions),
+            ..FileEdges::default()
+        };
+        let edges = &mut out.edges;
+        let by_name = &mut out.by_name;
+        let mut names = NamePacker::default();
+        let local = |decl: Option<u32>| decl.map_or(0, |d| d + 1);
+        for (di, d) in shape.decls.iter().enumerate() {
+            edges.push(FileEdge {
+                from: local(d.parent),
+                to: self.here(di as u32),
+                kind: EdgeKind::Contains,
+                certain: true,
+            });
+        }
+        let mut bindings: FxHashMap<&'b str, Binding<'b, F>> = FxHashMap::default();
+        for (imp, target) in shape.imports.iter().zip(source.targets) {
+            let Some(target) = *target else {
+                continue;
+            };
+            edges.push(FileEdge {
+                from: 0,
+                to: NodeRef {
+                    file: target,
+                    decl: None,
+                },
+                kind: EdgeKind::Imports,
+                certain: true,
+            });
+            if imp.reexport {
+                continue;
+            }
+            for n in &imp.names {
+                bindings.insert(
+                    n.local.as_str(),
+                    Binding::Imported {
+                        file: target,
+                        name: n.imported.as_str(),
+                    },
+                );
+            }
+            if let Some(ns) = &imp.namespace {
+                bindings.insert(ns.as_str(), Binding::Namespace { file: target });
+            }
+        }
+        // Local declarations shadow imports of the same name; top-level ones win over nested.
+        for (di, d) in shape.decls.iter().enumerate().rev() {
+            if d.parent.is_none() || !bindings.contains_key(d.name.as_str()) {
+                bindings.insert(d.name.as_str(), Binding::Decl(di as u32));
+            }
+        }
+        for u in &shape.usages {
+            let from = local(u.enclosing);
+            let kind = match u.kind {
+                UsageKind::Call => EdgeKind::Calls,
+                UsageKind::Render => EdgeKind::Renders,
+                UsageKind::Instantiate => EdgeKind::Instantiates,
+                UsageKind::Reference => EdgeKind::References,
+            };
+            match self.resolve_usage(&bindings, u) {
+                Some(Ok((to, certain))) if !self.is_self(from, &to) => edges.push(FileEdge {
+                    from,
+                    to,
+                    kind,
+                    certain,
+                }),
+                Some(Ok(_)) => {}
+                Some(Err(guess)) => by_name.push(NameEdge {
+                    from,
+                    name: names.range(u.name.as_str()),
+                    kind,
+                    guess,
+                }),
+                None => {}
+            }
+        }
+        for (decl, hkind, name) in &shape.heritage {
+            let from = local(Some(*decl));
+            let kind = match hkind {
+                HeritageKind::Extends => EdgeKind::Extends,
+                HeritageKind::Implements => EdgeKind::Implements,
+            };
+            match bindings.get(name.as_str()) {
+                Some(b) => {
+                    if let Some(to) = self.resolve_binding(b)
+                        && !self.is_self(from, &to)
+                    {
+                        edges.push(FileEdge {
+                            from,
+                            to,
+                            kind,
+                            certain: true,
+                        });
+                    }
+                }
+                None => by_name.push(NameEdge {
+                    from,
+                    name: names.range(name.as_str()),
+                    kind,
+                    guess: NameGuess::TypeLike,
+                }),
+            }
+        }
+        let lookup = self.lookup;
+        edges.sort_unstable_by(|a, b| {
+            a.from
+                .cmp(&b.from)
+                .then_with(|| match a.to.file == b.to.file {
+                    true => Ordering::Equal,
+                    false => lookup.file_order(a.to.file, b.to.file),
+                })
+                .then_with(|| a.to.decl.cmp(&b.to.decl))
+                .then_with(|| a.kind.cmp(&b.kind))
+                .then_with(|| a.certain.cmp(&b.certain))
+        });
+        edges.dedup_by(|a, b| a.from == b.from && a.to == b.to && a.kind == b.kind);
+        out.guessed_names = names.text;
+        out
+    }
+
+    /// What usage `u` resolves to: a node (with whether it is certain), a guess by name
+    /// left for the assembly, or nothing.
+    fn resolve_usage(
+        &self,
+        bindings: &FxHashMap<&str, Binding<'b, F>>,
+        u: &ShapeUsage,
+    ) -> Option<Result<(NodeRef<F>, bool), NameGuess>> {
+        let receiver = u.receiver.as_str();
+        if receiver.is_empty() {
+            let b = bindings.get(u.name.as_str())?;
+            return self.resolve_binding(b).map(|t| Ok((t, true)));
+        }
+        if (self.source.is_self_receiver)(receiver) {
+            // A method of the enclosing class.
+            if let Some(class) = enclosing_class(self.source.shape, u.enclosing)
+                && let Some(i) = self.source.tables.member(class, &u.name)
+            {
+                return Some(Ok((self.here(i), true)));
+            }
+        } else if let Some(Binding::Namespace { file: target }) = bindings.get(receiver) {
+            return self.export_of(*target, &u.name).map(|t| Ok((t, true)));
+        } else if let Some(b @ Binding::Decl(_)) | Some(b @ Binding::Imported { .. }) =
+            bindings.get(receiver)
+        {
+            // `Store.create()` / `handlers.onSave()`: a member of a known declaration.
+            if let Some(owner) = self.resolve_binding(b)
+                && let Some(member) = self.member_of(owner, &u.name)
+            {
+                return Some(Ok((member, true)));
+            }
+        }
+        if u.kind == UsageKind::Reference {
+            return None;
+        }
+        Some(Err(NameGuess::Callable))
+    }
+
+    fn member_of(&self, owner: NodeRef<F>, name: &str) -> Option<NodeRef<F>> {
+        let decl = owner.decl?;
+        let i = if owner.file == self.source.file {
+            self.source.tables.member(decl, name)?
+        } else {
+            self.lookup.exports(owner.file)?.member(decl, name)?
+        };
+        Some(NodeRef {
+            file: owner.file,
+            decl: Some(i),
+        })
+    }
+
+    fn resolve_binding(&self, b: &Binding<'_, F>) -> Option<NodeRef<F>> {
+        match b {
+            Binding::Decl(d) => Some(self.here(*d)),
+            Binding::Imported { file, name } => self.export_of(*file, name),
+            Binding::Namespace { file } => Some(NodeRef {
+                file: *file,
+                decl: None,
+            }),
+        }
+    }
+
+    /// Where `name`, as exported by `file`, is declared, following re-exports.
+    fn export_of(&self, file: F, name: &str) -> Option<NodeRef<F>> {
+        let mut visits = 0;
+        self.export_of_within(file, name, 0, &mut visits)
+    }
+
+    /// One step of [`Self::export_of`]. Both the chain length (`hops`) and the files looked
+    /// at in all (`visits`) are bounded: `export *` fans out, so hops alone would allow
+    /// (stars per file)^hops lookups for one import of a hostile barrel tree.
+    fn export_of_within(
+        &self,
+        file: F,
+        name: &str,
+        hops: u32,
+        visits: &mut u32,
+    ) -> Option<NodeRef<F>> {
+        *visits += 1;
+        if *visits > MAX_REEXPORT_VISITS {
+            return None;
+        }
+        let tables = self.lookup.exports(file)?;
+        if let Some(i) = tables.export(name) {
+            return Some(NodeRef {
+                file,
+                decl: Some(i),
+            });
+        }
+        if hops >= MAX_REEXPORT_HOPS {
+            return None;
+        }
+        // `import { a } from './x'; export { a }` re-exports a local import.
+        for imp in tables.imports.iter().filter(|i| i.reexport) {
+            if let Some(n) = imp.names.iter().find(|n| n.local == name) {
+                return self.export_of_within(imp.target, &n.imported, hops + 1, visits);
+            }
+            if imp.names.is_empty() && imp.namespace.is_none() {
+                let found = self.export_of_within(imp.target, name, hops + 1, visits);
+                if found.is_some() {
+                    return found;
+                }
+            }
+            if imp.namespace.as_deref() == Some(name) {
+                return Some(NodeRef {
+                    file: imp.target,
+                    decl: None,
+                });
+            }
+        }
+        // A local declaration exported under its own name via `export { name }` is already
+        // flagged `exported` by the syntax stage; an imported name re-exported that way
+        // (plain imports keep only names the file does not declare):
+        for imp in tables.imports.iter().filter(|i| !i.reexport) {
+            if let Some(n) = imp.names.iter().find(|n| n.local == name) {
+                return self.export_of_within(imp.target, &n.imported, hops + 1, visits);
+            }
+        }
+        None
+    }
+}
+
+/// Counts how a file's imports resolved; an optional import that resolved to nothing is
+/// a guess that named no module and counts nowhere.
+fn import_counts(shape: &FileShape, resolutions: &[Resolution]) -> ImportCounts {
+    let mut counts = ImportCounts::default();
+    for (imp, resolution) in shape.imports.iter().zip(resolutions) {
+        match resolution {
+            Resolution::File(_) | Resolution::Directory(_) => counts.resolved += 1,
+            Resolution::External | Resolution::Unresolved if imp.optional => {}
+            Resolution::External => counts.external += 1,
+            Resolution::Unresolved => {
+                counts.unresolved += 1;
+                if counts.unresolved_examples.len() < MAX_UNRESOLVED_EXAMPLES {
+                    counts.unresolved_examples.push(imp.specifier.clone());
+                }
+            }
+        }
+    }
+    counts
+}
+
+fn enclosing_class(shape: &FileShape, mut decl: Option<u32>) -> Option<u32> {
+    while let Some(d) = decl {
+        let item = shape.decls.get(d as usize)?;
+        if matches!(item.kind, DeclKind::Class | DeclKind::Variable) {
+            return Some(d);
+        }
+        decl = item.parent;
+    }
+    None
+}

@@ -1,0 +1,598 @@
+//! The workspace graph: one node per module and per declaration, edges resolved through
+//! imports, local scope and (for member calls) a bounded global name lookup.
+//!
+//! Built in two steps so that an edit costs in proportion to what it changed: each file's
+//! outgoing edges are resolved on their own, to stable node identities
+//! ([`file_edges`], a tracked query per file in [`crate::db`]); then [`Graph::assemble`]
+//! numbers the nodes and concatenates those lists, resolving only the guesses by name.
+
+pub mod file_edges;
+pub mod queries;
+
+use std::hash::Hash;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+pub use file_edges::{
+    EdgeSource, ExportsLookup, FileEdge, FileEdges, FileExports, ImportCounts, LocalNode, NameEdge,
+    NameGuess, NodeRef,
+};
+
+use crate::db::FileShape;
+use crate::facts::{DeclKind, Lang};
+use crate::resolve::{ModuleResolver, Resolution};
+
+pub type NodeId = u32;
+
+/// A member call resolves through the global name table only when the name has at most
+/// this many definitions; more means the name is too common to guess a target from.
+pub const MAX_NAME_CANDIDATES: usize = 3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EdgeKind {
+    Contains,
+    Imports,
+    Calls,
+    References,
+    Extends,
+    Implements,
+    Renders,
+    Instantiates,
+}
+
+impl EdgeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Contains => "contains",
+            EdgeKind::Imports => "imports",
+            EdgeKind::Calls => "calls",
+            EdgeKind::References => "references",
+            EdgeKind::Extends => "extends",
+            EdgeKind::Implements => "implements",
+            EdgeKind::Renders => "renders",
+            EdgeKind::Instantiates => "instantiates",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Edge {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub kind: EdgeKind,
+    /// False when the target was guessed from a name shared by several declarations.
+    pub certain: bool,
+}
+
+/// One file handed to [`Graph::build`]; manifests have no shape.
+pub struct GraphFile {
+    pub path: String,
+    pub shape: Option<Arc<FileShape>>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Graph {
+    pub paths: Vec<String>,
+    /// The module node of each file; its declarations follow it: decl `i` is `module + 1 + i`.
+    pub module_node: Vec<NodeId>,
+    pub node_file: Vec<u32>,
+    /// `None` for module nodes.
+    pub node_decl: Vec<Option<u32>>,
+    /// Sorted by (from, to, kind).
+    pub edges: Vec<Edge>,
+    out_start: Vec<u32>,
+    /// Edge indices sorted by target.
+    in_order: Vec<u32>,
+    in_start: Vec<u32>,
+    /// Declaration nodes by exact name.
+    pub names: FxHashMap<String, Vec<NodeId>>,
+    pub stats: GraphStats,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GraphStats {
+    pub declarations: u32,
+    pub edges_by_kind: Vec<(EdgeKind, u32)>,
+    pub imports_resolved: u32,
+    pub imports_external: u32,
+    pub imports_unresolved: u32,
+    /// A few `(file, specifier)` pairs that did not resolve, for diagnostics.
+    pub unresolved_examples: Vec<(String, String)>,
+}
+
+impl Graph {
+    /// Builds the graph of `files` outside salsa, resolving imports with `resolver`: the
+    /// same per-file resolution and assembly as [`crate::db::workspace_graph`], for
+    /// programs and tests without a database. Node order follows `files`' order.
+    pub fn build(files: &[GraphFile], resolver: &ModuleResolver) -> Graph {
+        let positions: FxHashMap<&str, u32> = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.path.as_str(), i as u32))
+            .collect();
+        let resolutions: Vec<Vec<Resolution>> = files
+            .par_iter()
+            .map(|f| match &f.shape {
+                Some(shape) => shape
+                    .imports
+                    .iter()
+                    .map(|imp| resolver.resolve(&f.path, &imp.specifier))
+                    .collect(),
+                None => Vec::new(),
+            })
+            .collect();
+        let targets: Vec<Vec<Option<u32>>> = resolutions
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|r| match r {
+                        Resolution::File(p) => positions.get(p.as_str()).copied(),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let tables = PositionalTables(
+            files
+                .iter()
+                .zip(&targets)
+                .map(|(f, t)| f.shape.as_deref().map(|s| Arc::new(FileExports::of(s, t))))
+                .collect(),
+        );
+        let edges: Vec<Option<Arc<FileEdges<u32>>>> = (0..files.len())
+            .into_par_iter()
+            .map(|fi| {
+                let shape = files[fi].shape.as_deref()?;
+                let own = tables.0[fi].as_deref()?;
+                let language = Lang::from_path(&files[fi].path).map(crate::lang::language_index);
+                let is_self_receiver = |r: &str| {
+                    language.is_some_and(|l| crate::lang::LANGUAGES[l].is_self_receiver(r))
+                };
+                let source = EdgeSource {
+                    file: fi as u32,
+                    shape,
+                    tables: own,
+                    resolutions: &resolutions[fi],
+                    targets: &targets[fi],
+                    is_self_receiver: &is_self_receiver,
+                };
+                Some(Arc::new(file_edges::file_edges(&tables, &source)))
+            })
+            .collect();
+        let parts: Vec<GraphPart<u32>> = files
+            .iter()
+            .zip(edges)
+            .enumerate()
+            .map(|(i, (f, edges))| GraphPart {
+                file: i as u32,
+                path: &f.path,
+                decls: f.shape.as_deref().map(|s| Arc::new(FileDecls::of(s))),
+                edges,
+            })
+            .collect();
+        Graph::assemble(&parts)
+    }
+
+    /// The graph of `files` from their already computed edges: numbers the nodes (each
+    /// file's module node, then its declarations), maps every edge's [`NodeRef`] to a node
+    /// id, resolves the guesses by name against the name table, and indexes the edges.
+    /// No import is resolved here: the work is a pass over nodes and edges.
+    pub fn assemble<F: Copy + Eq + Hash>(files: &[GraphPart<'_, F>]) -> Graph {
+        let mut g = Graph {
+            paths: files.iter().map(|f| f.path.to_owned()).collect(),
+            ..Graph::default()
+        };
+        g.module_node.reserve(files.len());
+        let nodes: usize = files
+            .iter()
+            .map(|f| 1 + f.decls.as_ref().map_or(0, |d| d.len()))
+            .sum();
+        g.node_file.reserve(nodes);
+        g.node_decl.reserve(nodes);
+        g.names.reserve(nodes / 2);
+        let mut positions: FxHashMap<F, u32> = FxHashMap::default();
+        positions.reserve(files.len());
+        for (fi, f) in files.iter().enumerate() {
+            positions.insert(f.file, fi as u32);
+            let module = g.node_file.len() as NodeId;
+            g.module_node.push(module);
+            g.node_file.push(fi as u32);
+            g.node_decl.push(None);
+            if let Some(decls) = &f.decls {
+                for di in 0..decls.len() {
+                    let node = g.node_file.len() as NodeId;
+                    g.node_file.push(fi as u32);
+                    g.node_decl.push(Some(di as u32));
+                    let name = decls.name(di);
+                    match g.names.get_mut(name) {
+                        Some(nodes) => nodes.push(node),
+                        None => {
+                            g.names.insert(name.to_owned(), vec![node]);
+                        }
+                    }
+                }
+                g.stats.declarations += decls.len() as u32;
+            }
+        }
+        let languages: Vec<Option<usize>> = files
+            .iter()
+            .map(|f| Lang::from_path(f.path).map(crate::lang::language_index))
+            .collect();
+        let mut guesser = Guesser {
+            graph: &g,
+            files,
+            languages: &languages,
+            memo: FxHashMap::default(),
+        };
+        let total: usize = files
+            .iter()
+            .filter_map(|f| f.edges.as_ref())
+            .map(|e| e.edges.len() + e.by_name.len())
+            .sum();
+        let mut edges: Vec<Edge> = Vec::with_capacity(total);
+        let mut stats = ImportStats::default();
+        let mut resolved: Vec<Edge> = Vec::new();
+        let mut guessed: Vec<Edge> = Vec::new();
+        for (fi, f) in files.iter().enumerate() {
+            let Some(file_edges) = &f.edges else {
+                continue;
+            };
+            stats.add(f.path, &file_edges.imports);
+            let module = g.module_node[fi];
+            resolved.clear();
+            for e in &file_edges.edges {
+                let target = if e.to.file == f.file {
+                    module
+                } else {
+                    match positions.get(&e.to.file) {
+                        Some(&t) => g.module_node[t as usize],
+                        // A file outside the workspace: nothing to point at.
+                        None => continue,
+                    }
+                };
+                resolved.push(Edge {
+                    from: module + e.from,
+                    to: target + e.to.decl.map_or(0, |d| d + 1),
+                    kind: e.kind,
+                    certain: e.certain,
+                });
+            }
+            // Resolved edges arrive sorted and deduplicated in graph order when the files
+            // are in path order, as a workspace's are.
+            if !resolved.is_sorted() {
+                resolved.sort_unstable();
+                dedup_edges(&mut resolved);
+            }
+            guessed.clear();
+            for e in &file_edges.by_name {
+                let from = module + e.from;
+                guesser.guess(fi, file_edges.name(e), e.guess, &mut |to, certain| {
+                    if to != from {
+                        guessed.push(Edge {
+                            from,
+                            to,
+                            kind: e.kind,
+                            certain,
+                        });
+                    }
+                });
+            }
+            if guessed.is_empty() {
+                edges.extend_from_slice(&resolved);
+            } else {
+                guessed.sort_unstable();
+                merge_edges(&resolved, &guessed, &mut edges);
+            }
+        }
+        g.stats.imports_resolved = stats.resolved;
+        g.stats.imports_external = stats.external;
+        g.stats.imports_unresolved = stats.unresolved;
+        g.stats.unresolved_examples = stats.examples;
+        g.index_edges(edges);
+        g
+    }
+
+    fn index_edges(&mut self, edges: Vec<Edge>) {
+        let n = self.node_file.len();
+        self.out_start = vec![0; n + 1];
+        for e in &edges {
+            self.out_start[e.from as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.out_start[i + 1] += self.out_start[i];
+        }
+        self.in_start = vec![0; n + 1];
+        for e in &edges {
+            self.in_start[e.to as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.in_start[i + 1] += self.in_start[i];
+        }
+        // Edge indices bucketed by target in edge order: a stable sort by target.
+        let mut next = self.in_start.clone();
+        let mut in_order = vec![0u32; edges.len()];
+        for (i, e) in edges.iter().enumerate() {
+            let slot = &mut next[e.to as usize];
+            in_order[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        let mut by_kind: FxHashMap<EdgeKind, u32> = FxHashMap::default();
+        for e in &edges {
+            *by_kind.entry(e.kind).or_default() += 1;
+        }
+        let mut by_kind: Vec<(EdgeKind, u32)> = by_kind.into_iter().collect();
+        by_kind.sort();
+        self.stats.edges_by_kind = by_kind;
+        self.in_order = in_order;
+        self.edges = edges;
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.node_file.len()
+    }
+
+    pub fn outgoing(&self, node: NodeId) -> &[Edge] {
+        let (s, e) = (
+            self.out_start[node as usize],
+            self.out_start[node as usize + 1],
+        );
+        &self.edges[s as usize..e as usize]
+    }
+
+    pub fn incoming(&self, node: NodeId) -> impl Iterator<Item = &Edge> {
+        let (s, e) = (
+            self.in_start[node as usize],
+            self.in_start[node as usize + 1],
+        );
+        self.in_order[s as usize..e as usize]
+            .iter()
+            .map(|&i| &self.edges[i as usize])
+    }
+
+    /// The node of declaration `decl` in file `file`.
+    pub fn decl_node(&self, file: u32, decl: u32) -> NodeId {
+        self.module_node[file as usize] + 1 + decl
+    }
+
+    pub fn file_of(&self, node: NodeId) -> u32 {
+        self.node_file[node as usize]
+    }
+
+    pub fn decl_of(&self, node: NodeId) -> Option<u32> {
+        self.node_decl[node as usize]
+    }
+
+    /// The file id of the indexed file at `path`. Linear in the number of files: for tests
+    /// and diagnostics, not for hot paths.
+    pub fn file_id(&self, path: &str) -> Option<u32> {
+        self.paths.iter().position(|p| p == path).map(|i| i as u32)
+    }
+
+    /// The node named by `qualified` in the file at `path`: the module node when
+    /// `qualified` is empty, else the declaration reached by following `.`-separated
+    /// names down the `contains` tree from the module (`RecordStore.save` is the member
+    /// `save` of the top-level `RecordStore`). The first match in source order wins.
+    /// Linear in the file count: for tests and diagnostics, not for hot paths.
+    pub fn node_by_name(&self, path: &str, qualified: &str) -> Option<NodeId> {
+        let file = self.file_id(path)?;
+        let mut parent = self.module_node[file as usize];
+        if qualified.is_empty() {
+            return Some(parent);
+        }
+        for segment in qualified.split('.') {
+            parent = *self.names.get(segment)?.iter().find(|&&n| {
+                self.file_of(n) == file
+                    && self
+                        .incoming(n)
+                        .any(|e| e.kind == EdgeKind::Contains && e.from == parent)
+            })?;
+        }
+        Some(parent)
+    }
+}
+
+/// Keeps the first edge of each (from, to, kind) run of a sorted list: the uncertain one
+/// when a guess and a resolution reach the same node.
+fn same_key(a: &Edge, b: &Edge) -> bool {
+    a.from == b.from && a.to == b.to && a.kind == b.kind
+}
+
+fn dedup_edges(edges: &mut Vec<Edge>) {
+    edges.dedup_by(|later, kept| same_key(later, kept));
+}
+
+/// Appends the merge of two sorted lists to `out`, deduplicated like [`dedup_edges`]: the
+/// same list as sorting and deduplicating their concatenation.
+fn merge_edges(a: &[Edge], b: &[Edge], out: &mut Vec<Edge>) {
+    let start = out.len();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let next = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
+            i += 1;
+            a[i - 1]
+        } else {
+            j += 1;
+            b[j - 1]
+        };
+        if out.len() == start || !same_key(&out[out.len() - 1], &next) {
+            out.push(next);
+        }
+    }
+}
+
+/// What the assembly reads of a file's declarations: their names, packed in one string,
+/// and kinds, in declaration order. Narrower than the shape on purpose: an edit that
+/// changes only usages (a call added to a body) leaves this equal, so when the file's
+/// edges are also unchanged the graph is not assembled again.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FileDecls {
+    /// Every name, concatenated.
+    text: String,
+    /// Where each name ends in `text`.
+    ends: Vec<u32>,
+    /// Each declaration's kind.
+    kinds: Vec<DeclKind>,
+}
+
+impl FileDecls {
+    /// The declarations of `shape`.
+    pub fn of(shape: &FileShape) -> FileDecls {
+        let mut d = FileDecls {
+            text: String::with_capacity(shape.decls.iter().map(|d| d.name.len()).sum()),
+            ends: Vec::with_capacity(shape.decls.len()),
+            kinds: Vec::with_capacity(shape.decls.len()),
+        };
+        for decl in &shape.decls {
+            d.text.push_str(&decl.name);
+            d.ends.push(d.text.len() as u32);
+            d.kinds.push(decl.kind);
+        }
+        d
+    }
+
+    /// How many declarations the file has.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the file declares nothing.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The name of declaration `i`.
+    pub fn name(&self, i: usize) -> &str {
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1] as usize,
+        };
+        &self.text[start..self.ends[i] as usize]
+    }
+}
+
+/// One file handed to [`Graph::assemble`], in workspace order.
+pub struct GraphPart<'a, F> {
+    /// The file's identity, as its edges' [`NodeRef`]s name it.
+    pub file: F,
+    /// Its repo-relative path.
+    pub path: &'a str,
+    /// Its declarations' names and kinds; `None` for manifests.
+    pub decls: Option<Arc<FileDecls>>,
+    /// Its outgoing edges; `None` for manifests.
+    pub edges: Option<Arc<FileEdges<F>>>,
+}
+
+/// The files' tables by position, for [`Graph::build`].
+struct PositionalTables(Vec<Option<Arc<FileExports<u32>>>>);
+
+impl ExportsLookup<u32> for PositionalTables {
+    fn exports(&self, file: u32) -> Option<Arc<FileExports<u32>>> {
+        self.0.get(file as usize)?.clone()
+    }
+
+    fn file_order(&self, a: u32, b: u32) -> std::cmp::Ordering {
+        a.cmp(&b)
+    }
+}
+
+/// The workspace's import counts, summed over files.
+#[derive(Default)]
+struct ImportStats {
+    resolved: u32,
+    external: u32,
+    unresolved: u32,
+    examples: Vec<(String, String)>,
+}
+
+impl ImportStats {
+    /// How many `(file, specifier)` examples of unresolved imports the graph keeps.
+    const EXAMPLES: usize = 8;
+
+    fn add(&mut self, path: &str, counts: &ImportCounts) {
+        self.resolved += counts.resolved;
+        self.external += counts.external;
+        self.unresolved += counts.unresolved;
+        for specifier in &counts.unresolved_examples {
+            if self.examples.len() < Self::EXAMPLES {
+                self.examples.push((path.to_owned(), specifier.clone()));
+            }
+        }
+    }
+}
+
+/// The declarations a guess by name reaches: up to [`MAX_NAME_CANDIDATES`] nodes, the
+/// first `.1` of the array.
+type Guessed = ([NodeId; MAX_NAME_CANDIDATES], usize);
+
+/// Resolves [`NameEdge`]s against the assembled name table.
+struct Guesser<'a, 'p, F> {
+    graph: &'a Graph,
+    files: &'a [GraphPart<'p, F>],
+    /// Each file's position in `lang::LANGUAGES` (`None` for manifests): names link only
+    /// within one language.
+    languages: &'a [Option<usize>],
+    /// Guesses already made: the same member name is guessed from many files.
+    memo: FxHashMap<(&'a str, NameGuess, Option<usize>), Guessed>,
+}
+
+impl<'a, F> Guesser<'a, '_, F> {
+    /// Declarations named `name` in the language of file `from` that `guess` accepts, when
+    /// the name is rare enough to be a fair guess: calls `found(target, certain)` for each.
+    fn guess(
+        &mut self,
+        from: usize,
+        name: &'a str,
+        guess: NameGuess,
+        found: &mut dyn FnMut(NodeId, bool),
+    ) {
+        let language = self.languages[from];
+        let key = (name, guess, language);
+        let (matching, count) = match self.memo.get(&key) {
+            Some(guessed) => *guessed,
+            None => {
+                let guessed = self.candidates(name, guess, language);
+                self.memo.insert(key, guessed);
+                guessed
+            }
+        };
+        let certain = count == 1;
+        for &n in &matching[..count] {
+            found(n, certain);
+        }
+    }
+
+    /// The guess itself: nothing when more than [`MAX_NAME_CANDIDATES`] qualify.
+    fn candidates(&self, name: &str, guess: NameGuess, language: Option<usize>) -> Guessed {
+        let mut matching = [0 as NodeId; MAX_NAME_CANDIDATES];
+        let Some(nodes) = self.graph.names.get(name) else {
+            return (matching, 0);
+        };
+        let mut count = 0;
+        for &n in nodes {
+            let file = self.graph.file_of(n) as usize;
+            let same_language = self.languages[file] == language;
+            if same_language && self.decl_kind(n).is_some_and(|k| guess.accepts(k)) {
+                if count == MAX_NAME_CANDIDATES {
+                    return (matching, 0);
+                }
+                matching[count] = n;
+                count += 1;
+            }
+        }
+        (matching, count)
+    }
+
+    fn decl_kind(&self, node: NodeId) -> Option<DeclKind> {
+        let file = self.graph.file_of(node) as usize;
+        let decl = self.graph.decl_of(node)?;
+        self.files[file]
+            .decls
+            .as_ref()?
+            .kinds
+            .get(decl as usize)
+            .copied()
+    }
+}

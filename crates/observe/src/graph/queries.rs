@@ -1,0 +1,132 @@
+//! The graph's tracked queries: per file, the tables other files see ([`file_exports`]),
+//! the declarations ([`file_decls`]) and the outgoing edges ([`file_edges`]); once per
+//! workspace, the path table and the assembly ([`workspace_graph`]).
+//!
+//! An edit inside one file re-executes that file's queries; the files importing it
+//! re-execute [`file_edges`] only when its [`file_exports`] changed (a new or renamed
+//! export, member or import), and the assembly is a pass over the cached lists.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::db::{Db, SourceFile, Workspace, file_resolutions, file_shape};
+use crate::facts::Lang;
+use crate::graph::{
+    EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
+    file_edges as edges,
+};
+use crate::walk::FileRole;
+
+/// Every file of the workspace by its repo-relative path.
+///
+/// Workspace-wide hazard: reads the whole file list, so it re-executes whenever a file is
+/// added or removed. Only [`file_resolutions`] reads it (which re-run then anyway), and
+/// those backdate unless the new file is what one of their imports resolves to.
+#[salsa::tracked(returns(clone))]
+pub fn path_table(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, SourceFile>> {
+    Arc::new(
+        ws.files(db)
+            .iter()
+            .map(|f| (f.path(db).clone(), *f))
+            .collect(),
+    )
+}
+
+/// What other files' edges can see of `file`: its exports, members and resolved imports
+/// ([`FileExports`]); `None` for a manifest. A firewall: an edit that adds a call or a
+/// private function, or moves code, keeps this equal, so importers are not recomputed.
+#[salsa::tracked(returns(clone))]
+pub fn file_exports(
+    db: &dyn Db,
+    ws: Workspace,
+    file: SourceFile,
+) -> Option<Arc<FileExports<SourceFile>>> {
+    if file.role(db) == FileRole::Manifest {
+        return None;
+    }
+    let shape = file_shape(db, file);
+    let resolved = file_resolutions(db, ws, file);
+    Some(Arc::new(FileExports::of(&shape, &resolved.targets)))
+}
+
+/// [`ExportsLookup`] through the tracked queries, so each file's edges depend on exactly
+/// the tables they read.
+struct TrackedLookup<'a> {
+    db: &'a dyn Db,
+    ws: Workspace,
+}
+
+impl ExportsLookup<SourceFile> for TrackedLookup<'_> {
+    fn exports(&self, file: SourceFile) -> Option<Arc<FileExports<SourceFile>>> {
+        file_exports(self.db, self.ws, file)
+    }
+
+    fn file_order(&self, a: SourceFile, b: SourceFile) -> std::cmp::Ordering {
+        a.path(self.db).cmp(b.path(self.db))
+    }
+}
+
+/// Every edge leaving `file`'s nodes, to stable identities ([`FileEdges`]); `None` for a
+/// manifest. Reads the file's shape, how its imports resolve, and the [`file_exports`] of
+/// the files its imports and re-export chains reach — no workspace-wide table: names
+/// guessed workspace-wide stay symbolic until [`workspace_graph`] assembles.
+#[salsa::tracked(returns(clone))]
+pub fn file_edges(
+    db: &dyn Db,
+    ws: Workspace,
+    file: SourceFile,
+) -> Option<Arc<FileEdges<SourceFile>>> {
+    let own = file_exports(db, ws, file)?;
+    let shape = file_shape(db, file);
+    let resolved = file_resolutions(db, ws, file);
+    let language = Lang::from_path(file.path(db)).map(crate::lang::language_index);
+    let is_self_receiver =
+        |r: &str| language.is_some_and(|l| crate::lang::LANGUAGES[l].is_self_receiver(r));
+    let source = EdgeSource {
+        file,
+        shape: &shape,
+        tables: &own,
+        resolutions: &resolved.resolutions,
+        targets: &resolved.targets,
+        is_self_receiver: &is_self_receiver,
+    };
+    Some(Arc::new(edges::file_edges(
+        &TrackedLookup { db, ws },
+        &source,
+    )))
+}
+
+/// The names and kinds of `file`'s declarations, all [`workspace_graph`] reads of its
+/// shape: an edit that only adds calls keeps this equal.
+#[salsa::tracked(returns(clone))]
+pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<FileDecls> {
+    Arc::new(FileDecls::of(&file_shape(db, file)))
+}
+
+/// The workspace graph: declarations, resolved edges and the name table, assembled from
+/// every file's cached [`file_edges`] ([`Graph::assemble`]: numbering nodes, concatenating
+/// edge lists, resolving guesses by name; no import is resolved here).
+///
+/// Workspace-wide hazard: reads every file's declarations and edges, so it re-executes
+/// after any edit that changes a file's declarations or outgoing edges (its cost is a
+/// pass over nodes and edges); an edit that only moves lines backdates at [`file_shape`],
+/// and one that changes usages without changing edges backdates at [`file_edges`], and
+/// both leave it alone.
+#[salsa::tracked(returns(clone))]
+pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
+    let parts: Vec<GraphPart<SourceFile>> = ws
+        .files(db)
+        .iter()
+        .map(|f| {
+            let source = f.role(db) != FileRole::Manifest;
+            GraphPart {
+                file: *f,
+                path: f.path(db).as_str(),
+                decls: source.then(|| file_decls(db, *f)),
+                edges: file_edges(db, ws, *f),
+            }
+        })
+        .collect();
+    Arc::new(Graph::assemble(&parts))
+}
