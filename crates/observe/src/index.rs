@@ -53,6 +53,16 @@ pub enum Progress {
 /// session changed, so a query never pays for walking those dependencies.
 const TREE_DURABILITY: salsa::Durability = salsa::Durability::MEDIUM;
 
+/// Durability of one file's inputs: manifests (package and compiler configuration) change
+/// far more rarely than source, so what derives from them alone (their parsed content) is
+/// not re-verified after a source edit.
+fn file_durability(role: crate::walk::FileRole) -> salsa::Durability {
+    match role {
+        crate::walk::FileRole::Manifest => salsa::Durability::HIGH,
+        crate::walk::FileRole::Source(_) => TREE_DURABILITY,
+    }
+}
+
 #[derive(Default)]
 pub struct IndexOptions<'a> {
     pub cache: CacheMode,
@@ -197,7 +207,7 @@ impl<D: crate::Db + Clone> Index<D> {
                 file.role,
                 Some(idx),
             )
-            .durability(TREE_DURABILITY)
+            .durability(file_durability(file.role))
             .new(&db);
             files.insert(file.path, (input, file.stamp));
             inputs.push(input);
@@ -447,13 +457,14 @@ impl<D: crate::Db + Clone> Index<D> {
             Some((input, stamp)) => {
                 *stamp = file.stamp;
                 if **input.text(&self.db) != *file.text {
+                    let durability = file_durability(input.role(&self.db));
                     input
                         .set_text(&mut self.db)
-                        .with_durability(TREE_DURABILITY)
+                        .with_durability(durability)
                         .to(Arc::from(file.text));
                     input
                         .set_known(&mut self.db)
-                        .with_durability(TREE_DURABILITY)
+                        .with_durability(durability)
                         .to(None);
                     out.changed.push(file.path);
                 }
@@ -462,7 +473,7 @@ impl<D: crate::Db + Clone> Index<D> {
             None => {
                 let input =
                     SourceFile::builder(file.path.clone(), Arc::from(file.text), file.role, None)
-                        .durability(TREE_DURABILITY)
+                        .durability(file_durability(file.role))
                         .new(&self.db);
                 self.files.insert(file.path.clone(), (input, file.stamp));
                 out.added.push(file.path);
