@@ -1,7 +1,6 @@
 //! The salsa database of the observe stage: one input per file, one for the workspace, and
 //! the tracked per-file and workspace-wide queries every later stage builds on.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -18,34 +17,55 @@ pub use crate::graph::queries::{
 #[salsa::db]
 pub trait Db: salsa::Database {}
 
-/// One indexed file. `known` carries derived data already computed for exactly this text
-/// (from the persistent cache or a parallel cold parse); it must be cleared whenever the
-/// text changes, which [`crate::Index`] does.
-#[salsa::input(debug)]
-pub struct SourceFile {
-    #[returns(ref)]
-    pub path: String,
-    #[returns(ref)]
-    pub text: Arc<str>,
-    #[returns(copy)]
-    pub role: FileRole,
-    #[returns(clone)]
-    pub known: Option<Arc<FileIndex>>,
-}
+pub use inputs::{SourceFile, Workspace};
 
-/// The indexed tree: its root and its files, sorted by path.
-#[salsa::input(debug)]
-pub struct Workspace {
-    #[returns(ref)]
-    pub root: PathBuf,
-    #[returns(ref)]
-    pub files: Vec<SourceFile>,
+/// The tree's salsa inputs, in a module of their own: salsa generates their constructors
+/// and builders without docs, and only they are exempt from `missing_docs`.
+#[allow(missing_docs)]
+mod inputs {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use super::FileIndex;
+    use crate::walk::FileRole;
+
+    /// One indexed file. `known` carries derived data already computed for exactly this text
+    /// (from the persistent cache or a parallel cold parse); it must be cleared whenever the
+    /// text changes, which [`crate::Index`] does.
+    #[salsa::input(debug)]
+    pub struct SourceFile {
+        /// Repository-relative, `/`-separated.
+        #[returns(ref)]
+        pub path: String,
+        /// The file's text as last read.
+        #[returns(ref)]
+        pub text: Arc<str>,
+        /// Source in a language, or a manifest read for resolution.
+        #[returns(copy)]
+        pub role: FileRole,
+        /// Derived data already computed for exactly this text, if any.
+        #[returns(clone)]
+        pub known: Option<Arc<FileIndex>>,
+    }
+
+    /// The indexed tree: its root and its files, sorted by path.
+    #[salsa::input(debug)]
+    pub struct Workspace {
+        /// The indexed root directory.
+        #[returns(ref)]
+        pub root: PathBuf,
+        /// Every indexed file, sorted by path.
+        #[returns(ref)]
+        pub files: Vec<SourceFile>,
+    }
 }
 
 /// Everything derived from one file's text alone; the unit the persistent cache stores.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FileIndex {
+    /// Declarations, imports, usages and heritage, with their lines.
     pub facts: FileFacts,
+    /// The file's term counts (the search's vocabulary).
     pub terms: TermCounts,
     /// [`FileShape::of`] these facts, when already computed (in parallel, while opening an
     /// index). A memo of a pure function of `facts`: not persisted, compared or hashed.
@@ -121,20 +141,31 @@ pub fn file_shape(db: &dyn Db, file: SourceFile) -> Arc<FileShape> {
     index.shape_memo.get_or_compute(&index.facts)
 }
 
+/// A declaration without its lines: what the graph needs of it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ShapeDecl {
+    /// Its name as written.
     pub name: String,
+    /// What it declares.
     pub kind: crate::facts::DeclKind,
+    /// The enclosing declaration's index; `None` at the top level.
     pub parent: Option<u32>,
+    /// Whether other modules can import it.
     pub exported: bool,
+    /// Whether it is the module's default export.
     pub default_export: bool,
 }
 
+/// A usage without its line: a call, render, instantiation or reference.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ShapeUsage {
+    /// How the name is used.
     pub kind: crate::facts::UsageKind,
+    /// The used name (the member, for `a.b()`).
     pub name: String,
+    /// The receiver for member usages (`a` in `a.b()`); empty otherwise.
     pub receiver: String,
+    /// The declaration the usage is inside; `None` at module level.
     pub enclosing: Option<u32>,
 }
 
@@ -146,15 +177,18 @@ fn usage_key(u: &crate::facts::Usage) -> (Option<u32>, crate::facts::UsageKind, 
 /// See [`file_shape`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FileShape {
+    /// Declarations, in source order (their index is their identity in the file).
     pub decls: Vec<ShapeDecl>,
     /// Imports with their line set to 0.
     pub imports: Vec<crate::facts::Import>,
     /// Deduplicated usages.
     pub usages: Vec<ShapeUsage>,
+    /// `extends`/`implements` clauses as (declaration index, kind, named type).
     pub heritage: Vec<(u32, crate::facts::HeritageKind, String)>,
 }
 
 impl FileShape {
+    /// The line-free projection of `facts`.
     pub fn of(facts: &FileFacts) -> FileShape {
         let decls = facts
             .decls
@@ -280,11 +314,18 @@ pub fn term_stats(db: &dyn Db, ws: Workspace) -> Arc<crate::idf::TermStats> {
     Arc::new(crate::idf::TermStats::from_partials(parts))
 }
 
-/// A group of [`TERM_CHUNK_FILES`] consecutive workspace files, by position.
-#[salsa::interned(debug)]
-pub struct TermChunk<'db> {
-    #[returns(copy)]
-    pub index: u32,
+pub use chunk::TermChunk;
+
+/// See [`inputs`]: the same exemption for an interned struct.
+#[allow(missing_docs)]
+mod chunk {
+    /// A group of [`super::TERM_CHUNK_FILES`] consecutive workspace files, by position.
+    #[salsa::interned(debug)]
+    pub struct TermChunk<'db> {
+        /// The group's position: files `index * TERM_CHUNK_FILES ..` of the list.
+        #[returns(copy)]
+        pub index: u32,
+    }
 }
 
 /// Document frequencies of the source files in one chunk of the workspace's file list.
@@ -311,7 +352,9 @@ pub fn term_chunk_stats<'db>(
 pub struct Posting {
     /// Position in the workspace's file list.
     pub file: u32,
+    /// How often the term occurs in the file.
     pub tf: u32,
+    /// The file's number of terms.
     pub total: u32,
 }
 

@@ -12,7 +12,9 @@ use crate::terms::TermCounts;
 /// list of group handles, not a merge of the repository's whole vocabulary.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TermStats {
+    /// Documents (source files) counted.
     pub documents: u32,
+    /// Sum of the documents' term counts.
     pub total_terms: u64,
     /// Frequencies of the documents added one by one.
     own: FxHashMap<String, u32>,
@@ -21,6 +23,7 @@ pub struct TermStats {
 }
 
 impl TermStats {
+    /// Counts one more document.
     pub fn add_document(&mut self, counts: &TermCounts) {
         self.documents += 1;
         self.total_terms += u64::from(counts.total);
@@ -76,12 +79,16 @@ impl TermStats {
 /// Document frequencies of one group of documents (see [`TermStats::from_partials`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PartialStats {
+    /// Documents in this group.
     pub documents: u32,
+    /// Sum of the group's term counts.
     pub total_terms: u64,
+    /// Documents of the group holding each term.
     pub df: FxHashMap<String, u32>,
 }
 
 impl PartialStats {
+    /// Counts one more document of this group.
     pub fn add_document(&mut self, counts: &TermCounts) {
         self.documents += 1;
         self.total_terms += u64::from(counts.total);

@@ -19,15 +19,24 @@ use crate::db::{
 };
 use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
 
+/// Why a repository could not be indexed at all (unreadable files inside it are
+/// skipped and counted in the [`IndexReport`] instead).
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
+    /// The root could not be read (missing, no permission).
     #[error("cannot index {path}")]
     Root {
+        /// The root as given.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
+    /// The root exists but is a file.
     #[error("cannot index {path}: not a directory")]
-    NotADirectory { path: PathBuf },
+    NotADirectory {
+        /// The root as given.
+        path: PathBuf,
+    },
 }
 
 /// Where the persistent cache lives.
@@ -36,15 +45,27 @@ pub enum CacheMode {
     /// The user's cache directory.
     #[default]
     Default,
+    /// This directory (created when missing).
     Dir(PathBuf),
+    /// No persistent cache: every open parses every file.
     Disabled,
 }
 
 /// Progress of a long index build, reported to an optional callback.
 #[derive(Clone, Copy, Debug)]
 pub enum Progress {
-    Walked { files: usize },
-    Parsed { done: usize, total: usize },
+    /// The walk found `files` files to index.
+    Walked {
+        /// Files found so far.
+        files: usize,
+    },
+    /// `done` of `total` files parsed (or loaded from the cache).
+    Parsed {
+        /// Files done.
+        done: usize,
+        /// Files to do.
+        total: usize,
+    },
 }
 
 /// Durability of the tree's inputs (files and the file list). Sessions, which change on
@@ -63,29 +84,45 @@ fn file_durability(role: crate::walk::FileRole) -> salsa::Durability {
     }
 }
 
+/// How [`Index::open`] builds the index.
 #[derive(Default)]
 pub struct IndexOptions<'a> {
+    /// Where the persistent facts cache lives, or none.
     pub cache: CacheMode,
+    /// Called with progress on long builds (from worker threads).
     pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
 }
 
 /// What building the index saw and how long each phase took.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct IndexReport {
+    /// The indexed root, as a display string.
     pub root: String,
+    /// Files parsed as source.
     pub source_files: u32,
+    /// Configuration files read for resolution (package manifests, tsconfig, …).
     pub manifest_files: u32,
+    /// Files and directories the walk skipped, counted by reason.
     pub skipped: BTreeMap<String, u32>,
+    /// A few skipped paths per reason.
     pub skipped_examples: BTreeMap<String, Vec<String>>,
+    /// Files the walk saw but no language reads.
     pub not_indexed: u32,
+    /// Files whose facts came from the persistent cache.
     pub cache_hits: u32,
+    /// Files parsed in this build.
     pub parsed: u32,
     /// Why the persistent cache was not used, when it was not.
     pub cache_note: Option<String>,
+    /// Declarations in the workspace graph.
     pub declarations: u32,
+    /// Edges in the workspace graph.
     pub edges: u32,
+    /// Edges per kind (`calls`, `imports`, …).
     pub edges_by_kind: BTreeMap<String, u32>,
+    /// Syntax errors tree-sitter recovered from, over all files.
     pub parse_errors: u32,
+    /// Files with at least one syntax error.
     pub files_with_parse_errors: u32,
     /// Files nested so deep that some qualified names were shortened (`….name`).
     pub files_with_elided_names: u32,
@@ -94,22 +131,31 @@ pub struct IndexReport {
     pub config_problems: BTreeMap<String, u32>,
     /// A few of them, as `file: problem`.
     pub config_problem_examples: Vec<String>,
+    /// Imports resolved to a file or directory of the repository.
     pub imports_resolved: u32,
+    /// Imports of packages outside the repository.
     pub imports_external: u32,
+    /// Imports that resolve nowhere.
     pub imports_unresolved: u32,
+    /// A few unresolved imports as (file, specifier).
     pub unresolved_examples: Vec<(String, String)>,
+    /// Milliseconds per build phase (walk, parse, graph, …).
     pub timings_ms: BTreeMap<String, f64>,
 }
 
 /// What one [`Index::refresh`] changed.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct RefreshReport {
+    /// Files whose text changed, sorted.
     pub changed: Vec<String>,
+    /// Files that appeared, sorted.
     pub added: Vec<String>,
+    /// Files that disappeared, sorted.
     pub removed: Vec<String>,
 }
 
 impl RefreshReport {
+    /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
         self.changed.is_empty() && self.added.is_empty() && self.removed.is_empty()
     }
@@ -132,6 +178,7 @@ fn ms(since: Instant) -> f64 {
 }
 
 impl Index<ObserveDatabase> {
+    /// Indexes `root` into a new observe-only database.
     pub fn open(root: &Path, options: &IndexOptions) -> Result<Index, IndexError> {
         Self::open_with_db(ObserveDatabase::default(), root, options)
     }
@@ -521,22 +568,27 @@ impl<D: crate::Db> Index<D> {
         cache.save(path)
     }
 
+    /// The database, for queries and tool calls.
     pub fn db(&self) -> &D {
         &self.db
     }
 
+    /// The database, for setting inputs of later stages (sessions).
     pub fn db_mut(&mut self) -> &mut D {
         &mut self.db
     }
 
+    /// The workspace input every workspace-level query takes.
     pub fn workspace(&self) -> Workspace {
         self.workspace
     }
 
+    /// The indexed root, canonicalized.
     pub fn root(&self) -> &Path {
         &self.root
     }
 
+    /// What the last build or refresh saw.
     pub fn report(&self) -> &IndexReport {
         &self.report
     }

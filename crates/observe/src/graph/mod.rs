@@ -25,25 +25,36 @@ use crate::db::FileShape;
 use crate::facts::{DeclKind, Lang};
 use crate::resolve::{ModuleResolver, Resolution};
 
+/// A node of one assembled [`Graph`]: a position, valid only in that graph.
 pub type NodeId = u32;
 
 /// A member call resolves through the global name table only when the name has at most
 /// this many definitions; more means the name is too common to guess a target from.
 pub const MAX_NAME_CANDIDATES: usize = 3;
 
+/// What an edge says about its source and target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum EdgeKind {
+    /// A module or declaration encloses a declaration.
     Contains,
+    /// A module imports another module.
     Imports,
+    /// A call of a function or method.
     Calls,
+    /// A use of a name that is not a call (a type, a value passed on).
     References,
+    /// A class or interface extends another.
     Extends,
+    /// A class implements an interface.
     Implements,
+    /// A JSX element renders a component.
     Renders,
+    /// `new` of a class.
     Instantiates,
 }
 
 impl EdgeKind {
+    /// The kind's lowercase name, as reports and diagnostics print it.
     pub fn as_str(self) -> &'static str {
         match self {
             EdgeKind::Contains => "contains",
@@ -58,10 +69,14 @@ impl EdgeKind {
     }
 }
 
+/// One directed edge between two nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Edge {
+    /// The node the edge leaves (the user, the container, the importer).
     pub from: NodeId,
+    /// The node it reaches (the used, the contained, the imported).
     pub to: NodeId,
+    /// What the edge says.
     pub kind: EdgeKind,
     /// False when the target was guessed from a name shared by several declarations.
     pub certain: bool,
@@ -69,15 +84,21 @@ pub struct Edge {
 
 /// One file handed to [`Graph::build`]; manifests have no shape.
 pub struct GraphFile {
+    /// The file's repository-relative path.
     pub path: String,
+    /// Its shape; `None` for manifests.
     pub shape: Option<Arc<FileShape>>,
 }
 
+/// The assembled workspace graph: nodes numbered by position (a file's module node, then
+/// its declarations), edges in CSR form both ways, and a name table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Graph {
+    /// Each file's path, by file position.
     pub paths: Vec<String>,
     /// The module node of each file; its declarations follow it: decl `i` is `module + 1 + i`.
     pub module_node: Vec<NodeId>,
+    /// The file of each node.
     pub node_file: Vec<u32>,
     /// `None` for module nodes.
     pub node_decl: Vec<Option<u32>>,
@@ -89,15 +110,22 @@ pub struct Graph {
     in_start: Vec<u32>,
     /// Declaration nodes by exact name.
     pub names: FxHashMap<String, Vec<NodeId>>,
+    /// Counts for the index report.
     pub stats: GraphStats,
 }
 
+/// What the graph holds and how its imports resolved.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GraphStats {
+    /// Declaration nodes.
     pub declarations: u32,
+    /// Edges per kind, sorted by kind.
     pub edges_by_kind: Vec<(EdgeKind, u32)>,
+    /// Imports resolved to a repository file or directory.
     pub imports_resolved: u32,
+    /// Imports of packages outside the repository.
     pub imports_external: u32,
+    /// Imports that resolve nowhere.
     pub imports_unresolved: u32,
     /// A few `(file, specifier)` pairs that did not resolve, for diagnostics.
     pub unresolved_examples: Vec<(String, String)>,
@@ -330,10 +358,12 @@ impl Graph {
         self.edges = edges;
     }
 
+    /// Module and declaration nodes in all.
     pub fn node_count(&self) -> usize {
         self.node_file.len()
     }
 
+    /// The edges leaving `node`, sorted by (to, kind).
     pub fn outgoing(&self, node: NodeId) -> &[Edge] {
         let (s, e) = (
             self.out_start[node as usize],
@@ -342,6 +372,7 @@ impl Graph {
         &self.edges[s as usize..e as usize]
     }
 
+    /// The edges reaching `node`.
     pub fn incoming(&self, node: NodeId) -> impl Iterator<Item = &Edge> {
         let (s, e) = (
             self.in_start[node as usize],
@@ -357,10 +388,12 @@ impl Graph {
         self.module_node[file as usize] + 1 + decl
     }
 
+    /// The file position `node` belongs to.
     pub fn file_of(&self, node: NodeId) -> u32 {
         self.node_file[node as usize]
     }
 
+    /// The declaration index of `node` in its file; `None` for a module node.
     pub fn decl_of(&self, node: NodeId) -> Option<u32> {
         self.node_decl[node as usize]
     }
