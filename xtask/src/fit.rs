@@ -176,7 +176,7 @@ fn rounded(w: Weights) -> Weights {
         .iter()
         .map(|x| (x * 1000.0).round() / 1000.0)
         .collect();
-    Weights::from_slice(&v).unwrap_or(w)
+    w.with_fitted(&v).unwrap_or(w)
 }
 
 /// Ranking quality of the first changed file over some tasks.
@@ -260,7 +260,11 @@ const MAX_ROUNDS: usize = 8;
 
 fn fit(repos: &[&Repo], start: Weights) -> Weights {
     let mut v = start.to_vec();
-    let score = |v: &[f64]| Weights::from_slice(v).map_or(f64::MIN, |w| objective(repos, &w));
+    let score = |v: &[f64]| {
+        start
+            .with_fitted(v)
+            .map_or(f64::MIN, |w| objective(repos, &w))
+    };
     let mut best = score(&v);
     for _ in 0..MAX_ROUNDS {
         let mut improved = false;
@@ -291,5 +295,5 @@ fn fit(repos: &[&Repo], start: Weights) -> Weights {
             break;
         }
     }
-    Weights::from_slice(&v).unwrap_or(start)
+    start.with_fitted(&v).unwrap_or(start)
 }

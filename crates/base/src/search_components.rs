@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::search_shape::SearchShape;
+
 /// How the search weighs a file's components into the order it shows files in. The
 /// values belong to the rank crate's fitted model (`sightline_rank::Weights::search`),
 /// which every product path passes in; [`SearchWeights::UNFITTED`] is what a caller
@@ -23,6 +25,8 @@ pub struct SearchWeights {
     pub secondary_factor: f64,
     /// Share a declaration-only file (`.d.ts`) keeps: it describes code living elsewhere.
     pub declaration_only_factor: f64,
+    /// The constants inside the extractors that compute the components.
+    pub shape: SearchShape,
 }
 
 impl SearchWeights {
@@ -34,6 +38,7 @@ impl SearchWeights {
         graph: 0.6,
         secondary_factor: 0.3,
         declaration_only_factor: 0.6,
+        shape: SearchShape::UNFITTED,
     };
 }
 
@@ -69,5 +74,57 @@ impl ScoreComponents {
     pub fn total(&self, w: &SearchWeights) -> f64 {
         (w.name * self.name + w.lexical * self.lexical + w.path * self.path + w.graph * self.graph)
             * self.trait_factor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const W: SearchWeights = SearchWeights::UNFITTED;
+
+    fn only(f: impl FnOnce(&mut ScoreComponents)) -> ScoreComponents {
+        let mut c = ScoreComponents {
+            trait_factor: 1.0,
+            ..ScoreComponents::default()
+        };
+        f(&mut c);
+        c
+    }
+
+    #[test]
+    fn each_component_counts_by_its_own_weight() {
+        assert_eq!(only(|c| c.name = 2.0).total(&W), 2.0 * W.name);
+        assert_eq!(only(|c| c.lexical = 2.0).total(&W), 2.0 * W.lexical);
+        assert_eq!(only(|c| c.path = 2.0).total(&W), 2.0 * W.path);
+        assert_eq!(only(|c| c.graph = 2.0).total(&W), 2.0 * W.graph);
+        let all = ScoreComponents {
+            name: 1.0,
+            lexical: 2.0,
+            path: 3.0,
+            graph: 4.0,
+            trait_factor: 1.0,
+        };
+        let parts = W.name + 2.0 * W.lexical + 3.0 * W.path + 4.0 * W.graph;
+        assert!((all.total(&W) - parts).abs() < 1e-12);
+        assert_eq!(all.sum(), 10.0);
+    }
+
+    #[test]
+    fn the_trait_factor_scales_the_whole_score() {
+        let c = ScoreComponents {
+            name: 1.0,
+            lexical: 2.0,
+            path: 3.0,
+            graph: 4.0,
+            trait_factor: 1.0,
+        };
+        let penalised = ScoreComponents {
+            trait_factor: W.secondary_factor,
+            ..c
+        };
+        assert!((penalised.total(&W) - c.total(&W) * W.secondary_factor).abs() < 1e-12);
+        // The unweighted sum ignores the factor: it compares sightings, not rankings.
+        assert_eq!(penalised.sum(), c.sum());
     }
 }

@@ -44,7 +44,9 @@ fn weights() -> impl Strategy<Value = Weights> {
         ),
     )
         .prop_map(|((a, b, c, d, e), (f, g, h, i, j))| {
-            Weights::from_slice(&[a, b, c, d, e, f, g, h, i, j]).expect("ten weights")
+            Weights::prior()
+                .with_fitted(&[a, b, c, d, e, f, g, h, i, j])
+                .expect("ten weights")
         })
 }
 
