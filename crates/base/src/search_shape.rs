@@ -20,7 +20,8 @@ pub struct SearchShape {
     /// BM25's length normalisation `b`. Not fitted (BM25 is not linear in it).
     pub bm25_b: f64,
     /// Share of a file's other name hits (capped at its best one) added to the best: a
-    /// file declaring several matching names beats one declaring one. Not fitted.
+    /// file declaring several matching names beats one declaring one. Fitted (the
+    /// recorded components keep the best name and the rest apart).
     pub rest_name: f64,
     /// How much of a declaration's name score survives words of its name the query did
     /// not write: the score is multiplied by `floor + (1 - floor) × coverage`, coverage
@@ -46,7 +47,8 @@ pub struct SearchShape {
     /// Weight of a query term among the file name's words. Not fitted (the scale anchor
     /// of the path score, whose model weight is fitted).
     pub path_stem: f64,
-    /// Weight of a query term among the directories' words. Not fitted.
+    /// Weight of a query term among the directories' words. Fitted (the recorded
+    /// components keep file-name and directory matches apart).
     pub path_dir: f64,
     /// Multiplier of the path score when the query wrote the file name's words as one
     /// identifier. Not fitted.

@@ -135,7 +135,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         }
         let (lexical, matched) = lexical_by_file.remove(&(fi as u32)).unwrap_or_default();
         let path = f.path(db);
-        let path_score = path_score(&crate::db::file_path_words(db, *f), &terms, shape);
+        let (path_stem, path_dir) = path_score(&crate::db::file_path_words(db, *f), &terms, shape);
         // Only a query spelling a multi-word identifier can match an import's compound key.
         let import_score = if has_compound {
             import_score(&crate::db::file_import_keys(db, *f), &terms, shape)
@@ -145,6 +145,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         let (best_name, rest_name, graph_score) =
             by_file.get(&(fi as u32)).copied().unwrap_or_default();
         let best_name = best_name.max(import_score);
+        let path_score = path_stem + path_dir;
         if lexical == 0.0 && path_score == 0.0 && best_name == 0.0 && graph_score == 0.0 {
             continue;
         }
@@ -159,9 +160,11 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             1.0
         };
         let components = ScoreComponents {
-            name: shape.file_name(best_name, rest_name),
+            name: best_name,
+            name_rest: rest_name,
             lexical,
-            path: path_score,
+            path: path_stem,
+            path_dir,
             graph: graph_score,
             trait_factor,
         };
@@ -212,8 +215,10 @@ fn named_files(
         if !query_names_file(&words, &query_words) {
             continue;
         }
+        let (stem_score, dir_score) = path_score(&words, terms, &weights.shape);
         let components = ScoreComponents {
-            path: path_score(&words, terms, &weights.shape),
+            path: stem_score,
+            path_dir: dir_score,
             trait_factor: 1.0,
             ..ScoreComponents::default()
         };
@@ -444,21 +449,23 @@ fn lexical_scores(
     out
 }
 
-/// Query terms found among a path's words: the file's stem counts fully, directories less.
+/// Query terms found among a path's words, IDF-weighted: those of the file's stem and
+/// those of its directories, apart (the model weighs them), a word in both counting once
+/// as the stem's.
 fn path_score(
     (stem, dirs): &(Vec<String>, Vec<String>),
     terms: &QueryTerms,
     shape: &SearchShape,
-) -> f64 {
-    let mut score = 0.0;
+) -> (f64, f64) {
+    let mut parts = [0.0, 0.0];
     let mut seen: Vec<&str> = Vec::new();
-    for (words, weight) in [(stem, shape.path_stem), (dirs, shape.path_dir)] {
+    for (part, words) in parts.iter_mut().zip([stem, dirs]) {
         for w in words {
             if seen.contains(&w.as_str()) {
                 continue;
             }
             if let Some(t) = terms.get(w).filter(|t| !t.compound) {
-                score += t.idf * weight;
+                *part += t.idf;
                 seen.push(w);
             }
         }
@@ -466,10 +473,10 @@ fn path_score(
     if stem.len() > 1 {
         let key: String = stem.concat();
         if terms.get(&key).is_some_and(|t| t.compound) {
-            score *= shape.compound_path;
+            parts = parts.map(|p| p * shape.compound_path);
         }
     }
-    score
+    (parts[0], parts[1])
 }
 
 #[cfg(test)]

@@ -91,28 +91,24 @@ fn path_words(stem: &[&str], dirs: &[&str]) -> (Vec<String>, Vec<String>) {
 }
 
 #[test]
-fn a_path_weighs_file_name_words_by_the_stem_constant_and_directories_by_the_dir_one() {
+fn a_path_keeps_file_name_and_directory_matches_apart() {
     let t = parse_config();
     assert_eq!(
         path_score(&path_words(&["config"], &["src"]), &t, &S),
-        3.0 * S.path_stem
+        (3.0, 0.0)
     );
     assert_eq!(
         path_score(&path_words(&["index"], &["config"]), &t, &S),
-        3.0 * S.path_dir
+        (0.0, 3.0)
+    );
+    assert_eq!(
+        path_score(&path_words(&["parse"], &["config"]), &t, &S),
+        (2.0, 3.0)
     );
     // A word in both the file name and a directory counts once, as the file name's.
     assert_eq!(
         path_score(&path_words(&["config"], &["config"]), &t, &S),
-        3.0 * S.path_stem
-    );
-    let dirs_equal = SearchShape {
-        path_dir: S.path_stem,
-        ..S
-    };
-    assert_eq!(
-        path_score(&path_words(&["index"], &["config"]), &t, &dirs_equal),
-        3.0 * S.path_stem
+        (3.0, 0.0)
     );
 }
 
@@ -127,7 +123,9 @@ fn a_file_name_spelled_as_one_identifier_multiplies_by_the_compound_path_constan
         df: 1,
         compound: true,
     });
-    assert_eq!(path_score(&stem, &t, &S), plain * S.compound_path);
+    let compound = path_score(&stem, &t, &S);
+    assert_eq!(compound.0, plain.0 * S.compound_path);
+    assert_eq!(compound.1, plain.1 * S.compound_path);
 }
 
 #[test]

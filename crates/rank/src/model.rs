@@ -22,8 +22,16 @@ pub struct Features {
     pub search_name: f64,
     /// The search's BM25 of the file.
     pub search_lexical: f64,
-    /// The search's path-word matches.
+    /// The search's sum of the file's other declaration-name matches (weighed into
+    /// [`Features::search_name`] by the shape's `rest_name`).
+    #[serde(default)]
+    pub search_name_rest: f64,
+    /// The search's file-name word matches.
     pub search_path: f64,
+    /// The search's directory word matches (weighed into [`Features::search_path`] by the
+    /// shape's `path_dir`).
+    #[serde(default)]
+    pub search_path_dir: f64,
     /// The search's graph proximity to the best name matches.
     pub search_graph: f64,
     /// Query terms in the candidate's own symbol names, IDF-weighted.
@@ -68,8 +76,10 @@ impl Features {
             + 0.0;
         Features {
             search_name: search.name,
+            search_name_rest: search.name_rest,
             search_lexical: search.lexical,
             search_path: search.path,
+            search_path_dir: search.path_dir,
             search_graph: search.graph,
             symbol_name,
             matched_lexical,
@@ -183,9 +193,10 @@ impl Weights {
     /// Scores `f`. `include_secondary` is the caller's request for tests and other
     /// secondary files: the secondary penalty then does not apply.
     pub fn score(&self, f: &Features, include_secondary: bool) -> ScoreBreakdown {
-        let tool = self.search_name * f.search_name
+        let s = &self.shape;
+        let tool = self.search_name * s.file_name(f.search_name, f.search_name_rest)
             + self.search_lexical * f.search_lexical
-            + self.search_path * f.search_path
+            + self.search_path * (s.path_stem * f.search_path + s.path_dir * f.search_path_dir)
             + self.search_graph * f.search_graph;
         let name = self.symbol_name * f.symbol_name;
         let lexical = self.matched_lexical * f.matched_lexical;
@@ -241,13 +252,15 @@ impl Weights {
             self.declaration_only_factor,
             self.rangeless_factor,
             self.width_exponent,
+            self.shape.rest_name,
+            self.shape.path_dir,
         ]
     }
 
     /// These weights with the fitted ones replaced by `v` (in [`Weights::to_vec`]'s
     /// order); the constants the fit does not learn are kept.
     pub fn with_fitted(&self, v: &[f64]) -> Option<Weights> {
-        let [a, b, c, d, e, f, g, h, i, j] = v.try_into().ok()?;
+        let [a, b, c, d, e, f, g, h, i, j, rest_name, path_dir] = v.try_into().ok()?;
         Some(Weights {
             search_name: a,
             search_lexical: b,
@@ -259,7 +272,11 @@ impl Weights {
             declaration_only_factor: h,
             rangeless_factor: i,
             width_exponent: j,
-            shape: self.shape,
+            shape: SearchShape {
+                rest_name,
+                path_dir,
+                ..self.shape
+            },
         })
     }
 }
