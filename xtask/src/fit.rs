@@ -9,11 +9,14 @@
 //!
 //! Method: coordinate ascent. Starting from the hand-set prior (`Weights::prior`, never
 //! the checked-in fit, which has seen every repository), each weight in turn is
-//! multiplied by a few factors (penalty factors are kept in 0..=1, the width exponent in
-//! 0..=2) and a change is kept when it raises the objective; rounds repeat until none
+//! multiplied by a few factors (penalty factors and the rest-name share are kept in 0..=1,
+//! the width exponent and the directory-word weight in 0..=2) and a change is kept when it
+//! raises the objective; rounds repeat until none
 //! does. `search_name` stays 1: scores only order candidates, so one weight fixes the
 //! scale. For each repository the weights are fitted on the others and measured on it;
-//! the final weights are fitted on all and written with `--write`.
+//! the final weights are fitted on all and written with `--write`. The other extractor
+//! constants ([`sightline_rank::Weights::shape`]) are carried from the prior unchanged:
+//! the recorded features were computed with them and cannot say what others would do.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -176,7 +179,7 @@ fn rounded(w: Weights) -> Weights {
         .iter()
         .map(|x| (x * 1000.0).round() / 1000.0)
         .collect();
-    Weights::from_slice(&v).unwrap_or(w)
+    w.with_fitted(&v).unwrap_or(w)
 }
 
 /// Ranking quality of the first changed file over some tasks.
@@ -252,15 +255,21 @@ fn objective(repos: &[&Repo], w: &Weights) -> f64 {
 
 /// Index of `search_name` in [`Weights::to_vec`]: the scale anchor, never changed.
 const ANCHOR: usize = 0;
-/// Indices of the penalty factors (kept within 0..=1) and of the width exponent (0..=2).
-const FACTORS: [usize; 3] = [6, 7, 8];
-const EXPONENT: usize = 9;
+/// Indices of the weights kept within 0..=1 (the penalty factors and the share of a file's
+/// other name matches) and within 0..=2 (the width exponent, the directory words' weight
+/// relative to the file name's).
+const FACTORS: [usize; 4] = [6, 7, 8, 10];
+const UP_TO_TWO: [usize; 2] = [9, 11];
 const STEPS: [f64; 6] = [0.25, 0.5, 0.8, 1.25, 2.0, 4.0];
 const MAX_ROUNDS: usize = 8;
 
 fn fit(repos: &[&Repo], start: Weights) -> Weights {
     let mut v = start.to_vec();
-    let score = |v: &[f64]| Weights::from_slice(v).map_or(f64::MIN, |w| objective(repos, &w));
+    let score = |v: &[f64]| {
+        start
+            .with_fitted(v)
+            .map_or(f64::MIN, |w| objective(repos, &w))
+    };
     let mut best = score(&v);
     for _ in 0..MAX_ROUNDS {
         let mut improved = false;
@@ -276,7 +285,7 @@ fn fit(repos: &[&Repo], start: Weights) -> Weights {
                 if FACTORS.contains(&i) {
                     trial[i] = trial[i].clamp(0.0, 1.0);
                 }
-                if i == EXPONENT {
+                if UP_TO_TWO.contains(&i) {
                     trial[i] = trial[i].clamp(0.0, 2.0);
                 }
                 let s = score(&trial);
@@ -291,5 +300,5 @@ fn fit(repos: &[&Repo], start: Weights) -> Weights {
             break;
         }
     }
-    Weights::from_slice(&v).unwrap_or(start)
+    start.with_fitted(&v).unwrap_or(start)
 }

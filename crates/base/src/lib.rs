@@ -62,6 +62,7 @@ pub mod lines;
 pub mod path_traits;
 pub mod registry;
 pub mod search_components;
+pub mod search_shape;
 pub mod selection;
 pub mod tool;
 
@@ -71,5 +72,6 @@ pub use lines::LineRange;
 pub use path_traits::PathTraits;
 pub use registry::{Location, NoOutline, Outline, Registry, Sighting};
 pub use search_components::{ScoreComponents, SearchWeights};
+pub use search_shape::{EdgeWeights, SearchShape};
 pub use selection::{Action, Confidence, FlowLink, Intent, ReadTarget, SearchTarget, Selection};
 pub use tool::ToolName;

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::search_shape::SearchShape;
+
 /// How the search weighs a file's components into the order it shows files in. The
 /// values belong to the rank crate's fitted model (`sightline_rank::Weights::search`),
 /// which every product path passes in; [`SearchWeights::UNFITTED`] is what a caller
@@ -23,6 +25,8 @@ pub struct SearchWeights {
     pub secondary_factor: f64,
     /// Share a declaration-only file (`.d.ts`) keeps: it describes code living elsewhere.
     pub declaration_only_factor: f64,
+    /// The constants inside the extractors that compute the components.
+    pub shape: SearchShape,
 }
 
 impl SearchWeights {
@@ -34,6 +38,7 @@ impl SearchWeights {
         graph: 0.6,
         secondary_factor: 0.3,
         declaration_only_factor: 0.6,
+        shape: SearchShape::UNFITTED,
     };
 }
 
@@ -43,15 +48,26 @@ impl Default for SearchWeights {
     }
 }
 
-/// The search's per-file score, component by component, before weighting.
+/// The search's per-file score, component by component, before weighting. The name and
+/// path components are kept in the parts [`SearchShape`]'s `rest_name` and `path_dir`
+/// weigh, so that a fit over recorded components can learn those two constants.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ScoreComponents {
-    /// Query terms matched in declaration names, IDF-weighted.
+    /// The file's best declaration-name match (or import of a whole identifier the query
+    /// wrote), IDF-weighted.
     pub name: f64,
+    /// The sum of the file's other declaration-name matches, before
+    /// [`SearchShape::rest_name`].
+    #[serde(default)]
+    pub name_rest: f64,
     /// File-level BM25 over split identifiers.
     pub lexical: f64,
-    /// Query terms matched in the file's path words.
+    /// Query terms matched in the file name's words, before [`SearchShape::path_stem`].
     pub path: f64,
+    /// Query terms matched in the directories' words (and not the file name's), before
+    /// [`SearchShape::path_dir`].
+    #[serde(default)]
+    pub path_dir: f64,
     /// Score spread over graph edges from the best name hits.
     pub graph: f64,
     /// Multiplier applied for secondary traits (1.0 when none applies).
@@ -59,15 +75,106 @@ pub struct ScoreComponents {
 }
 
 impl ScoreComponents {
-    /// The unweighted sum of the match components: which of two sightings of one file
-    /// matched more, for a caller that holds no model.
+    /// The name component under `shape`: the best match plus a capped share of the rest.
+    pub fn name_score(&self, shape: &SearchShape) -> f64 {
+        shape.file_name(self.name, self.name_rest)
+    }
+
+    /// The path component under `shape`: file-name and directory words weighed apart.
+    pub fn path_score(&self, shape: &SearchShape) -> f64 {
+        shape.path_stem * self.path + shape.path_dir * self.path_dir
+    }
+
+    /// The unweighted sum of the match components (name and path parts combined by the
+    /// unfitted constants): which of two sightings of one file matched more, for a caller
+    /// that holds no model.
     pub fn sum(&self) -> f64 {
-        self.name + self.lexical + self.path + self.graph
+        let shape = SearchShape::UNFITTED;
+        self.name_score(&shape) + self.lexical + self.path_score(&shape) + self.graph
     }
 
     /// The file's score under `w` (its trait factor was taken from the same weights).
     pub fn total(&self, w: &SearchWeights) -> f64 {
-        (w.name * self.name + w.lexical * self.lexical + w.path * self.path + w.graph * self.graph)
+        (w.name * self.name_score(&w.shape)
+            + w.lexical * self.lexical
+            + w.path * self.path_score(&w.shape)
+            + w.graph * self.graph)
             * self.trait_factor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const W: SearchWeights = SearchWeights::UNFITTED;
+
+    fn only(f: impl FnOnce(&mut ScoreComponents)) -> ScoreComponents {
+        let mut c = ScoreComponents {
+            trait_factor: 1.0,
+            ..ScoreComponents::default()
+        };
+        f(&mut c);
+        c
+    }
+
+    #[test]
+    fn each_component_counts_by_its_own_weight() {
+        assert_eq!(only(|c| c.name = 2.0).total(&W), 2.0 * W.name);
+        assert_eq!(only(|c| c.lexical = 2.0).total(&W), 2.0 * W.lexical);
+        assert_eq!(only(|c| c.path = 2.0).total(&W), 2.0 * W.path);
+        assert_eq!(only(|c| c.graph = 2.0).total(&W), 2.0 * W.graph);
+        let all = ScoreComponents {
+            name: 1.0,
+            lexical: 2.0,
+            path: 3.0,
+            graph: 4.0,
+            trait_factor: 1.0,
+            ..ScoreComponents::default()
+        };
+        let parts = W.name + 2.0 * W.lexical + 3.0 * W.path + 4.0 * W.graph;
+        assert!((all.total(&W) - parts).abs() < 1e-12);
+        assert_eq!(all.sum(), 10.0);
+    }
+
+    #[test]
+    fn the_name_and_path_parts_are_weighed_by_the_shape_constants() {
+        let s = W.shape;
+        let names = only(|c| {
+            c.name = 2.0;
+            c.name_rest = 1.0;
+        });
+        assert_eq!(names.name_score(&s), 2.0 + s.rest_name);
+        assert_eq!(names.total(&W), W.name * (2.0 + s.rest_name));
+        let dirs = only(|c| {
+            c.path = 1.0;
+            c.path_dir = 2.0;
+        });
+        assert_eq!(dirs.path_score(&s), s.path_stem + 2.0 * s.path_dir);
+        let no_dirs = SearchWeights {
+            shape: SearchShape { path_dir: 0.0, ..s },
+            ..W
+        };
+        assert_eq!(dirs.total(&no_dirs), W.path * s.path_stem);
+        assert_eq!(dirs.sum(), s.path_stem + 2.0 * s.path_dir);
+    }
+
+    #[test]
+    fn the_trait_factor_scales_the_whole_score() {
+        let c = ScoreComponents {
+            name: 1.0,
+            lexical: 2.0,
+            path: 3.0,
+            graph: 4.0,
+            trait_factor: 1.0,
+            ..ScoreComponents::default()
+        };
+        let penalised = ScoreComponents {
+            trait_factor: W.secondary_factor,
+            ..c
+        };
+        assert!((penalised.total(&W) - c.total(&W) * W.secondary_factor).abs() < 1e-12);
+        // The unweighted sum ignores the factor: it compares sightings, not rankings.
+        assert_eq!(penalised.sum(), c.sum());
     }
 }

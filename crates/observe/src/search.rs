@@ -10,15 +10,12 @@ use crate::db::{
     Db, TERM_CHUNK_FILES, TermChunk, Workspace, decl_word_chunk, term_chunk_postings, term_stats,
     workspace_graph,
 };
-use crate::graph::{Edge, EdgeKind, Graph, NodeId};
+use crate::graph::{EdgeKind, Graph, NodeId};
 use crate::path_traits::PathTraits;
 use crate::query::QueryTerms;
 use crate::terms::{compound_key, subword_count, term_words};
 use crate::walk::FileRole;
 
-/// BM25 parameters (the usual defaults).
-const BM25_K1: f64 = 1.2;
-const BM25_B: f64 = 0.75;
 /// How many of the best name hits seed the graph expansion.
 const MAX_SEEDS: usize = 12;
 /// Nodes with more edges than this are hubs; expansion passes through them no further.
@@ -70,7 +67,7 @@ impl SymbolHit {
     }
 }
 
-pub use sightline_base::{ScoreComponents, SearchWeights};
+pub use sightline_base::{ScoreComponents, SearchShape, SearchWeights};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FileHit {
@@ -111,8 +108,9 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         };
     }
 
-    let mut symbols = name_hits(db, ws, &graph, &terms);
-    expand(&graph, &mut symbols, opts.max_depth);
+    let shape = &opts.weights.shape;
+    let mut symbols = name_hits(db, ws, &graph, &terms, shape);
+    expand(&graph, &mut symbols, opts.max_depth, shape);
 
     let mut by_file: HashMap<u32, (f64, f64, f64)> = HashMap::new(); // best name, name rest, graph
     for h in symbols.values() {
@@ -127,7 +125,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     }
 
     let avg_len = stats.average_length().max(1.0);
-    let mut lexical_by_file = lexical_scores(db, ws, &terms, avg_len);
+    let mut lexical_by_file = lexical_scores(db, ws, &terms, avg_len, shape);
     let has_compound = terms.terms.iter().any(|t| t.compound);
     let mirrors = crate::mirrors::mirror_files(db, ws);
     let mut hits = Vec::new();
@@ -137,16 +135,17 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         }
         let (lexical, matched) = lexical_by_file.remove(&(fi as u32)).unwrap_or_default();
         let path = f.path(db);
-        let path_score = path_score(&crate::db::file_path_words(db, *f), &terms);
+        let (path_stem, path_dir) = path_score(&crate::db::file_path_words(db, *f), &terms, shape);
         // Only a query spelling a multi-word identifier can match an import's compound key.
         let import_score = if has_compound {
-            import_score(&crate::db::file_import_keys(db, *f), &terms)
+            import_score(&crate::db::file_import_keys(db, *f), &terms, shape)
         } else {
             0.0
         };
         let (best_name, rest_name, graph_score) =
             by_file.get(&(fi as u32)).copied().unwrap_or_default();
         let best_name = best_name.max(import_score);
+        let path_score = path_stem + path_dir;
         if lexical == 0.0 && path_score == 0.0 && best_name == 0.0 && graph_score == 0.0 {
             continue;
         }
@@ -161,9 +160,11 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             1.0
         };
         let components = ScoreComponents {
-            name: best_name + 0.25 * rest_name.min(best_name),
+            name: best_name,
+            name_rest: rest_name,
             lexical,
-            path: path_score,
+            path: path_stem,
+            path_dir,
             graph: graph_score,
             trait_factor,
         };
@@ -214,8 +215,10 @@ fn named_files(
         if !query_names_file(&words, &query_words) {
             continue;
         }
+        let (stem_score, dir_score) = path_score(&words, terms, &weights.shape);
         let components = ScoreComponents {
-            path: path_score(&words, terms),
+            path: stem_score,
+            path_dir: dir_score,
             trait_factor: 1.0,
             ..ScoreComponents::default()
         };
@@ -241,7 +244,7 @@ fn query_names_file(
 }
 
 /// How well a declaration's name matches the query, in IDF units.
-fn name_score(name: &str, terms: &QueryTerms) -> (f64, Vec<String>) {
+fn name_score(name: &str, terms: &QueryTerms, shape: &SearchShape) -> (f64, Vec<String>) {
     let words = term_words(name);
     if words.is_empty() {
         return (0.0, Vec::new());
@@ -267,10 +270,10 @@ fn name_score(name: &str, terms: &QueryTerms) -> (f64, Vec<String>) {
         w.len()
     };
     let coverage = matched.len() as f64 / distinct_words as f64;
-    score *= 0.5 + 0.5 * coverage;
+    score *= shape.coverage(coverage);
     // The query wrote this exact multi-word identifier.
     if subword_count(name) > 1 && terms.get(&compound_key(name)).is_some_and(|t| t.compound) {
-        score *= 2.0;
+        score *= shape.compound_name;
     }
     (score, matched)
 }
@@ -280,6 +283,7 @@ fn name_hits(
     ws: Workspace,
     graph: &Graph,
     terms: &QueryTerms,
+    shape: &SearchShape,
 ) -> HashMap<NodeId, SymbolHit> {
     let files = ws.files(db);
     let mut hits = HashMap::new();
@@ -305,10 +309,12 @@ fn name_hits(
             let Some(d) = facts.decls.get(decl as usize) else {
                 continue;
             };
-            let (score, matched) = name_score(&d.name, terms);
+            let (score, matched) = name_score(&d.name, terms, shape);
             if score > 0.0 {
                 let kind_weight = match d.kind {
-                    crate::facts::DeclKind::Property | crate::facts::DeclKind::Variable => 0.7,
+                    crate::facts::DeclKind::Property | crate::facts::DeclKind::Variable => {
+                        shape.member_kind
+                    }
                     _ => 1.0,
                 };
                 hits.insert(
@@ -326,20 +332,27 @@ fn name_hits(
     hits
 }
 
-fn edge_weight(e: &Edge, incoming: bool) -> f64 {
-    let w = match (e.kind, incoming) {
-        (EdgeKind::Contains, false) => 0.5,
-        (EdgeKind::Contains, true) => 0.3,
-        (EdgeKind::Calls | EdgeKind::Renders, _) => 0.6,
-        (EdgeKind::Instantiates | EdgeKind::Extends | EdgeKind::Implements, _) => 0.5,
-        (EdgeKind::References, _) => 0.4,
-        (EdgeKind::Imports, _) => 0.25,
+/// How much score crosses an edge of `kind` (followed backwards when `incoming`).
+fn edge_weight(kind: EdgeKind, incoming: bool, certain: bool, shape: &SearchShape) -> f64 {
+    let w = &shape.edges;
+    let weight = match (kind, incoming) {
+        (EdgeKind::Contains, false) => w.contains_down,
+        (EdgeKind::Contains, true) => w.contains_up,
+        (EdgeKind::Calls | EdgeKind::Renders, _) => w.calls,
+        (EdgeKind::Instantiates | EdgeKind::Extends | EdgeKind::Implements, _) => w.structural,
+        (EdgeKind::References, _) => w.references,
+        (EdgeKind::Imports, _) => w.imports,
     };
-    if e.certain { w } else { w * 0.5 }
+    w.certainty(weight, certain)
 }
 
-/// Spreads score from the best name hits over the graph, breadth first, halving per hop.
-fn expand(graph: &Graph, hits: &mut HashMap<NodeId, SymbolHit>, max_depth: u32) {
+/// Spreads score from the best name hits over the graph, breadth first, decaying per hop.
+fn expand(
+    graph: &Graph,
+    hits: &mut HashMap<NodeId, SymbolHit>,
+    max_depth: u32,
+    shape: &SearchShape,
+) {
     let mut seeds: Vec<(NodeId, f64)> = hits.values().map(|h| (h.node, h.name_score)).collect();
     seeds.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     seeds.truncate(MAX_SEEDS);
@@ -357,7 +370,8 @@ fn expand(graph: &Graph, hits: &mut HashMap<NodeId, SymbolHit>, max_depth: u32) 
                 .map(|e| (e, e.to, false))
                 .chain(graph.incoming(node).map(|e| (e, e.from, true)));
             for (e, other, incoming) in neighbours {
-                let gained = score * edge_weight(e, incoming) * 0.5;
+                let gained =
+                    score * edge_weight(e.kind, incoming, e.certain, shape) * shape.hop_decay;
                 if gained <= 0.0 {
                     continue;
                 }
@@ -396,12 +410,12 @@ fn expand(graph: &Graph, hits: &mut HashMap<NodeId, SymbolHit>, max_depth: u32) 
 
 /// A module that imports or re-exports an identifier the query names exactly: the place
 /// that exposes a name matters as much as the place that declares it.
-fn import_score(keys: &[(String, bool)], terms: &QueryTerms) -> f64 {
+fn import_score(keys: &[(String, bool)], terms: &QueryTerms, shape: &SearchShape) -> f64 {
     let mut best: f64 = 0.0;
     for (key, reexport) in keys {
-        let weight = if *reexport { 1.0 } else { 0.5 };
+        let weight = shape.import(*reexport);
         if let Some(t) = terms.get(key).filter(|t| t.compound) {
-            best = best.max(t.idf * 2.0 * weight);
+            best = best.max(t.idf * shape.compound_name * weight);
         }
     }
     best
@@ -414,6 +428,7 @@ fn lexical_scores(
     ws: Workspace,
     terms: &QueryTerms,
     avg_len: f64,
+    shape: &SearchShape,
 ) -> HashMap<u32, (f64, Vec<String>)> {
     let mut out: HashMap<u32, (f64, Vec<String>)> = HashMap::new();
     let chunks = ws.files(db).len().div_ceil(TERM_CHUNK_FILES);
@@ -425,9 +440,8 @@ fn lexical_scores(
                 if tf == 0.0 {
                     continue;
                 }
-                let len_norm = 1.0 - BM25_B + BM25_B * f64::from(p.total) / avg_len;
                 let e = out.entry(p.file).or_default();
-                e.0 += t.idf * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * len_norm);
+                e.0 += shape.bm25(t.idf, tf, f64::from(p.total), avg_len);
                 e.1.push(t.term.clone());
             }
         }
@@ -435,17 +449,23 @@ fn lexical_scores(
     out
 }
 
-/// Query terms found among a path's words: the file's stem counts fully, directories less.
-fn path_score((stem, dirs): &(Vec<String>, Vec<String>), terms: &QueryTerms) -> f64 {
-    let mut score = 0.0;
+/// Query terms found among a path's words, IDF-weighted: those of the file's stem and
+/// those of its directories, apart (the model weighs them), a word in both counting once
+/// as the stem's.
+fn path_score(
+    (stem, dirs): &(Vec<String>, Vec<String>),
+    terms: &QueryTerms,
+    shape: &SearchShape,
+) -> (f64, f64) {
+    let mut parts = [0.0, 0.0];
     let mut seen: Vec<&str> = Vec::new();
-    for (words, weight) in [(stem, 1.0), (dirs, 0.5)] {
+    for (part, words) in parts.iter_mut().zip([stem, dirs]) {
         for w in words {
             if seen.contains(&w.as_str()) {
                 continue;
             }
             if let Some(t) = terms.get(w).filter(|t| !t.compound) {
-                score += t.idf * weight;
+                *part += t.idf;
                 seen.push(w);
             }
         }
@@ -453,8 +473,12 @@ fn path_score((stem, dirs): &(Vec<String>, Vec<String>), terms: &QueryTerms) -> 
     if stem.len() > 1 {
         let key: String = stem.concat();
         if terms.get(&key).is_some_and(|t| t.compound) {
-            score *= 1.5;
+            parts = parts.map(|p| p * shape.compound_path);
         }
     }
-    score
+    (parts[0], parts[1])
 }
+
+#[cfg(test)]
+#[path = "search_tests.rs"]
+mod tests;

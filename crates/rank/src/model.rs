@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use sightline_observe::query::QueryTerms;
-use sightline_observe::search::SearchWeights;
+use sightline_observe::search::{SearchShape, SearchWeights};
 use sightline_observe::terms::term_words;
 use sightline_registry::Candidate;
 
@@ -22,8 +22,16 @@ pub struct Features {
     pub search_name: f64,
     /// The search's BM25 of the file.
     pub search_lexical: f64,
-    /// The search's path-word matches.
+    /// The search's sum of the file's other declaration-name matches (weighed into
+    /// [`Features::search_name`] by the shape's `rest_name`).
+    #[serde(default)]
+    pub search_name_rest: f64,
+    /// The search's file-name word matches.
     pub search_path: f64,
+    /// The search's directory word matches (weighed into [`Features::search_path`] by the
+    /// shape's `path_dir`).
+    #[serde(default)]
+    pub search_path_dir: f64,
     /// The search's graph proximity to the best name matches.
     pub search_graph: f64,
     /// Query terms in the candidate's own symbol names, IDF-weighted.
@@ -68,8 +76,10 @@ impl Features {
             + 0.0;
         Features {
             search_name: search.name,
+            search_name_rest: search.name_rest,
             search_lexical: search.lexical,
             search_path: search.path,
+            search_path_dir: search.path_dir,
             search_graph: search.graph,
             symbol_name,
             matched_lexical,
@@ -81,8 +91,8 @@ impl Features {
     }
 }
 
-/// The model's weights: linear weights of the match features, and the factors of the
-/// penalties.
+/// The model's weights: linear weights of the match features, the factors of the
+/// penalties, and the constants of the search's feature extractors.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Weights {
@@ -106,6 +116,10 @@ pub struct Weights {
     pub rangeless_factor: f64,
     /// How fast ranges wider than [`TIGHT_LINES`] lose score: `(TIGHT_LINES / width)^e`.
     pub width_exponent: f64,
+    /// The constants inside the search's feature extractors (BM25's, name coverage,
+    /// edge kinds, path fields…); a file without them gets the unfitted ones.
+    #[serde(default)]
+    pub shape: SearchShape,
 }
 
 /// One candidate's score, explained by its parts.
@@ -154,6 +168,7 @@ impl Weights {
             declaration_only_factor: search.declaration_only_factor,
             rangeless_factor: 0.6,
             width_exponent: 0.3,
+            shape: search.shape,
         }
     }
 
@@ -171,15 +186,17 @@ impl Weights {
             declaration_only_factor: 1.0,
             rangeless_factor: 1.0,
             width_exponent: 0.0,
+            shape: SearchShape::UNFITTED,
         }
     }
 
     /// Scores `f`. `include_secondary` is the caller's request for tests and other
     /// secondary files: the secondary penalty then does not apply.
     pub fn score(&self, f: &Features, include_secondary: bool) -> ScoreBreakdown {
-        let tool = self.search_name * f.search_name
+        let s = &self.shape;
+        let tool = self.search_name * s.file_name(f.search_name, f.search_name_rest)
             + self.search_lexical * f.search_lexical
-            + self.search_path * f.search_path
+            + self.search_path * (s.path_stem * f.search_path + s.path_dir * f.search_path_dir)
             + self.search_graph * f.search_graph;
         let name = self.symbol_name * f.symbol_name;
         let lexical = self.matched_lexical * f.matched_lexical;
@@ -218,10 +235,11 @@ impl Weights {
             graph: self.search_graph,
             secondary_factor: self.secondary_factor,
             declaration_only_factor: self.declaration_only_factor,
+            shape: self.shape,
         }
     }
 
-    /// The weights as a vector, in a fixed order, for fitting.
+    /// The weights `cargo xtask fit` learns, in a fixed order.
     pub fn to_vec(&self) -> Vec<f64> {
         vec![
             self.search_name,
@@ -234,12 +252,15 @@ impl Weights {
             self.declaration_only_factor,
             self.rangeless_factor,
             self.width_exponent,
+            self.shape.rest_name,
+            self.shape.path_dir,
         ]
     }
 
-    /// The inverse of [`Weights::to_vec`].
-    pub fn from_slice(v: &[f64]) -> Option<Weights> {
-        let [a, b, c, d, e, f, g, h, i, j] = v.try_into().ok()?;
+    /// These weights with the fitted ones replaced by `v` (in [`Weights::to_vec`]'s
+    /// order); the constants the fit does not learn are kept.
+    pub fn with_fitted(&self, v: &[f64]) -> Option<Weights> {
+        let [a, b, c, d, e, f, g, h, i, j, rest_name, path_dir] = v.try_into().ok()?;
         Some(Weights {
             search_name: a,
             search_lexical: b,
@@ -251,6 +272,11 @@ impl Weights {
             declaration_only_factor: h,
             rangeless_factor: i,
             width_exponent: j,
+            shape: SearchShape {
+                rest_name,
+                path_dir,
+                ..self.shape
+            },
         })
     }
 }
@@ -270,7 +296,24 @@ mod tests {
             assert!((0.0..=1.0).contains(&factor), "{w:?}");
         }
         assert!(w.width_exponent >= 0.0);
-        assert_eq!(Weights::from_slice(&w.to_vec()), Some(w));
+        assert_eq!(w.with_fitted(&w.to_vec()), Some(w));
+    }
+
+    #[test]
+    fn a_weights_file_without_extractor_constants_loads_the_unfitted_ones() {
+        let mut doc: serde_json::Value = serde_json::from_str(WEIGHTS_JSON).unwrap();
+        doc.as_object_mut().unwrap().remove("shape");
+        let w: Weights = serde_json::from_value(doc).expect("loads without shape");
+        assert_eq!(w.shape, SearchShape::UNFITTED);
+        // The search is handed the model's constants, not its own.
+        let tuned = Weights {
+            shape: SearchShape {
+                rest_name: 0.9,
+                ..SearchShape::UNFITTED
+            },
+            ..w
+        };
+        assert_eq!(tuned.search().shape.rest_name, 0.9);
     }
 
     #[test]

@@ -7,14 +7,16 @@ use sightline_rank::{Features, Weights};
 fn features() -> impl Strategy<Value = Features> {
     (
         (0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64),
-        (0.0..20.0f64, 0.0..20.0f64),
+        (0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64),
         (any::<bool>(), any::<bool>(), any::<bool>(), 1u32..2000),
     )
         .prop_map(
-            |((n, l, p, g), (s, m), (sec, decl, rangeless, width))| Features {
+            |((n, l, p, g), (s, m, rest, dir), (sec, decl, rangeless, width))| Features {
                 search_name: n,
+                search_name_rest: rest,
                 search_lexical: l,
                 search_path: p,
+                search_path_dir: dir,
                 search_graph: g,
                 symbol_name: s,
                 matched_lexical: m,
@@ -42,19 +44,24 @@ fn weights() -> impl Strategy<Value = Weights> {
             0.0..=1.0f64,
             0.0..2.0f64,
         ),
+        (0.0..=1.0f64, 0.0..=2.0f64),
     )
-        .prop_map(|((a, b, c, d, e), (f, g, h, i, j))| {
-            Weights::from_slice(&[a, b, c, d, e, f, g, h, i, j]).expect("ten weights")
+        .prop_map(|((a, b, c, d, e), (f, g, h, i, j), (rest, dir))| {
+            Weights::prior()
+                .with_fitted(&[a, b, c, d, e, f, g, h, i, j, rest, dir])
+                .expect("twelve weights")
         })
 }
 
 /// `better` matches at least as much as `base` on every feature, has no penalty `base`
 /// lacks, and is no wider.
-fn dominating(base: Features, gains: [f64; 6]) -> Features {
+fn dominating(base: Features, gains: [f64; 8]) -> Features {
     Features {
         search_name: base.search_name + gains[0],
+        search_name_rest: base.search_name_rest + gains[6],
         search_lexical: base.search_lexical + gains[1],
         search_path: base.search_path + gains[2],
+        search_path_dir: base.search_path_dir + gains[7],
         search_graph: base.search_graph + gains[3],
         symbol_name: base.symbol_name + gains[4],
         matched_lexical: base.matched_lexical + gains[5],
@@ -69,7 +76,7 @@ proptest! {
     #[test]
     fn a_candidate_whose_features_dominate_never_scores_lower(
         base in features(),
-        gains in proptest::array::uniform6(0.0..5.0f64),
+        gains in proptest::array::uniform8(0.0..5.0f64),
         w in weights(),
         include_secondary in any::<bool>(),
     ) {

@@ -396,8 +396,10 @@ pub fn run_weighted(
 pub(crate) fn round_components(c: &ScoreComponents) -> ScoreComponents {
     ScoreComponents {
         name: round3(c.name),
+        name_rest: round3(c.name_rest),
         lexical: round3(c.lexical),
         path: round3(c.path),
+        path_dir: round3(c.path_dir),
         graph: round3(c.graph),
         trait_factor: c.trait_factor,
     }
