@@ -208,26 +208,27 @@ mod tests {
 
     #[test]
     fn every_unfitted_constant_keeps_scores_positive_and_decaying() {
+        let s = SearchShape::default();
         for w in [
-            S.rest_name,
-            S.coverage_floor,
-            S.member_kind,
-            S.hop_decay,
-            S.import_plain,
-            S.import_reexport,
-            S.path_dir,
-            S.path_stem,
-            S.edges.contains_down,
-            S.edges.contains_up,
-            S.edges.calls,
-            S.edges.structural,
-            S.edges.references,
-            S.edges.imports,
-            S.edges.uncertain,
+            s.rest_name,
+            s.coverage_floor,
+            s.member_kind,
+            s.hop_decay,
+            s.import_plain,
+            s.import_reexport,
+            s.path_dir,
+            s.path_stem,
+            s.edges.contains_down,
+            s.edges.contains_up,
+            s.edges.calls,
+            s.edges.structural,
+            s.edges.references,
+            s.edges.imports,
+            s.edges.uncertain,
         ] {
-            assert!((0.0..=1.0).contains(&w) && w > 0.0, "{S:?}");
+            assert!((0.0..=1.0).contains(&w) && w > 0.0, "{s:?}");
         }
-        assert!(S.compound_name >= 1.0 && S.compound_path >= 1.0);
+        assert!(s.compound_name >= 1.0 && s.compound_path >= 1.0);
     }
 
     #[test]

@@ -25,6 +25,13 @@ pub(crate) fn path_words(path: &str) -> (Vec<String>, Vec<String>) {
     (stem_words, dir_words)
 }
 
+/// The traits of a file's path, once per file: a path never changes, and the search
+/// needs them for every file it scores on every query.
+#[salsa::tracked]
+pub fn file_traits(db: &dyn crate::db::Db, file: crate::db::SourceFile) -> PathTraits {
+    PathTraits::of(file.path(db))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

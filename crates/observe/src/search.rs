@@ -134,7 +134,6 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             continue;
         }
         let (lexical, matched) = lexical_by_file.remove(&(fi as u32)).unwrap_or_default();
-        let path = f.path(db);
         let (path_stem, path_dir) = path_score(&crate::db::file_path_words(db, *f), &terms, shape);
         // Only a query spelling a multi-word identifier can match an import's compound key.
         let import_score = if has_compound {
@@ -149,7 +148,8 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         if lexical == 0.0 && path_score == 0.0 && best_name == 0.0 && graph_score == 0.0 {
             continue;
         }
-        let mut traits = PathTraits::of(path);
+        let path = f.path(db);
+        let mut traits = *crate::path_traits::file_traits(db, *f);
         traits.generated |= mirrors.contains(&(fi as u32));
         let asked_for = opts.include_secondary;
         let trait_factor = if traits.is_secondary() && !asked_for {
@@ -288,6 +288,9 @@ fn name_hits(
     let files = ws.files(db);
     let mut hits = HashMap::new();
     let mut names_seen: HashMap<NodeId, ()> = HashMap::new();
+    // Many declarations share a name (members, overloads, re-declarations): each name is
+    // split, stemmed and scored once per query.
+    let mut by_name: HashMap<String, (f64, Vec<String>)> = HashMap::new();
     let chunks: Vec<_> = (0..files.len().div_ceil(TERM_CHUNK_FILES) as u32)
         .map(|c| decl_word_chunk(db, ws, TermChunk::new(db, c)))
         .collect();
@@ -309,7 +312,14 @@ fn name_hits(
             let Some(d) = facts.decls.get(decl as usize) else {
                 continue;
             };
-            let (score, matched) = name_score(&d.name, terms, shape);
+            let (score, matched) = match by_name.get(d.name.as_str()) {
+                Some(known) => known.clone(),
+                None => {
+                    let scored = name_score(&d.name, terms, shape);
+                    by_name.insert(d.name.clone(), scored.clone());
+                    scored
+                }
+            };
             if score > 0.0 {
                 let kind_weight = match d.kind {
                     crate::facts::DeclKind::Property | crate::facts::DeclKind::Variable => {
@@ -470,7 +480,8 @@ fn path_score(
             }
         }
     }
-    if stem.len() > 1 {
+    // Only a query holding a whole identifier can match the stem as one.
+    if stem.len() > 1 && terms.terms.iter().any(|t| t.compound) {
         let key: String = stem.concat();
         if terms.get(&key).is_some_and(|t| t.compound) {
             parts = parts.map(|p| p * shape.compound_path);

@@ -296,6 +296,9 @@ mod tests {
             assert!((0.0..=1.0).contains(&factor), "{w:?}");
         }
         assert!(w.width_exponent >= 0.0);
+        // The fitted extractor constants stay within the ranges the fit searches.
+        assert!((0.0..=1.0).contains(&w.shape.rest_name), "{w:?}");
+        assert!((0.0..=2.0).contains(&w.shape.path_dir), "{w:?}");
         assert_eq!(w.with_fitted(&w.to_vec()), Some(w));
     }
 
