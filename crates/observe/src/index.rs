@@ -548,6 +548,12 @@ impl<D: crate::Db + Clone> Index<D> {
         out.removed.sort();
         if !out.is_empty() {
             self.finish_report(false);
+            // Salsa frees the memos an input change made stale at the next write, which
+            // would otherwise be the first query's session: the refresh pays for its own
+            // garbage instead of the query after it. (No LRU capacity is configured, so
+            // this evicts nothing live; it needs no other handle to the database alive,
+            // and none is once the report's parallel work has joined.)
+            salsa::Database::trigger_lru_eviction(&mut self.db);
         }
         out
     }

@@ -50,14 +50,16 @@
 //! assert!(window.text.contains("saveDraft"));
 //! ```
 
-pub mod facts;
+#![warn(missing_docs)]
+
+mod facts;
 pub mod idf;
 pub mod lang;
 pub mod path_traits;
 pub mod paths;
 pub mod query;
 pub mod resolve;
-pub mod stem;
+mod stem;
 pub mod syntax;
 pub mod terms;
 pub mod tools;
@@ -66,8 +68,8 @@ pub mod walk;
 pub mod cache;
 pub mod db;
 pub mod graph;
-pub mod index;
-pub mod mirrors;
+mod index;
+mod mirrors;
 pub mod search;
 pub mod sizing;
 

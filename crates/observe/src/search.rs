@@ -21,11 +21,14 @@ const MAX_SEEDS: usize = 12;
 /// Nodes with more edges than this are hubs; expansion passes through them no further.
 const HUB_DEGREE: usize = 60;
 
+/// How [`search`] ranks: graph depth, secondary files and the model's weights.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
+    /// Edges followed from the best name matches (hops).
     pub max_depth: u32,
     /// Treat tests, examples and other secondary files like any other file.
     pub include_secondary: bool,
+    /// The weights and extractor constants (the rank model's search part).
     pub weights: SearchWeights,
 }
 
@@ -43,25 +46,38 @@ impl Default for SearchOptions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum HitVia {
     /// Its name matches query terms.
-    Name { matched: Vec<String> },
+    Name {
+        /// The query terms the name matched.
+        matched: Vec<String>,
+    },
     /// Reached over an edge from a better hit.
     Edge {
+        /// The hit it was reached from.
         from: NodeId,
+        /// The edge's kind.
         kind: EdgeKind,
+        /// Whether the edge was followed backwards (to a user of `from`).
         incoming: bool,
+        /// Edges from the nearest name match.
         hops: u32,
     },
 }
 
+/// A declaration the search scored, by name or by proximity in the graph.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SymbolHit {
+    /// The declaration's node in the assembled graph.
     pub node: NodeId,
+    /// Its own name's match to the query.
     pub name_score: f64,
+    /// What it gained from nearby matches.
     pub graph_score: f64,
+    /// Why it scored.
     pub via: HitVia,
 }
 
 impl SymbolHit {
+    /// Name and graph score together.
     pub fn score(&self) -> f64 {
         self.name_score + self.graph_score
     }
@@ -69,20 +85,27 @@ impl SymbolHit {
 
 pub use sightline_base::{ScoreComponents, SearchShape, SearchWeights};
 
+/// A file the search scored: its score, the unweighted components and its path traits.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FileHit {
     /// Index into the workspace's files.
     pub file: u32,
+    /// Repository-relative path.
     pub path: String,
+    /// The weighted score (components × weights × trait penalties).
     pub score: f64,
+    /// The unweighted features the score was weighed from.
     pub components: ScoreComponents,
+    /// Test, example, generated, declaration-only … flags of the path.
     pub traits: PathTraits,
     /// Query terms found in the file's identifiers, comments or strings.
     pub matched_terms: Vec<String>,
 }
 
+/// Everything one query found: its parsed terms, files and declarations.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SearchResult {
+    /// The query's terms with the repository's IDF.
     pub terms: QueryTerms,
     /// Best first.
     pub files: Vec<FileHit>,
@@ -94,6 +117,9 @@ pub struct SearchResult {
     pub named_files: Vec<FileHit>,
 }
 
+/// Ranks the workspace's files and declarations for `query`: BM25 over the repository's
+/// own vocabulary, declaration-name and path matches, and spreading over the graph from
+/// the best name matches.
 pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> SearchResult {
     let stats = term_stats(db, ws);
     let terms = QueryTerms::parse(query, &stats);

@@ -1,5 +1,5 @@
 //! Identifier-structure term handling: split identifiers into lowercase subwords, normalise
-//! them with a standard stemmer ([`crate::stem`]), and count a text's term frequencies. No
+//! them with a standard stemmer (English Snowball, in `stem.rs`), and count a text's term frequencies. No
 //! word lists: the repository's own document frequencies decide what a term is worth.
 
 use rustc_hash::FxHashMap;

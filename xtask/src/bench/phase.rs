@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use serde::Serialize;
+use sightline_observe::RefreshReport;
 use sightline_observe::db::{term_stats, workspace_graph};
-use sightline_observe::index::RefreshReport;
 use sightline_observe::path_traits::PathTraits;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::walk::{FileRole, walk_changed};
