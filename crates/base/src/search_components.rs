@@ -118,20 +118,25 @@ mod tests {
         c
     }
 
-    #[test]
-    fn each_component_counts_by_its_own_weight() {
-        assert_eq!(only(|c| c.name = 2.0).total(&W), 2.0 * W.name);
-        assert_eq!(only(|c| c.lexical = 2.0).total(&W), 2.0 * W.lexical);
-        assert_eq!(only(|c| c.path = 2.0).total(&W), 2.0 * W.path);
-        assert_eq!(only(|c| c.graph = 2.0).total(&W), 2.0 * W.graph);
-        let all = ScoreComponents {
+    /// Every search component set, each to a different value.
+    fn mixed() -> ScoreComponents {
+        ScoreComponents {
             name: 1.0,
             lexical: 2.0,
             path: 3.0,
             graph: 4.0,
             trait_factor: 1.0,
             ..ScoreComponents::default()
-        };
+        }
+    }
+
+    #[test]
+    fn each_component_counts_by_its_own_weight() {
+        assert_eq!(only(|c| c.name = 2.0).total(&W), 2.0 * W.name);
+        assert_eq!(only(|c| c.lexical = 2.0).total(&W), 2.0 * W.lexical);
+        assert_eq!(only(|c| c.path = 2.0).total(&W), 2.0 * W.path);
+        assert_eq!(only(|c| c.graph = 2.0).total(&W), 2.0 * W.graph);
+        let all = mixed();
         let parts = W.name + 2.0 * W.lexical + 3.0 * W.path + 4.0 * W.graph;
         assert!((all.total(&W) - parts).abs() < 1e-12);
         assert_eq!(all.sum(), 10.0);
@@ -161,14 +166,7 @@ mod tests {
 
     #[test]
     fn the_trait_factor_scales_the_whole_score() {
-        let c = ScoreComponents {
-            name: 1.0,
-            lexical: 2.0,
-            path: 3.0,
-            graph: 4.0,
-            trait_factor: 1.0,
-            ..ScoreComponents::default()
-        };
+        let c = mixed();
         let penalised = ScoreComponents {
             trait_factor: W.secondary_factor,
             ..c

@@ -328,6 +328,23 @@ mod chunk {
     }
 }
 
+/// The source files of one chunk with their positions in the workspace's file list: what
+/// every per-chunk table is built from.
+fn chunk_sources<'a>(
+    db: &'a dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'_>,
+) -> impl Iterator<Item = (u32, SourceFile)> + 'a {
+    let files = ws.files(db);
+    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
+    let end = (start + TERM_CHUNK_FILES).min(files.len());
+    files[start..end]
+        .iter()
+        .enumerate()
+        .filter(move |(_, f)| matches!(f.role(db), FileRole::Source(_)))
+        .map(move |(i, f)| ((start + i) as u32, *f))
+}
+
 /// Document frequencies of the source files in one chunk of the workspace's file list.
 #[salsa::tracked(returns(clone))]
 pub fn term_chunk_stats<'db>(
@@ -335,14 +352,9 @@ pub fn term_chunk_stats<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<crate::idf::PartialStats> {
-    let files = ws.files(db);
-    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
-    let end = (start + TERM_CHUNK_FILES).min(files.len());
     let mut stats = crate::idf::PartialStats::default();
-    for f in &files[start..end] {
-        if matches!(f.role(db), FileRole::Source(_)) {
-            stats.add_document(&file_terms(db, *f));
-        }
+    for (_, f) in chunk_sources(db, ws, chunk) {
+        stats.add_document(&file_terms(db, f));
     }
     Arc::new(stats)
 }
@@ -367,18 +379,12 @@ pub fn term_chunk_postings<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<rustc_hash::FxHashMap<String, Vec<Posting>>> {
-    let files = ws.files(db);
-    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
-    let end = (start + TERM_CHUNK_FILES).min(files.len());
     let mut postings: rustc_hash::FxHashMap<String, Vec<Posting>> = Default::default();
-    for (i, f) in files[start..end].iter().enumerate() {
-        if !matches!(f.role(db), FileRole::Source(_)) {
-            continue;
-        }
-        let counts = file_terms(db, *f);
+    for (position, f) in chunk_sources(db, ws, chunk) {
+        let counts = file_terms(db, f);
         for (term, tf) in &counts.terms {
             postings.entry(term.clone()).or_default().push(Posting {
-                file: (start + i) as u32,
+                file: position,
                 tf: *tf,
                 total: counts.total,
             });
@@ -397,15 +403,9 @@ pub fn decl_word_chunk<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<rustc_hash::FxHashMap<String, Vec<(u32, u32)>>> {
-    let files = ws.files(db);
-    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
-    let end = (start + TERM_CHUNK_FILES).min(files.len());
     let mut index: rustc_hash::FxHashMap<String, Vec<(u32, u32)>> = Default::default();
-    for (i, f) in files[start..end].iter().enumerate() {
-        if !matches!(f.role(db), FileRole::Source(_)) {
-            continue;
-        }
-        let shape = file_shape(db, *f);
+    for (position, f) in chunk_sources(db, ws, chunk) {
+        let shape = file_shape(db, f);
         for (d, decl) in shape.decls.iter().enumerate() {
             let name = decl.name.as_str();
             let mut keys: Vec<String> = crate::terms::term_words(name);
@@ -415,10 +415,7 @@ pub fn decl_word_chunk<'db>(
             keys.sort();
             keys.dedup();
             for k in keys {
-                index
-                    .entry(k)
-                    .or_default()
-                    .push(((start + i) as u32, d as u32));
+                index.entry(k).or_default().push((position, d as u32));
             }
         }
     }

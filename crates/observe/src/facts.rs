@@ -149,6 +149,22 @@ pub struct Import {
     pub optional: bool,
 }
 
+impl Import {
+    /// A plain import of `specifier` at `line`, binding nothing yet.
+    pub fn new(specifier: String, line: u32) -> Import {
+        Import {
+            specifier,
+            line,
+            names: Vec::new(),
+            namespace: None,
+            type_only: false,
+            reexport: false,
+            dynamic: false,
+            optional: false,
+        }
+    }
+}
+
 /// How a [`Usage`] uses its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum UsageKind {

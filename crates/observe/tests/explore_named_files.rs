@@ -1,23 +1,13 @@
 //! A query that names a configuration file by its name reaches it: such files have no
 //! declarations to rank, so they come first among the listed files, as whole files.
 
-use std::path::PathBuf;
+mod common;
 
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
-use sightline_observe::{CacheMode, Index, IndexOptions};
-
-fn fixture() -> Index {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/app");
-    let options = IndexOptions {
-        cache: CacheMode::Disabled,
-        progress: None,
-    };
-    Index::open(&root, &options).unwrap()
-}
 
 #[test]
 fn a_query_naming_a_config_file_lists_it_as_a_whole_file() {
-    let index = fixture();
+    let index = common::fixture_index();
     let args = ExploreArgs::new("tsconfig base paths");
     let result = explore_code::run(index.db(), index.workspace(), &args).unwrap();
     let named: Vec<&str> = result
@@ -46,7 +36,7 @@ fn a_query_naming_a_config_file_lists_it_as_a_whole_file() {
 
 #[test]
 fn a_query_that_does_not_name_one_does_not_list_config_files() {
-    let index = fixture();
+    let index = common::fixture_index();
     let args = ExploreArgs::new("RecordStore save");
     let result = explore_code::run(index.db(), index.workspace(), &args).unwrap();
     assert!(result.more_files.iter().all(|m| !m.path.ends_with(".json")));

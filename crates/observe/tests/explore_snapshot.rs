@@ -4,22 +4,10 @@
 mod common;
 
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
-use sightline_observe::{CacheMode, Index, IndexOptions};
-
-fn fixture_index() -> Index {
-    Index::open(
-        &common::fixture_root(),
-        &IndexOptions {
-            cache: CacheMode::Disabled,
-            progress: None,
-        },
-    )
-    .unwrap()
-}
 
 #[test]
 fn raw_exploration_of_a_fixture_query() {
-    let index = fixture_index();
+    let index = common::fixture_index();
     let result = explore_code::run(
         index.db(),
         index.workspace(),
@@ -31,7 +19,7 @@ fn raw_exploration_of_a_fixture_query() {
 
 #[test]
 fn windows_are_real_lines_of_their_files_and_respect_caps() {
-    let index = fixture_index();
+    let index = common::fixture_index();
     for query in [
         "save record store",
         "Shape area",
@@ -69,7 +57,7 @@ fn windows_are_real_lines_of_their_files_and_respect_caps() {
 
 #[test]
 fn bad_arguments_are_refused_precisely() {
-    let index = fixture_index();
+    let index = common::fixture_index();
     let mut args = ExploreArgs::new("x");
     args.max_files = 9;
     let err = explore_code::run(index.db(), index.workspace(), &args).unwrap_err();

@@ -1,25 +1,16 @@
 //! The per-chunk postings the search scores from hold exactly what each file's own term
 //! counts hold: every (term, file, count) once, and nothing else.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use sightline_observe::db::{TERM_CHUNK_FILES, TermChunk, file_terms, term_chunk_postings};
 use sightline_observe::walk::FileRole;
-use sightline_observe::{CacheMode, Index, IndexOptions};
-
-fn fixture() -> Index {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/app");
-    let options = IndexOptions {
-        cache: CacheMode::Disabled,
-        progress: None,
-    };
-    Index::open(&root, &options).unwrap()
-}
 
 #[test]
 fn postings_hold_exactly_the_files_term_counts() {
-    let index = fixture();
+    let index = common::fixture_index();
     let (db, ws) = (index.db(), index.workspace());
     let files = ws.files(db);
     let mut from_files: BTreeSet<(String, u32, u32, u32)> = BTreeSet::new();

@@ -3,22 +3,10 @@
 //! components, never on the components themselves, and the per-declaration constants move
 //! exactly the scores they name.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use sightline_observe::Index;
 use sightline_observe::search::{SearchOptions, SearchResult, SearchShape, SearchWeights, search};
-use sightline_observe::{CacheMode, Index, IndexOptions};
-
-fn open(root: &Path) -> Index {
-    let options = IndexOptions {
-        cache: CacheMode::Disabled,
-        progress: None,
-    };
-    Index::open(root, &options).unwrap()
-}
-
-fn fixture() -> Index {
-    open(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/app"))
-}
 
 fn search_with(index: &Index, query: &str, shape: SearchShape) -> SearchResult {
     let opts = SearchOptions {
@@ -33,7 +21,7 @@ fn search_with(index: &Index, query: &str, shape: SearchShape) -> SearchResult {
 
 #[test]
 fn the_fitted_constants_leave_every_recorded_component_unchanged() {
-    let index = fixture();
+    let index = common::fixture_index();
     let unfitted = SearchShape::UNFITTED;
     let refitted = SearchShape {
         rest_name: 0.9,
@@ -96,7 +84,7 @@ fn a_variable_scores_the_member_kind_share_of_a_function_with_the_same_name() {
         "export const parseConfig = 1;\n",
     )
     .unwrap();
-    let index = open(dir.path());
+    let index = common::open_uncached(dir.path());
     let name_scores = |shape: SearchShape| -> Vec<f64> {
         let r = search_with(&index, "parse config", shape);
         let mut scores: Vec<f64> = r

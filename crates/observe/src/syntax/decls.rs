@@ -208,8 +208,8 @@ impl<'t> Extractor<'t> {
             kind,
             lines: LineRange::new(start_line, end_line),
             bytes: ByteRange {
-                start: to_u32(span.start.start_byte()),
-                end: to_u32(span.end.end_byte()),
+                start: super::traverse::to_u32(span.start.start_byte()),
+                end: super::traverse::to_u32(span.end.end_byte()),
             },
             exported: span.exported,
             default_export: span.default_export,
@@ -217,7 +217,7 @@ impl<'t> Extractor<'t> {
             signature: signature(self.text, sig.start_byte(), sig_pos.column, SIGNATURE_CHARS),
             parent,
         };
-        let index = to_u32(self.facts.decls.len());
+        let index = super::traverse::to_u32(self.facts.decls.len());
         self.facts.decls.push(decl);
         self.decl_stack.push(index);
         frame.pushed_decl = true;
@@ -371,10 +371,6 @@ impl<'t> Extractor<'t> {
             }
         }
     }
-}
-
-fn to_u32(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// `prefix.name`, with the prefix elided to `…` past [`MAX_QUALIFIED_PREFIX`] bytes; the

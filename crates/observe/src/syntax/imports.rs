@@ -179,15 +179,6 @@ impl<'t> Extractor<'t> {
         let specifier = field_child(node, self.g.fields.source)
             .map(|s| unquote(self.text_of(s)).to_owned())
             .unwrap_or_default();
-        Import {
-            specifier,
-            line: self.line(node.start_position().row),
-            names: Vec::new(),
-            namespace: None,
-            type_only: false,
-            reexport: false,
-            dynamic: false,
-            optional: false,
-        }
+        Import::new(specifier, self.line(node.start_position().row))
     }
 }

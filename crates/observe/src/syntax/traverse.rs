@@ -75,3 +75,9 @@ pub(crate) fn record_error(facts: &mut crate::facts::FileFacts, node: Node<'_>) 
         lines.push(line);
     }
 }
+
+/// A byte offset or count as the `u32` facts store, saturating: a file too large for it is
+/// refused long before, so saturation only keeps hostile input from panicking.
+pub(crate) fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}

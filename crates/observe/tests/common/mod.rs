@@ -8,6 +8,20 @@ pub fn fixture_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/app")
 }
 
+/// An index over `root` with the persistent cache off, so a test sees only what it parsed.
+pub fn open_uncached(root: &Path) -> sightline_observe::Index {
+    let options = sightline_observe::IndexOptions {
+        cache: sightline_observe::CacheMode::Disabled,
+        progress: None,
+    };
+    sightline_observe::Index::open(root, &options).expect("index the fixture")
+}
+
+/// An uncached index over the fixture project.
+pub fn fixture_index() -> sightline_observe::Index {
+    open_uncached(&fixture_root())
+}
+
 /// A writable copy of the fixture in a temp dir.
 pub fn fixture_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -301,8 +301,8 @@ impl<'t> Extractor<'t> {
             kind,
             lines: LineRange::new(start_line, end_line),
             bytes: ByteRange {
-                start: u32::try_from(start.start_byte()).unwrap_or(u32::MAX),
-                end: u32::try_from(end.end_byte()).unwrap_or(u32::MAX),
+                start: super::traverse::to_u32(start.start_byte()),
+                end: super::traverse::to_u32(end.end_byte()),
             },
             exported: parent.is_none(),
             default_export: false,
@@ -316,7 +316,7 @@ impl<'t> Extractor<'t> {
             parent,
         };
         self.facts.decls.push(decl);
-        u32::try_from(self.facts.decls.len() - 1).unwrap_or(u32::MAX)
+        super::traverse::to_u32(self.facts.decls.len() - 1)
     }
 
     /// `class A(Base, mod.Mixin, Generic[T], metaclass=M)` → `Base`, `Mixin`, `Generic`.
@@ -513,14 +513,5 @@ fn call_kind(name: &str) -> UsageKind {
 }
 
 fn new_import(specifier: &str, line: u32) -> Import {
-    Import {
-        specifier: specifier.to_owned(),
-        line,
-        names: Vec::new(),
-        namespace: None,
-        type_only: false,
-        reexport: false,
-        dynamic: false,
-        optional: false,
-    }
+    Import::new(specifier.to_owned(), line)
 }
