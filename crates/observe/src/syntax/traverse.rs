@@ -76,6 +76,27 @@ pub(crate) fn record_error(facts: &mut crate::facts::FileFacts, node: Node<'_>) 
     }
 }
 
+/// Records a usage of `name` (with `receiver`, for a member) on `at`'s line inside the
+/// declaration `enclosing`; an empty name (an elided one) records nothing.
+pub(crate) fn push_usage(
+    facts: &mut crate::facts::FileFacts,
+    (kind, name, receiver): (crate::facts::UsageKind, &str, String),
+    at: Node<'_>,
+    enclosing: Option<u32>,
+) {
+    if name.is_empty() {
+        return;
+    }
+    let line = line_of(at.start_position().row, facts.line_count);
+    facts.usages.push(crate::facts::Usage {
+        kind,
+        name: name.to_owned(),
+        receiver,
+        line,
+        enclosing,
+    });
+}
+
 /// A byte offset or count as the `u32` facts store, saturating: a file too large for it is
 /// refused long before, so saturation only keeps hostile input from panicking.
 pub(crate) fn to_u32(n: usize) -> u32 {

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use super::grammar::{Kind, field_child};
 use super::text::compact;
 use super::walk::Extractor;
-use crate::facts::{Heritage, HeritageKind, Usage, UsageKind};
+use crate::facts::{Heritage, HeritageKind, UsageKind};
 
 const RECEIVER_CHARS: usize = 80;
 
@@ -134,17 +134,8 @@ impl<'t> Extractor<'t> {
     }
 
     fn push_usage(&mut self, kind: UsageKind, name: &str, receiver: String, at: Node<'t>) {
-        if name.is_empty() {
-            return;
-        }
-        let usage = Usage {
-            kind,
-            name: name.to_owned(),
-            receiver,
-            line: self.line(at.start_position().row),
-            enclosing: self.enclosing(),
-        };
-        self.facts.usages.push(usage);
+        let enclosing = self.enclosing();
+        crate::syntax::traverse::push_usage(&mut self.facts, (kind, name, receiver), at, enclosing);
     }
 
     /// Supertypes named by `extends` / `implements`, attached to the declaring class or

@@ -362,6 +362,32 @@ struct SearchedFile<'a> {
     size: u64,
 }
 
+/// Why a searched file's lines do not count: it could not be read, or it turned out to be
+/// binary.
+fn not_searched(read: bool, binary: bool) -> Option<SkipReason> {
+    if !read {
+        Some(SkipReason::Unreadable)
+    } else if binary {
+        Some(SkipReason::Binary)
+    } else {
+        None
+    }
+}
+
+/// Records a file whose lines do not count (see [`not_searched`]) among the skipped ones.
+fn skip_file(
+    matcher: &RegexMatcher,
+    file: &SearchedFile<'_>,
+    reason: SkipReason,
+    skipped: &mut SkippedFiles,
+    result: &mut GrepResult,
+) {
+    if reason == SkipReason::Binary {
+        result.files_skipped_binary += 1;
+    }
+    skipped.add(matcher, file.rel, file.abs, reason, Some(file.size));
+}
+
 /// Searches one file and merges its matches into `result`; `(remaining, context)` are
 /// the matches it may still report and the context lines around each. Returns `false`
 /// when the match limit was exceeded: later files are then only counted.
@@ -374,27 +400,11 @@ fn search_file(
     result: &mut GrepResult,
 ) -> bool {
     let mut sink = FileSink::new(file.rel, remaining, context);
-    if searcher.search_path(matcher, file.abs, &mut sink).is_err() {
-        skipped.add(
-            matcher,
-            file.rel,
-            file.abs,
-            SkipReason::Unreadable,
-            Some(file.size),
-        );
-        return true;
-    }
+    let searched = searcher.search_path(matcher, file.abs, &mut sink);
     // A file found to contain NUL is binary; any lines reported before the NUL was seen
     // are discarded rather than shown as if it were text.
-    if sink.binary {
-        result.files_skipped_binary += 1;
-        skipped.add(
-            matcher,
-            file.rel,
-            file.abs,
-            SkipReason::Binary,
-            Some(file.size),
-        );
+    if let Some(reason) = not_searched(searched.is_ok(), sink.binary) {
+        skip_file(matcher, file, reason, skipped, result);
         return true;
     }
     result.files_searched += 1;
@@ -423,25 +433,9 @@ fn count_file(
     result: &mut GrepResult,
 ) {
     let mut sink = CountSink::default();
-    if searcher.search_path(matcher, file.abs, &mut sink).is_err() {
-        skipped.add(
-            matcher,
-            file.rel,
-            file.abs,
-            SkipReason::Unreadable,
-            Some(file.size),
-        );
-        return;
-    }
-    if sink.binary {
-        result.files_skipped_binary += 1;
-        skipped.add(
-            matcher,
-            file.rel,
-            file.abs,
-            SkipReason::Binary,
-            Some(file.size),
-        );
+    let searched = searcher.search_path(matcher, file.abs, &mut sink);
+    if let Some(reason) = not_searched(searched.is_ok(), sink.binary) {
+        skip_file(matcher, file, reason, skipped, result);
         return;
     }
     result.files_searched += 1;

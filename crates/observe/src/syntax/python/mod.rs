@@ -23,7 +23,7 @@ use tree_sitter::{Node, Tree};
 use super::text::{compact, node_text, signature};
 use crate::facts::{
     ByteRange, DeclIndex, DeclKind, Declaration, FileFacts, Heritage, HeritageKind, Import,
-    ImportedName, LineRange, Usage, UsageKind,
+    ImportedName, LineRange, UsageKind,
 };
 use crate::lang::Language;
 use kinds::{PyGrammar, PyKind, field_child};
@@ -475,17 +475,8 @@ impl<'t> Extractor<'t> {
     }
 
     fn push_usage(&mut self, kind: UsageKind, name: &str, receiver: String, at: Node<'t>) {
-        if name.is_empty() {
-            return;
-        }
-        let usage = Usage {
-            kind,
-            name: name.to_owned(),
-            receiver,
-            line: self.line(at.start_position().row),
-            enclosing: self.enclosing(),
-        };
-        self.facts.usages.push(usage);
+        let enclosing = self.enclosing();
+        super::traverse::push_usage(&mut self.facts, (kind, name, receiver), at, enclosing);
     }
 
     fn record_error(&mut self, node: Node<'t>) {
