@@ -4,8 +4,9 @@
 
 use tree_sitter::Node;
 
-use super::grammar::{Kind, field_child};
+use super::grammar::Kind;
 use super::text::{signature, unquote};
+use super::traverse::field_child;
 use super::walk::{Extractor, Frame};
 use crate::facts::{ByteRange, DeclIndex, DeclKind, Declaration, LineRange};
 

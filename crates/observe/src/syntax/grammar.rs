@@ -204,13 +204,3 @@ pub(super) fn grammar(typescript: bool) -> &'static Grammar {
         TSX.get_or_init(|| Grammar::build(tree_sitter_typescript::LANGUAGE_TSX.into()))
     }
 }
-
-/// `node.child_by_field_id` that treats the "absent field" id 0 as no child.
-#[inline]
-pub(super) fn field_child<'t>(node: Node<'t>, field: u16) -> Option<Node<'t>> {
-    if field == 0 {
-        None
-    } else {
-        node.child_by_field_id(field)
-    }
-}

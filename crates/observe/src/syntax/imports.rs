@@ -2,8 +2,9 @@
 
 use tree_sitter::Node;
 
-use super::grammar::{Kind, field_child};
+use super::grammar::Kind;
 use super::text::unquote;
+use super::traverse::field_child;
 use super::walk::Extractor;
 use crate::facts::{Import, ImportedName};
 

@@ -102,3 +102,13 @@ pub(crate) fn push_usage(
 pub(crate) fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
+
+/// `node.child_by_field_id` that treats the "absent field" id 0 as no child.
+#[inline]
+pub(crate) fn field_child<'t>(node: Node<'t>, field: u16) -> Option<Node<'t>> {
+    if field == 0 {
+        None
+    } else {
+        node.child_by_field_id(field)
+    }
+}

@@ -5,8 +5,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use tree_sitter::Node;
 
-use super::grammar::{Kind, field_child};
+use super::grammar::Kind;
 use super::text::compact;
+use super::traverse::field_child;
 use super::walk::Extractor;
 use crate::facts::{Heritage, HeritageKind, UsageKind};
 

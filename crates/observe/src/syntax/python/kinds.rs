@@ -112,13 +112,3 @@ pub(crate) fn python_grammar() -> &'static PyGrammar {
     static PYTHON: OnceLock<PyGrammar> = OnceLock::new();
     PYTHON.get_or_init(|| PyGrammar::build(tree_sitter_python::LANGUAGE.into()))
 }
-
-/// `node.child_by_field_id` that treats the "absent field" id 0 as no child.
-#[inline]
-pub(super) fn field_child<'t>(node: Node<'t>, field: u16) -> Option<Node<'t>> {
-    if field == 0 {
-        None
-    } else {
-        node.child_by_field_id(field)
-    }
-}

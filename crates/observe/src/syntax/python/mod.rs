@@ -21,12 +21,13 @@ use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
 
 use super::text::{compact, node_text, signature};
+use super::traverse::field_child;
 use crate::facts::{
     ByteRange, DeclIndex, DeclKind, Declaration, FileFacts, Heritage, HeritageKind, Import,
     ImportedName, LineRange, UsageKind,
 };
 use crate::lang::Language;
-use kinds::{PyGrammar, PyKind, field_child};
+use kinds::{PyGrammar, PyKind};
 
 const SIGNATURE_CHARS: usize = 200;
 const RECEIVER_CHARS: usize = 80;
