@@ -41,12 +41,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut timed = Vec::new();
             for _ in 0..2 {
                 let t = Instant::now();
-                sightline_rank::explore_deterministic(
-                    index.db(),
-                    index.workspace(),
-                    q,
-                    Intent::Locate,
-                )?;
+                let ws = index.workspace();
+                let run =
+                    sightline_rank::explore_deterministic(index.db_mut(), ws, q, Intent::Locate)?;
+                index.db_mut().close_session(run.session);
                 timed.push(t.elapsed().as_secs_f64() * 1000.0);
             }
             let changed = report.changed.len() + report.added.len() + report.removed.len();
@@ -60,12 +58,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut times = Vec::new();
     for q in &queries {
         let t = Instant::now();
-        let run = sightline_rank::explore_deterministic(
-            index.db(),
-            index.workspace(),
-            q,
-            Intent::Locate,
-        )?;
+        let ws = index.workspace();
+        let run = sightline_rank::explore_deterministic(index.db_mut(), ws, q, Intent::Locate)?;
+        index.db_mut().close_session(run.session);
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         times.push(ms);
         println!("{ms:8.1} ms  {:3} candidates  {q}", run.registry.len());

@@ -3,12 +3,14 @@
 
 use std::sync::Arc;
 
+use salsa::Setter as _;
 use sightline_observe::db::{Workspace, term_stats};
 use sightline_observe::query::QueryTerms;
 use sightline_observe::tools::ToolError;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_registry::{
-    Intent, Observation, RecordedCall, Registry, Selection, Session, ToolCall, session_registry,
+    Intent, Observation, RecordedCall, Registry, RegistryDatabase, Selection, Session, ToolCall,
+    session_registry,
 };
 
 use crate::fallback::fallback_selection;
@@ -37,9 +39,11 @@ pub fn default_explore_args(query: &str) -> ExploreArgs {
 }
 
 /// One `explore_code` call for `query` (the rank model's weights ordering it), recorded in
-/// a new session, ranked, and the fallback selection derived.
+/// a session from `db`'s pool, ranked, and the fallback selection derived. Hand
+/// `run.session` back with [`RegistryDatabase::close_session`] when done with it: salsa
+/// never frees an input, so a program that explores many queries reuses the same few.
 pub fn explore_deterministic(
-    db: &dyn sightline_registry::Db,
+    db: &mut RegistryDatabase,
     ws: Workspace,
     query: &str,
     intent: Intent,
@@ -50,20 +54,21 @@ pub fn explore_deterministic(
 /// [`explore_deterministic`] with other weights than the checked-in fit: what measures a
 /// fit on repositories it has not seen.
 pub fn explore_deterministic_with(
-    db: &dyn sightline_registry::Db,
+    db: &mut RegistryDatabase,
     ws: Workspace,
     query: &str,
     intent: Intent,
     weights: &Weights,
 ) -> Result<ExploreRun, ToolError> {
     let args = default_explore_args(query);
-    let result = explore_code::run_weighted(db, ws, &args, &weights.search())?;
+    let result = explore_code::run_weighted(&*db, ws, &args, &weights.search())?;
     let calls = vec![RecordedCall {
         call: ToolCall::ExploreCode(args),
         observation: Observation::ExploreCode(result),
     }];
-    let session = Session::new(db, ws, query.to_owned(), intent, calls);
-    Ok(finish_with(db, session, weights))
+    let session = db.open_session(ws, query.to_owned(), intent);
+    session.set_calls(db).to(calls);
+    Ok(finish_with(&*db, session, weights))
 }
 
 /// Ranks a session's registry and derives the deterministic selection.

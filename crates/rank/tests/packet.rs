@@ -22,14 +22,10 @@ fn fixture_index() -> Index<RegistryDatabase> {
 
 #[test]
 fn packet_for_a_fixture_query() {
-    let index = fixture_index();
-    let run = explore_deterministic(
-        index.db(),
-        index.workspace(),
-        "save record store",
-        Intent::Locate,
-    )
-    .unwrap();
+    let mut index = fixture_index();
+    let ws = index.workspace();
+    let run =
+        explore_deterministic(index.db_mut(), ws, "save record store", Intent::Locate).unwrap();
     insta::assert_snapshot!(run.packet.render());
 }
 
@@ -47,8 +43,9 @@ proptest! {
         max_entries in 1usize..40,
         per_file in 1usize..4,
     ) {
-        let index = fixture_index();
-        let run = explore_deterministic(index.db(), index.workspace(), &words.join(" "), Intent::Locate).unwrap();
+        let mut index = fixture_index();
+        let ws = index.workspace();
+        let run = explore_deterministic(index.db_mut(), ws, &words.join(" "), Intent::Locate).unwrap();
         let opts = PacketOptions { min_entries: 0, max_entries, per_file, per_dir: 8, budget_chars: budget, include_secondary: false, ..PacketOptions::default() };
         let packet = build_packet(&run.registry, &run.terms, &opts);
         let rendered = packet.render();
@@ -83,8 +80,9 @@ proptest! {
     fn the_fallback_cites_only_places_its_scores_support(
         words in proptest::sample::subsequence(WORDS, 1..4),
     ) {
-        let index = fixture_index();
-        let run = explore_deterministic(index.db(), index.workspace(), &words.join(" "), Intent::Edit).unwrap();
+        let mut index = fixture_index();
+        let ws = index.workspace();
+        let run = explore_deterministic(index.db_mut(), ws, &words.join(" "), Intent::Edit).unwrap();
         let primary = &run.selection.primary;
         prop_assert!(primary.len() <= 5);
         let best = run.packet.entries.first().map_or(0.0, |e| e.score.total);
@@ -102,4 +100,16 @@ proptest! {
             prop_assert!(share >= if i < 3 { 0.4 } else { 0.6 } - 1e-9, "place {i} at {share:.2} of the best");
         }
     }
+}
+
+/// Salsa never frees an input: explores that hand their session back reuse one input.
+#[test]
+fn closed_explores_reuse_one_session_input() {
+    let mut index = fixture_index();
+    let ws = index.workspace();
+    for query in ["save record store", "render shape", "format row"] {
+        let run = explore_deterministic(index.db_mut(), ws, query, Intent::Locate).unwrap();
+        index.db_mut().close_session(run.session);
+    }
+    assert_eq!(index.db().sessions_created(), 1);
 }
