@@ -269,7 +269,8 @@ fn query_names_file(
     !stem.is_empty() && stem.iter().all(|w| query_words.contains(w))
 }
 
-/// How well a declaration's name matches the query, in IDF units.
+/// How well a declaration's name matches the query, in IDF units, with the name's
+/// subwords that matched (as written, lowercased, not as stems: they are shown).
 fn name_score(name: &str, terms: &QueryTerms, shape: &SearchShape) -> (f64, Vec<String>) {
     let words = term_words(name);
     if words.is_empty() {
@@ -301,7 +302,7 @@ fn name_score(name: &str, terms: &QueryTerms, shape: &SearchShape) -> (f64, Vec<
     if subword_count(name) > 1 && terms.get(&compound_key(name)).is_some_and(|t| t.compound) {
         score *= shape.compound_name;
     }
-    (score, matched)
+    (score, crate::terms::matched_subwords(name, &matched))
 }
 
 fn name_hits(

@@ -103,6 +103,22 @@ pub fn term_words(ident: &str) -> Vec<String> {
     out
 }
 
+/// The lowercase subwords of `ident` that produced one of `matched` (terms as
+/// [`term_words`] gives them), each once, in order: the words a reader recognises in the
+/// name, where the terms themselves may be stems (`rout` for `route`).
+pub(crate) fn matched_subwords(ident: &str, matched: &[String]) -> Vec<String> {
+    let mut shown: Vec<String> = Vec::new();
+    split_words(ident, |w| {
+        let lower = lowercase_word(w);
+        let mut hit = false;
+        for_each_term(&lower, |t| hit |= matched.iter().any(|m| m == t));
+        if hit && !shown.contains(&lower) {
+            shown.push(lower);
+        }
+    });
+    shown
+}
+
 /// How many subwords `ident` splits into (a compound key is indexed when there are several).
 pub(crate) fn subword_count(ident: &str) -> usize {
     let mut n = 0;
@@ -229,6 +245,24 @@ mod tests {
         assert_eq!(split_identifier("XMLParser"), ["xml", "parser"]);
         assert_eq!(split_identifier("$el"), ["el"]);
         assert_eq!(split_identifier("123"), ["123"]);
+    }
+
+    #[test]
+    fn matched_subwords_are_the_names_words_not_their_stems() {
+        let name = "getRouteHandlerRoutes";
+        let terms = term_words(name);
+        // Every matched term maps back to a subword written in the name, each once.
+        let shown = matched_subwords(name, &terms);
+        let subwords = split_identifier(name);
+        assert!(shown.iter().all(|w| subwords.contains(w)));
+        let mut unique = shown.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), shown.len());
+        // A term the name does not produce shows nothing.
+        assert!(matched_subwords(name, &["unrelated".to_owned()]).is_empty());
+        // Only the subwords whose terms matched are shown.
+        let first = term_words("route");
+        assert_eq!(matched_subwords(name, &first), ["route", "routes"]);
     }
 
     #[test]
