@@ -454,26 +454,25 @@ impl<D: crate::Db + Clone> Index<D> {
 
     /// Like [`Index::refresh`], for a caller that knows which repo-relative paths may have
     /// changed (a file watcher, an editor): only those are stat'ed and, when their stamp
-    /// changed, read, instead of sweeping the whole tree. Paths the index does not hold yet,
-    /// and ignore files (which can change what the walk sees), fall back to a full
-    /// [`Index::refresh`], since only the walk knows whether they are ignored.
+    /// changed, read, instead of sweeping the whole tree. A path the index does not hold
+    /// yet (a new file, or a directory) is looked up by a walk scoped to it
+    /// ([`crate::walk::walk_scoped`]), which admits it exactly when the full walk would; a
+    /// removed one that held no indexed file changes nothing. Ignore files, the other
+    /// files the walk's rules read ([`crate::walk::changes_admission`]) and paths inside
+    /// `.git`, which change what the walk sees elsewhere, and paths that are not plain
+    /// relative paths fall back to a full [`Index::refresh`].
     pub fn refresh_paths(&mut self, paths: &[&str]) -> RefreshReport {
-        let needs_walk = paths.iter().any(|p| {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            !self.files.contains_key(*p)
-                || name == ".gitignore"
-                || name == ".ignore"
-                || p.split('/').any(|c| c == ".git")
-        });
-        if needs_walk {
+        let mut paths: Vec<&str> = paths.iter().map(|p| p.trim_end_matches('/')).collect();
+        if paths.iter().any(|p| needs_full_walk(p)) {
             return self.refresh();
         }
-        let mut paths: Vec<&str> = paths.to_vec();
         paths.sort_unstable();
         paths.dedup();
+        let (known, unknown): (Vec<&str>, Vec<&str>) =
+            paths.into_iter().partition(|p| self.files.contains_key(*p));
         let mut out = RefreshReport::default();
         let mut set_changed = false;
-        for p in paths {
+        for p in known {
             let Some((input, stamp)) = self.files.get(p) else {
                 continue;
             };
@@ -494,7 +493,48 @@ impl<D: crate::Db + Clone> Index<D> {
                 }
             }
         }
+        if !unknown.is_empty() {
+            set_changed |= self.refresh_unknown(&unknown, &mut out);
+        }
         self.finish_refresh(set_changed, out)
+    }
+
+    /// The part of [`Index::refresh_paths`] for paths the index does not hold: a walk
+    /// scoped to them adds what the full walk would admit (and re-reads changed files
+    /// under a scoped directory); indexed files under a scoped directory that the walk no
+    /// longer finds are removed. Returns whether the file set changed.
+    fn refresh_unknown(&mut self, scope: &[&str], out: &mut RefreshReport) -> bool {
+        let t = Instant::now();
+        let stamps: HashMap<&str, Stamp> = self
+            .files
+            .iter()
+            .map(|(p, (_, s))| (p.as_str(), *s))
+            .collect();
+        let walked = crate::walk::walk_scoped(&self.root, scope, &|p, s| stamps.get(p) == Some(&s));
+        let mut seen: std::collections::HashSet<String> = walked.unchanged.into_iter().collect();
+        let mut set_changed = false;
+        for file in walked.files {
+            seen.insert(file.path.clone());
+            set_changed |= self.apply(file, out);
+        }
+        let inside = |p: &str| {
+            scope
+                .iter()
+                .any(|s| p.strip_prefix(s).is_some_and(|rest| rest.starts_with('/')))
+        };
+        let removed: Vec<String> = self
+            .files
+            .keys()
+            .filter(|p| inside(p) && !seen.contains(*p))
+            .cloned()
+            .collect();
+        for p in removed {
+            self.files.remove(&p);
+            out.removed.push(p);
+            set_changed = true;
+        }
+        self.report.timings_ms.insert("refresh walk".into(), ms(t));
+        set_changed
     }
 
     /// Records one loaded file: updates a known file's text (if it changed) or adds a new
@@ -603,6 +643,19 @@ impl<D: crate::Db> Index<D> {
     pub fn file(&self, path: &str) -> Option<SourceFile> {
         self.files.get(path).map(|(f, _)| *f)
     }
+}
+
+/// Whether `path`, given to [`Index::refresh_paths`], can change what the walk admits
+/// elsewhere (an ignore file or another file the walk's rules read, anything under
+/// `.git`) or is not a plain relative path: only a full walk settles those.
+fn needs_full_walk(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    path.is_empty()
+        || path.starts_with('/')
+        || crate::walk::changes_admission(name)
+        || path
+            .split('/')
+            .any(|c| c.is_empty() || c == "." || c == ".." || c == ".git")
 }
 
 fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {

@@ -83,6 +83,14 @@ pub(crate) fn is_build_output_dir(dir_name: &str) -> bool {
     LANGUAGES.iter().any(|l| l.is_build_output_dir(dir_name))
 }
 
+/// Whether any language with build-output directories treats a file name as packaging
+/// configuration (see [`has_packaging_manifest`]).
+pub(crate) fn is_packaging_manifest(file_name: &str) -> bool {
+    LANGUAGES
+        .iter()
+        .any(|l| l.packaging_manifests().contains(&file_name))
+}
+
 /// Whether a directory holds packaging configuration of a language that has build-output
 /// directories (only then is a `build` directory beside it output rather than source).
 pub(crate) fn has_packaging_manifest(dir: &std::path::Path) -> bool {
