@@ -55,7 +55,11 @@ fn main() {
         let t = Instant::now();
         let report = index.refresh_paths(&[rel.as_str()]);
         let add = t.elapsed();
-        assert_eq!(report.added, std::slice::from_ref(&rel), "the new file is indexed");
+        assert_eq!(
+            report.added,
+            std::slice::from_ref(&rel),
+            "the new file is indexed"
+        );
         let add_timings = index.report().timings_ms.clone();
         let add_counts = take(&counts);
         let t = Instant::now();
@@ -66,7 +70,11 @@ fn main() {
         let t = Instant::now();
         let report = index.refresh_paths(&[rel.as_str()]);
         let remove = t.elapsed();
-        assert_eq!(report.removed, std::slice::from_ref(&rel), "the removed file is dropped");
+        assert_eq!(
+            report.removed,
+            std::slice::from_ref(&rel),
+            "the removed file is dropped"
+        );
         let remove_counts = take(&counts);
         explore(&index);
         take(&counts);

@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
 use crate::db::{
-    FileIndex, ObserveDatabase, SourceFile, TERM_CHUNK_FILES, TermChunk, Workspace,
-    decl_word_chunk, file_import_keys, file_index, file_path_words, term_chunk_postings,
-    term_stats, workspace_graph,
+    FileIndex, ObserveDatabase, SourceFile, TermChunk, Workspace, decl_word_chunk,
+    file_import_keys, file_index, file_path_words, term_chunk_postings, term_chunks, term_stats,
+    workspace_graph,
 };
 use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
 
@@ -318,13 +318,7 @@ impl<D: crate::Db + Clone> Index<D> {
         // brought up to date here, with the index, so a query after an edit does not pay
         // for them; each is per chunk, so only the chunks an edit touched are rebuilt.
         let t = Instant::now();
-        let chunks = self
-            .workspace
-            .files(&self.db)
-            .len()
-            .div_ceil(TERM_CHUNK_FILES) as u32;
-        for c in 0..chunks {
-            let chunk = TermChunk::new(&self.db, c);
+        for chunk in term_chunks(&self.db, self.workspace) {
             let _ = term_chunk_postings(&self.db, self.workspace, chunk);
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
         }
@@ -356,7 +350,7 @@ impl<D: crate::Db + Clone> Index<D> {
         // needs a query another is computing waits for it).
         let _ = crate::db::module_resolver(&self.db, ws);
         let _ = crate::db::path_table(&self.db, ws);
-        let chunks = files.len().div_ceil(TERM_CHUNK_FILES);
+        let chunks = crate::db::term_chunk_layout(&self.db, ws).len();
         std::thread::scope(|s| {
             for t in 0..threads {
                 let db = self.db.clone();

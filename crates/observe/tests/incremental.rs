@@ -298,3 +298,55 @@ fn added_and_removed_files_are_seen() {
     assert!(index.file("src/extra.ts").is_some());
     assert!(index.file("src/types.ts").is_none());
 }
+
+/// Files are grouped into term chunks by a hash of their path, not by their position in
+/// the file list: a new file lands in one chunk and shifts no other file into another, so
+/// each per-chunk table is rebuilt for that one chunk only.
+#[test]
+fn a_new_file_rebuilds_one_chunk_of_each_term_table() {
+    use sightline_observe::db::{
+        TERM_CHUNK_FILES, decl_word_chunk, term_chunk_postings, term_chunks,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    // Enough files for several chunks, the count well inside a power-of-two bracket.
+    let files = TERM_CHUNK_FILES * 5;
+    for i in 0..files {
+        common::write_file(
+            dir.path(),
+            &format!("src/m{i:03}.ts"),
+            &format!("export function handler{i}() {{ return {i} }}\n"),
+        );
+    }
+    let (mut index, log) = counted_index(dir.path());
+    let touch_chunks = |index: &Index| {
+        let (db, ws) = (index.db(), index.workspace());
+        touch_all(index);
+        for chunk in term_chunks(db, ws) {
+            let _ = term_chunk_postings(db, ws, chunk);
+            let _ = decl_word_chunk(db, ws, chunk);
+        }
+    };
+    touch_chunks(&index);
+    let chunks = term_chunks(index.db(), index.workspace()).len();
+    assert!(chunks >= 4, "{chunks} chunks");
+    log.lock().unwrap().clear();
+
+    // Sorts between existing files, so every later file's position shifts by one.
+    common::write_file(
+        dir.path(),
+        "src/m100a.ts",
+        "export function addedHandler() { return 0 }\n",
+    );
+    assert_eq!(
+        index.refresh_paths(&["src/m100a.ts"]).added,
+        ["src/m100a.ts"]
+    );
+    touch_chunks(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(term_chunks(index.db(), index.workspace()).len(), chunks);
+    assert_eq!(executed(&log, "term_chunk_stats"), 1, "{log_text}");
+    assert_eq!(executed(&log, "term_chunk_postings"), 1, "{log_text}");
+    assert_eq!(executed(&log, "decl_word_chunk"), 1, "{log_text}");
+}
