@@ -42,6 +42,7 @@ fn main() {
     explore(&index);
     let take = |counts: &Counts| std::mem::take(&mut *counts.lock().unwrap());
     take(&counts);
+    print_resolution_costs(&index);
     for i in 0..5 {
         let rel = format!("{}/probeAdded{i}.ts", dir.trim_end_matches('/'));
         let abs = root.join(&rel);
@@ -82,4 +83,53 @@ fn main() {
             "add {add:?} explore {query_time:?} remove {remove:?}\n  add timings {add_timings:?}\n  add executed {add_counts:?}\n  explore executed {query_counts:?}\n  remove executed {remove_counts:?}"
         );
     }
+}
+
+/// What re-resolving every import costs outside salsa: building the workspace's resolver,
+/// resolving every import of every file with it, and assembling the graph from the cached
+/// per-file parts.
+fn print_resolution_costs(index: &Index) {
+    use sightline_observe::db::{file_decls, file_edges, file_shape};
+    use sightline_observe::graph::{Graph, GraphPart};
+    use sightline_observe::resolve::ModuleResolver;
+    use sightline_observe::walk::FileRole;
+    let (db, ws) = (index.db(), index.workspace());
+    let files = ws.files(db);
+    let paths: Vec<String> = files.iter().map(|f| f.path(db).clone()).collect();
+    let manifests: std::collections::HashMap<&str, String> = files
+        .iter()
+        .filter(|f| f.role(db) == FileRole::Manifest)
+        .map(|f| (f.path(db).as_str(), f.text(db).to_string()))
+        .collect();
+    let read = |p: &str| manifests.get(p).cloned();
+    let t = Instant::now();
+    let resolver = ModuleResolver::new(&paths, &read);
+    let build = t.elapsed();
+    let t = Instant::now();
+    let mut imports = 0;
+    for f in files {
+        if f.role(db) == FileRole::Manifest {
+            continue;
+        }
+        for imp in &file_shape(db, *f).imports {
+            imports += 1;
+            let _ = resolver.resolve(f.path(db), &imp.specifier);
+        }
+    }
+    let resolve = t.elapsed();
+    let parts: Vec<GraphPart<_>> = files
+        .iter()
+        .map(|f| GraphPart {
+            file: *f,
+            path: f.path(db).as_str(),
+            decls: (f.role(db) != FileRole::Manifest).then(|| file_decls(db, *f)),
+            edges: file_edges(db, ws, *f),
+        })
+        .collect();
+    let t = Instant::now();
+    let _ = Graph::assemble(&parts);
+    let assemble = t.elapsed();
+    println!(
+        "resolver build {build:?}, resolving {imports} imports {resolve:?}, graph assembly {assemble:?}"
+    );
 }
