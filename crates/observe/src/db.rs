@@ -237,11 +237,12 @@ impl FileShape {
     }
 }
 
-/// Module resolution for the whole workspace. Reads only file paths and manifest texts, so
-/// editing source files never recomputes it.
+/// Module resolution for the whole workspace at once: every path, the configuration and
+/// the Python resolver. For callers outside the graph's queries (which resolve through
+/// [`file_resolutions`]); tests and [`crate::graph::Graph::build`] use it.
 ///
-/// Workspace-wide hazard: `no_eq` and built from every path, so adding or removing a file
-/// re-runs every [`file_resolutions`] (which backdate where nothing changed).
+/// Workspace-wide hazard: `no_eq` and built from every path, so it re-runs whenever a file
+/// is added or removed.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::ModuleResolver> {
     let files = ws.files(db);
@@ -255,6 +256,11 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
     Arc::new(crate::resolve::ModuleResolver::new(&paths, &read))
 }
 
+pub use crate::resolution::{
+    Directory, DirectoryFiles, directory_files, directory_table, manifest_files, python_paths,
+    python_resolver, resolver_config,
+};
+
 /// How each import of one source file resolves, in import order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportResolutions {
@@ -266,17 +272,20 @@ pub struct ImportResolutions {
 }
 
 /// How each import of a source file resolves, and to which file, in import order.
-/// Depends on the file's shape, the module resolver and the path table only, so editing
-/// another file does not re-resolve these; adding or removing one re-runs them all
-/// (see [`module_resolver`]), and they backdate where nothing changed.
+/// Depends on the file's shape, the configuration ([`resolver_config`]), the files of the
+/// directories its candidate paths fall in ([`directory_files`]) and, for Python, the
+/// Python resolver: editing another file does not re-resolve these, and adding or
+/// removing one re-resolves only the files that probed its directory.
 #[salsa::tracked(returns(clone))]
 pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<ImportResolutions> {
     let shape = file_shape(db, file);
     if shape.imports.is_empty() {
         return Arc::default();
     }
-    let resolver = module_resolver(db, ws);
-    let table = path_table(db, ws);
+    let config = resolver_config(db, ws);
+    let files = crate::resolution::TrackedFiles::new(db, ws);
+    let python = || python_resolver(db, ws);
+    let resolver = crate::resolve::Resolver::new(&config, &files, &python);
     let path = file.path(db);
     let resolutions: Vec<crate::resolve::Resolution> = shape
         .imports
@@ -286,7 +295,7 @@ pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<Imp
     let targets = resolutions
         .iter()
         .map(|r| match r {
-            crate::resolve::Resolution::File(p) => table.get(p).copied(),
+            crate::resolve::Resolution::File(p) => files.get(p),
             _ => None,
         })
         .collect();

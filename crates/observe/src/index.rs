@@ -348,8 +348,9 @@ impl<D: crate::Db + Clone> Index<D> {
         let ws = self.workspace;
         // What every thread needs first, computed once before they start (a thread that
         // needs a query another is computing waits for it).
-        let _ = crate::db::module_resolver(&self.db, ws);
-        let _ = crate::db::path_table(&self.db, ws);
+        let _ = crate::db::resolver_config(&self.db, ws);
+        let _ = crate::db::python_resolver(&self.db, ws);
+        let _ = crate::db::directory_table(&self.db, ws);
         let chunks = crate::db::term_chunk_layout(&self.db, ws).len();
         std::thread::scope(|s| {
             for t in 0..threads {
@@ -392,8 +393,8 @@ impl<D: crate::Db + Clone> Index<D> {
         r.files_with_elided_names = 0;
         r.config_problems.clear();
         r.config_problem_examples.clear();
-        let resolver = crate::db::module_resolver(&self.db, self.workspace);
-        for d in resolver.diagnostics() {
+        let config = crate::db::resolver_config(&self.db, self.workspace);
+        for d in config.diagnostics() {
             *r.config_problems
                 .entry(d.kind.reason().to_owned())
                 .or_default() += 1;

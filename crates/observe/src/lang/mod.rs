@@ -13,7 +13,7 @@ mod python;
 mod typescript;
 
 use crate::facts::{FileFacts, Lang};
-use crate::resolve::{ModuleResolver, Resolution};
+use crate::resolve::{Resolution, Resolver};
 
 pub(crate) use python::Python;
 pub(crate) use typescript::TypeScript;
@@ -41,7 +41,7 @@ pub trait Language: Send + Sync + 'static {
     /// Parses one file of grammar `lang`. Never panics.
     fn extract_facts(&self, lang: Lang, text: &str) -> FileFacts;
     /// Resolves `specifier` as written in `from_file` (repo-relative).
-    fn resolve(&self, resolver: &ModuleResolver, from_file: &str, specifier: &str) -> Resolution;
+    fn resolve(&self, resolver: &Resolver<'_>, from_file: &str, specifier: &str) -> Resolution;
     /// Whether a call receiver names the instance or class of the enclosing class.
     fn is_self_receiver(&self, receiver: &str) -> bool;
 }
