@@ -1,7 +1,8 @@
 //! What adding a file costs on a large workspace: creates a file with one exported function
-//! in DIR five times, timing `refresh_paths` for it, one explore call after it, then the
-//! refresh that sees it deleted; prints which queries re-executed and how often.
-//! `cargo run --release -p sightline-observe --example new_file -- REPO DIR`
+//! in DIR (five times, or ROUNDS), timing `refresh_paths` for it, one explore call after it, then the
+//! refresh that sees it deleted; with NEW_FILE_COUNT set, prints which queries re-executed
+//! and how often.
+//! `cargo run --release -p sightline-observe --example new_file -- REPO DIR [ROUNDS]`
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -19,21 +20,29 @@ fn query_name(key: &str) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, root, dir] = args.as_slice() else {
-        eprintln!(
-            "usage: new_file REPO DIR (DIR relative to REPO; the file is removed at the end)"
-        );
-        std::process::exit(2);
+    let (root, dir, rounds) = match args.as_slice() {
+        [_, root, dir] => (root, dir, 5),
+        [_, root, dir, rounds] => (root, dir, rounds.parse().unwrap_or(5)),
+        _ => {
+            eprintln!("usage: new_file REPO DIR [ROUNDS] (DIR relative to REPO; removed again)");
+            std::process::exit(2);
+        }
     };
     let root = std::path::Path::new(root);
     let counts: Counts = Arc::default();
     let sink = counts.clone();
-    let db = ObserveDatabase::with_event_hook(move |event| {
-        if let salsa::EventKind::WillExecute { database_key } = event.kind {
-            let name = query_name(&format!("{database_key:?}"));
-            *sink.lock().unwrap().entry(name).or_default() += 1;
-        }
-    });
+    // An event hook slows salsa down (an event per validated memo), so queries are only
+    // counted when asked for.
+    let db = if std::env::var_os("NEW_FILE_COUNT").is_some() {
+        ObserveDatabase::with_event_hook(move |event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                let name = query_name(&format!("{database_key:?}"));
+                *sink.lock().unwrap().entry(name).or_default() += 1;
+            }
+        })
+    } else {
+        ObserveDatabase::default()
+    };
     let mut index = Index::open_with_db(db, root, &IndexOptions::default()).expect("index");
     let query = "probe added handler for the dev server";
     let explore = |index: &Index| {
@@ -43,7 +52,7 @@ fn main() {
     let take = |counts: &Counts| std::mem::take(&mut *counts.lock().unwrap());
     take(&counts);
     print_resolution_costs(&index);
-    for i in 0..5 {
+    for i in 0..rounds {
         let rel = format!("{}/probeAdded{i}.ts", dir.trim_end_matches('/'));
         let abs = root.join(&rel);
         std::fs::write(

@@ -328,8 +328,11 @@ impl<D: crate::Db + Clone> Index<D> {
                 let _ = file_import_keys(&self.db, *f);
             }
         }
-        let _ = crate::mirrors::mirror_files(&self.db, self.workspace);
         self.report.timings_ms.insert("query tables".into(), ms(t));
+        let t = Instant::now();
+        let _ = crate::mirrors::mirror_files(&self.db, self.workspace);
+        let _ = crate::db::file_positions(&self.db, self.workspace);
+        self.report.timings_ms.insert("mirrors".into(), ms(t));
         let t = Instant::now();
         self.fill_totals(&graph);
         self.report.timings_ms.insert("totals".into(), ms(t));
@@ -566,13 +569,14 @@ impl<D: crate::Db + Clone> Index<D> {
 
     fn finish_refresh(&mut self, set_changed: bool, mut out: RefreshReport) -> RefreshReport {
         if set_changed {
-            let mut inputs: Vec<(String, SourceFile)> = self
+            // Sorted by reference: no path is copied.
+            let mut inputs: Vec<(&str, SourceFile)> = self
                 .files
                 .iter()
-                .map(|(p, (f, _))| (p.clone(), *f))
+                .map(|(p, (f, _))| (p.as_str(), *f))
                 .collect();
-            inputs.sort_by(|a, b| a.0.cmp(&b.0));
-            let inputs = inputs.into_iter().map(|(_, f)| f).collect();
+            inputs.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            let inputs: Vec<SourceFile> = inputs.into_iter().map(|(_, f)| f).collect();
             self.workspace
                 .set_files(&mut self.db)
                 .with_durability(TREE_DURABILITY)

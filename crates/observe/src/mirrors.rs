@@ -5,7 +5,9 @@
 //! also declare nearly the same names, so sibling implementations that merely share file
 //! names (one directory per backend) are not mistaken for copies.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::db::{Db, Workspace};
@@ -27,14 +29,23 @@ pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
         .filter(|(_, f)| matches!(f.role(db), FileRole::Source(_)))
         .map(|(i, f)| (i as u32, f.path(db).as_str()))
         .collect();
-    let names = |i: u32| -> HashSet<String> {
+    // A file is compared with each of its twins: its names are collected once.
+    let memo: std::cell::RefCell<HashMap<u32, Arc<HashSet<String>>>> = Default::default();
+    let names = |i: u32| -> Arc<HashSet<String>> {
+        if let Some(known) = memo.borrow().get(&i) {
+            return known.clone();
+        }
         let shape = crate::db::file_shape(db, files[i as usize]);
-        shape
-            .decls
-            .iter()
-            .filter(|d| d.parent.is_none())
-            .map(|d| d.name.clone())
-            .collect()
+        let names: Arc<HashSet<String>> = Arc::new(
+            shape
+                .decls
+                .iter()
+                .filter(|d| d.parent.is_none())
+                .map(|d| d.name.clone())
+                .collect(),
+        );
+        memo.borrow_mut().insert(i, names.clone());
+        names
     };
     let alike = |a: u32, b: u32| {
         let (na, nb) = (names(a), names(b));
@@ -52,25 +63,30 @@ pub(crate) fn find_mirrors(
     paths: &[(u32, &str)],
     alike: &dyn Fn(u32, u32) -> bool,
 ) -> HashSet<u32> {
+    // Keys are slices of the paths themselves: this runs after every added or removed
+    // file, so it allocates per group, not per (file, depth).
     // (parent dir, child dir) -> number of source files under it.
-    let mut sizes: HashMap<(String, String), usize> = HashMap::new();
+    let mut sizes: HashMap<(&str, &str), usize> = HashMap::default();
     // (parent dir, path below the child) -> [(child dir, file index)]
-    let mut twins: HashMap<(String, String), Vec<(String, u32)>> = HashMap::new();
+    let mut twins: HashMap<(&str, &str), Vec<(&str, u32)>> = HashMap::default();
     for &(index, path) in paths {
-        let segments: Vec<&str> = path.split('/').collect();
-        for i in 0..segments.len().saturating_sub(1) {
-            let parent = segments[..i].join("/");
-            let child = segments[i].to_owned();
-            let rest = segments[i + 1..].join("/");
-            *sizes.entry((parent.clone(), child.clone())).or_default() += 1;
+        // Each directory segment `child` of the path, with what comes before and after it.
+        let mut start = 0;
+        while let Some(len) = path[start..].find('/') {
+            let end = start + len;
+            let parent = &path[..start.saturating_sub(1)];
+            let child = &path[start..end];
+            let rest = &path[end + 1..];
+            *sizes.entry((parent, child)).or_default() += 1;
             twins
                 .entry((parent, rest))
                 .or_default()
                 .push((child, index));
+            start = end + 1;
         }
     }
     // (parent, dir a, dir b) -> shared relative paths, with a < b.
-    let mut shared: HashMap<(String, String, String), Vec<(u32, u32)>> = HashMap::new();
+    let mut shared: HashMap<(&str, &str, &str), Vec<(u32, u32)>> = HashMap::default();
     for ((parent, _), group) in &twins {
         if group.len() < 2 || group.len() > 8 {
             continue;
@@ -85,17 +101,14 @@ pub(crate) fn find_mirrors(
                 if !alike(fa, fb) {
                     continue;
                 }
-                shared
-                    .entry((parent.clone(), a.clone(), b.clone()))
-                    .or_default()
-                    .push((fa, fb));
+                shared.entry((parent, a, b)).or_default().push((fa, fb));
             }
         }
     }
     let mut mirrors = HashSet::new();
     for ((parent, a, b), pairs) in shared {
-        let size_a = sizes[&(parent.clone(), a.clone())];
-        let size_b = sizes[&(parent, b.clone())];
+        let size_a = sizes[&(parent, a)];
+        let size_b = sizes[&(parent, b)];
         let smaller = size_a.min(size_b);
         if pairs.len() < MIN_SHARED
             || (pairs.len() as f64) < MIN_SHARED_RATIO * smaller as f64
