@@ -58,6 +58,9 @@ pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
 /// Share of top-level declaration names twins must have in common.
 const MIN_NAME_OVERLAP: f64 = 0.8;
 
+/// Two sibling directories as (parent, a, b), with a < b.
+type SiblingPair<'a> = (&'a str, &'a str, &'a str);
+
 /// `alike(a, b)` tells whether two files with the same relative path are copies.
 pub(crate) fn find_mirrors(
     paths: &[(u32, &str)],
@@ -86,7 +89,7 @@ pub(crate) fn find_mirrors(
         }
     }
     // (parent, dir a, dir b) -> shared relative paths, with a < b.
-    let mut shared: HashMap<(&str, &str, &str), Vec<(u32, u32)>> = HashMap::default();
+    let mut shared: HashMap<SiblingPair<'_>, Vec<(u32, u32)>> = HashMap::default();
     for ((parent, _), group) in &twins {
         if group.len() < 2 || group.len() > 8 {
             continue;
