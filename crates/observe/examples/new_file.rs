@@ -52,6 +52,7 @@ fn main() {
     let take = |counts: &Counts| std::mem::take(&mut *counts.lock().unwrap());
     take(&counts);
     print_resolution_costs(&index);
+    let mut times: [Vec<f64>; 3] = Default::default();
     for i in 0..rounds {
         let rel = format!("{}/probeAdded{i}.ts", dir.trim_end_matches('/'));
         let abs = root.join(&rel);
@@ -88,10 +89,23 @@ fn main() {
         let remove_counts = take(&counts);
         explore(&index);
         take(&counts);
+        for (all, t) in times.iter_mut().zip([add, query_time, remove]) {
+            all.push(t.as_secs_f64() * 1000.0);
+        }
         println!(
             "add {add:?} explore {query_time:?} remove {remove:?}\n  add timings {add_timings:?}\n  add executed {add_counts:?}\n  explore executed {query_counts:?}\n  remove executed {remove_counts:?}"
         );
     }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 2], v[0])
+    };
+    let [add, explore, remove] = &mut times;
+    let ((add, add_min), (explore, _), (remove, remove_min)) =
+        (median(add), median(explore), median(remove));
+    println!(
+        "median over {rounds}: add {add:.1} ms (min {add_min:.1}), explore {explore:.1} ms, remove {remove:.1} ms (min {remove_min:.1})"
+    );
 }
 
 /// What re-resolving every import costs outside salsa: building the workspace's resolver,

@@ -58,6 +58,22 @@ pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
 /// Share of top-level declaration names twins must have in common.
 const MIN_NAME_OVERLAP: f64 = 0.8;
 
+/// The files sharing one (parent directory, path below a child of it): one, inline, or
+/// several.
+enum Twins<'a> {
+    One((&'a str, u32)),
+    Many(Vec<(&'a str, u32)>),
+}
+
+impl<'a> Twins<'a> {
+    fn push(&mut self, entry: (&'a str, u32)) {
+        match self {
+            Twins::One(first) => *self = Twins::Many(vec![*first, entry]),
+            Twins::Many(all) => all.push(entry),
+        }
+    }
+}
+
 /// Two sibling directories as (parent, a, b), with a < b.
 type SiblingPair<'a> = (&'a str, &'a str, &'a str);
 
@@ -66,12 +82,13 @@ pub(crate) fn find_mirrors(
     paths: &[(u32, &str)],
     alike: &dyn Fn(u32, u32) -> bool,
 ) -> HashSet<u32> {
-    // Keys are slices of the paths themselves: this runs after every added or removed
-    // file, so it allocates per group, not per (file, depth).
+    // Keys are slices of the paths themselves, and a key seen once (almost all of them)
+    // holds its one entry inline: this runs after every added or removed file, so it
+    // allocates per twin group, not per (file, depth).
     // (parent dir, child dir) -> number of source files under it.
     let mut sizes: HashMap<(&str, &str), usize> = HashMap::default();
     // (parent dir, path below the child) -> [(child dir, file index)]
-    let mut twins: HashMap<(&str, &str), Vec<(&str, u32)>> = HashMap::default();
+    let mut twins: HashMap<(&str, &str), Twins<'_>> = HashMap::default();
     for &(index, path) in paths {
         // Each directory segment `child` of the path, with what comes before and after it.
         let mut start = 0;
@@ -81,17 +98,24 @@ pub(crate) fn find_mirrors(
             let child = &path[start..end];
             let rest = &path[end + 1..];
             *sizes.entry((parent, child)).or_default() += 1;
-            twins
-                .entry((parent, rest))
-                .or_default()
-                .push((child, index));
+            match twins.entry((parent, rest)) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(Twins::One((child, index)));
+                }
+                std::collections::hash_map::Entry::Occupied(mut o) => {
+                    o.get_mut().push((child, index))
+                }
+            }
             start = end + 1;
         }
     }
     // (parent, dir a, dir b) -> shared relative paths, with a < b.
     let mut shared: HashMap<SiblingPair<'_>, Vec<(u32, u32)>> = HashMap::default();
     for ((parent, _), group) in &twins {
-        if group.len() < 2 || group.len() > 8 {
+        let Twins::Many(group) = group else {
+            continue;
+        };
+        if group.len() > 8 {
             continue;
         }
         for (i, (a, fa)) in group.iter().enumerate() {
