@@ -64,6 +64,10 @@ fn main() {
         )
         .unwrap();
         let t = Instant::now();
+        let scoped = sightline_observe::walk::walk_scoped(root, &[rel.as_str()], &|_, _| false);
+        let walk = t.elapsed();
+        assert_eq!(scoped.files.len(), 1, "the scoped walk finds the new file");
+        let t = Instant::now();
         let report = index.refresh_paths(&[rel.as_str()]);
         let add = t.elapsed();
         assert_eq!(
@@ -93,7 +97,7 @@ fn main() {
             all.push(t.as_secs_f64() * 1000.0);
         }
         println!(
-            "add {add:?} explore {query_time:?} remove {remove:?}\n  add timings {add_timings:?}\n  add executed {add_counts:?}\n  explore executed {query_counts:?}\n  remove executed {remove_counts:?}"
+            "add {add:?} explore {query_time:?} remove {remove:?} (a scoped walk alone {walk:?})\n  add timings {add_timings:?}\n  add executed {add_counts:?}\n  explore executed {query_counts:?}\n  remove executed {remove_counts:?}"
         );
     }
     let median = |v: &mut Vec<f64>| {

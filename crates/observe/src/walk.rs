@@ -278,8 +278,10 @@ fn walk_within(
     let pruned = std::sync::Arc::new(std::sync::Mutex::new(BTreeMap::<SkipReason, u32>::new()));
     let pruned_in_filter = pruned.clone();
     let scope: Option<Vec<String>> = scope.map(|s| s.iter().map(|p| (*p).to_owned()).collect());
+    let scoped = scope.is_some();
     let root_in_filter = root.to_path_buf();
-    let walker = ignore::WalkBuilder::new(root)
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
         .hidden(true)
         .parents(true)
         .git_ignore(true)
@@ -308,29 +310,18 @@ fn walk_within(
                 }
                 None => true,
             }
-        })
-        .build_parallel();
-    // Directories are listed and files stat'ed on several threads; what they find is sorted
-    // by path afterwards (component-wise, the order of a sorted depth-first walk), so the
-    // outcome does not depend on thread timing.
-    let found: std::sync::Mutex<Vec<Found>> = std::sync::Mutex::new(Vec::new());
-    walker.run(|| {
-        let mut flush = FlushOnDrop {
-            local: Vec::new(),
-            into: &found,
-        };
-        Box::new(move |entry| {
-            let item = match entry {
-                Err(_) => Some(Found::Error),
-                Ok(entry) => classify(root, entry, unchanged),
-            };
-            if let Some(item) = item {
-                flush.local.push(item);
-            }
-            ignore::WalkState::Continue
-        })
-    });
-    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+        });
+    let classified = |entry: Result<ignore::DirEntry, ignore::Error>| match entry {
+        Err(_) => Some(Found::Error),
+        Ok(entry) => classify(root, entry, unchanged),
+    };
+    let mut found: Vec<Found> = if scoped {
+        // A scoped walk lists a handful of directories: on this thread, since starting the
+        // parallel walker's threads would cost more than the listing.
+        builder.build().filter_map(classified).collect()
+    } else {
+        walk_in_parallel(&builder, &classified)
+    };
     found.sort_by(|a, b| a.key().cmp(&b.key()));
     let mut candidates: Vec<(String, PathBuf, FileRole, Option<Stamp>)> = Vec::new();
     for item in found {
@@ -358,6 +349,29 @@ fn walk_within(
     }
     outcome.files.sort_by(|a, b| a.path.cmp(&b.path));
     outcome
+}
+
+/// Directories are listed and files stat'ed on several threads; what they find is sorted by
+/// path afterwards (component-wise, the order of a sorted depth-first walk), so the outcome
+/// does not depend on thread timing.
+fn walk_in_parallel(
+    builder: &ignore::WalkBuilder,
+    classified: &(dyn Fn(Result<ignore::DirEntry, ignore::Error>) -> Option<Found> + Sync),
+) -> Vec<Found> {
+    let found: std::sync::Mutex<Vec<Found>> = std::sync::Mutex::new(Vec::new());
+    builder.build_parallel().run(|| {
+        let mut flush = FlushOnDrop {
+            local: Vec::new(),
+            into: &found,
+        };
+        Box::new(move |entry| {
+            if let Some(item) = classified(entry) {
+                flush.local.push(item);
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    found.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// One walked entry, before files are read.
