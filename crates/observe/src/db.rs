@@ -257,8 +257,8 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
 }
 
 pub use crate::resolution::{
-    Directory, DirectoryFiles, DirectoryShard, directory_files, directory_shard, directory_table,
-    manifest_files, python_paths, python_resolver, resolver_config,
+    Directory, DirectoryFiles, directory_files, directory_table, manifest_files, python_paths,
+    python_resolver, resolver_config,
 };
 
 /// How each import of one source file resolves, in import order.
@@ -323,18 +323,10 @@ pub fn term_chunk_count(sources: usize) -> u32 {
 /// The chunk of `path` among `count` (a power of two): a hash of the path alone, so a file
 /// stays in its chunk whatever other files appear or disappear.
 pub fn term_chunk_of(path: &str, count: u32) -> u32 {
-    (stable_hash(path) % u64::from(count.max(1))) as u32
-}
-
-/// FNV-1a of `text`: fixed across runs and platforms, unlike a seeded hasher, so what is
-/// grouped by it stays grouped the same way.
-pub(crate) fn stable_hash(text: &str) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.as_bytes() {
-        hash ^= u64::from(*b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
+    // Fx is unseeded: the same path hashes the same in every run.
+    let mut hasher = rustc_hash::FxHasher::default();
+    std::hash::Hasher::write(&mut hasher, path.as_bytes());
+    (std::hash::Hasher::finish(&hasher) % u64::from(count.max(1))) as u32
 }
 
 /// The source files of each term chunk, in path order.

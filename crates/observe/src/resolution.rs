@@ -78,44 +78,33 @@ pub fn python_resolver(db: &dyn Db, ws: Workspace) -> Arc<PythonResolver> {
 /// The files directly in one directory, as (name, file), sorted by name.
 pub type DirectoryFiles = Arc<[(String, SourceFile)]>;
 
-/// Directories are grouped in this many shards by a hash of their path, between the
-/// workspace-wide table and each directory's files: a new file changes one shard, so
-/// most directories' queries verify against an unchanged shard instead of re-executing.
-const DIRECTORY_SHARDS: u64 = 64;
-
-/// Each shard's directories with their files.
-type DirectoryShards = Vec<Arc<FxHashMap<String, DirectoryFiles>>>;
-
-/// Every directory's files, by shard.
+/// Every directory's files.
 ///
 /// Workspace-wide hazard: reads the whole file list, so it re-executes whenever a file is
 /// added or removed (a pass splitting every path); resolutions read it only through
-/// [`directory_shard`] and [`directory_files`], which backdate for every shard and
-/// directory whose files did not change.
+/// [`directory_files`], which backdates for every directory whose files did not change.
 #[salsa::tracked(returns(clone))]
-pub fn directory_table(db: &dyn Db, ws: Workspace) -> Arc<DirectoryShards> {
+pub fn directory_table(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, DirectoryFiles>> {
     let mut table: FxHashMap<&str, Vec<(String, SourceFile)>> = FxHashMap::default();
     for f in ws.files(db) {
         let path = f.path(db).as_str();
         let (dir, name) = split_dir(path);
         table.entry(dir).or_default().push((name.to_owned(), *f));
     }
-    let mut shards: Vec<FxHashMap<String, DirectoryFiles>> =
-        vec![FxHashMap::default(); DIRECTORY_SHARDS as usize];
-    for (dir, mut files) in table {
-        files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        shards[shard_of(dir)].insert(dir.to_owned(), Arc::from(files));
-    }
-    Arc::new(shards.into_iter().map(Arc::new).collect())
+    Arc::new(
+        table
+            .into_iter()
+            .map(|(dir, mut files)| {
+                files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                (dir.to_owned(), Arc::from(files))
+            })
+            .collect(),
+    )
 }
 
-fn shard_of(dir: &str) -> usize {
-    (crate::db::stable_hash(dir) % DIRECTORY_SHARDS) as usize
-}
+pub use interned::Directory;
 
-pub use interned::{Directory, DirectoryShard};
-
-/// See `db::inputs`: salsa generates the constructors without docs.
+/// See `db::inputs`: salsa generates the constructor without docs.
 #[allow(missing_docs)]
 mod interned {
     /// A repo-relative directory path ("" for the root), as a key of [`super::directory_files`].
@@ -124,37 +113,14 @@ mod interned {
         #[returns(ref)]
         pub path: String,
     }
-
-    /// One shard of the directory table, as a key of [`super::directory_shard`].
-    #[salsa::interned(debug)]
-    pub struct DirectoryShard<'db> {
-        #[returns(copy)]
-        pub index: u32,
-    }
-}
-
-/// The directories of one shard with their files: a firewall, equal unless a file of one
-/// of its directories came or went.
-#[salsa::tracked(returns(clone))]
-pub fn directory_shard<'db>(
-    db: &'db dyn Db,
-    ws: Workspace,
-    shard: DirectoryShard<'db>,
-) -> Arc<FxHashMap<String, DirectoryFiles>> {
-    directory_table(db, ws)
-        .get(shard.index(db) as usize)
-        .cloned()
-        .unwrap_or_default()
 }
 
 /// The files directly in `dir`: a firewall between the workspace's file list and the
 /// resolutions that probed this directory, equal unless a file of it came or went.
 #[salsa::tracked(returns(clone))]
 pub fn directory_files<'db>(db: &'db dyn Db, ws: Workspace, dir: Directory<'db>) -> DirectoryFiles {
-    let path = dir.path(db).as_str();
-    let shard = DirectoryShard::new(db, shard_of(path) as u32);
-    directory_shard(db, ws, shard)
-        .get(path)
+    directory_table(db, ws)
+        .get(dir.path(db).as_str())
         .cloned()
         .unwrap_or_else(|| Arc::from(Vec::new()))
 }

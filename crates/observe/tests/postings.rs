@@ -37,3 +37,24 @@ fn postings_hold_exactly_the_files_term_counts() {
     }
     assert_eq!(from_files, from_postings);
 }
+
+/// Chunks are kept near their nominal size: paths that differ in a digit or a directory
+/// spread over every chunk, none holding more than twice its share.
+#[test]
+fn chunk_hashes_spread_similar_paths_evenly() {
+    use sightline_observe::db::{TERM_CHUNK_FILES, term_chunk_count, term_chunk_of};
+    let paths: Vec<String> = (0..4096)
+        .map(|i| format!("packages/p{}/src/module{}.ts", i % 7, i))
+        .collect();
+    let count = term_chunk_count(paths.len());
+    assert_eq!(count as usize, paths.len() / TERM_CHUNK_FILES);
+    let mut sizes = vec![0usize; count as usize];
+    for p in &paths {
+        sizes[term_chunk_of(p, count) as usize] += 1;
+    }
+    let share = paths.len() / count as usize;
+    assert!(
+        sizes.iter().all(|&n| n > share / 2 && n < share * 2),
+        "{sizes:?}"
+    );
+}
