@@ -58,6 +58,11 @@ pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
 /// Share of top-level declaration names twins must have in common.
 const MIN_NAME_OVERLAP: f64 = 0.8;
 
+/// The last segment of a path.
+fn file_name(path: &str) -> &str {
+    path.rsplit_once('/').map_or(path, |(_, name)| name)
+}
+
 /// The files sharing one (parent directory, path below a child of it): one, inline, or
 /// several.
 enum Twins<'a> {
@@ -82,14 +87,20 @@ pub(crate) fn find_mirrors(
     paths: &[(u32, &str)],
     alike: &dyn Fn(u32, u32) -> bool,
 ) -> HashSet<u32> {
-    // Keys are slices of the paths themselves, and a key seen once (almost all of them)
-    // holds its one entry inline: this runs after every added or removed file, so it
-    // allocates per twin group, not per (file, depth).
-    // (parent dir, child dir) -> number of source files under it.
-    let mut sizes: HashMap<(&str, &str), usize> = HashMap::default();
+    // Twins share their file name, so a file whose name no other file has only counts
+    // toward its directories' sizes, which are looked up for the few compared directories
+    // at the end. Keys are slices of the paths themselves, and a key seen once holds its
+    // entry inline: this runs after every added or removed file.
+    let mut name_counts: HashMap<&str, u32> = HashMap::default();
+    for &(_, path) in paths {
+        *name_counts.entry(file_name(path)).or_default() += 1;
+    }
     // (parent dir, path below the child) -> [(child dir, file index)]
     let mut twins: HashMap<(&str, &str), Twins<'_>> = HashMap::default();
     for &(index, path) in paths {
+        if name_counts.get(file_name(path)).copied().unwrap_or(0) < 2 {
+            continue;
+        }
         // Each directory segment `child` of the path, with what comes before and after it.
         let mut start = 0;
         while let Some(len) = path[start..].find('/') {
@@ -97,7 +108,6 @@ pub(crate) fn find_mirrors(
             let parent = &path[..start.saturating_sub(1)];
             let child = &path[start..end];
             let rest = &path[end + 1..];
-            *sizes.entry((parent, child)).or_default() += 1;
             match twins.entry((parent, rest)) {
                 std::collections::hash_map::Entry::Vacant(v) => {
                     v.insert(Twins::One((child, index)));
@@ -132,10 +142,24 @@ pub(crate) fn find_mirrors(
             }
         }
     }
+    // The number of files under a directory: the run of sorted paths below it.
+    let mut sorted: Vec<&str> = paths.iter().map(|&(_, p)| p).collect();
+    if !sorted.is_sorted() {
+        sorted.sort_unstable();
+    }
+    let size = |parent: &str, child: &str| -> usize {
+        let prefix = if parent.is_empty() {
+            format!("{child}/")
+        } else {
+            format!("{parent}/{child}/")
+        };
+        let first = sorted.partition_point(|p| *p < prefix.as_str());
+        sorted[first..].partition_point(|p| p.starts_with(prefix.as_str()))
+    };
     let mut mirrors = HashSet::new();
     for ((parent, a, b), pairs) in shared {
-        let size_a = sizes[&(parent, a)];
-        let size_b = sizes[&(parent, b)];
+        let size_a = size(parent, a);
+        let size_b = size(parent, b);
         let smaller = size_a.min(size_b);
         if pairs.len() < MIN_SHARED
             || (pairs.len() as f64) < MIN_SHARED_RATIO * smaller as f64
@@ -154,6 +178,80 @@ pub(crate) fn find_mirrors(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The definition, spelled out: every (parent, child) size counted, every file grouped.
+    fn reference(paths: &[(u32, &str)], alike: &dyn Fn(u32, u32) -> bool) -> HashSet<u32> {
+        let mut sizes: HashMap<(String, String), usize> = HashMap::default();
+        let mut twins: HashMap<(String, String), Vec<(String, u32)>> = HashMap::default();
+        for &(index, path) in paths {
+            let segments: Vec<&str> = path.split('/').collect();
+            for i in 0..segments.len().saturating_sub(1) {
+                let parent = segments[..i].join("/");
+                let child = segments[i].to_owned();
+                let rest = segments[i + 1..].join("/");
+                *sizes.entry((parent.clone(), child.clone())).or_default() += 1;
+                twins
+                    .entry((parent, rest))
+                    .or_default()
+                    .push((child, index));
+            }
+        }
+        let mut shared: HashMap<(String, String, String), Vec<(u32, u32)>> = HashMap::default();
+        for ((parent, _), group) in &twins {
+            if group.len() < 2 || group.len() > 8 {
+                continue;
+            }
+            for (i, (a, fa)) in group.iter().enumerate() {
+                for (b, fb) in &group[i + 1..] {
+                    let (a, b, fa, fb) = if a < b {
+                        (a, b, *fa, *fb)
+                    } else {
+                        (b, a, *fb, *fa)
+                    };
+                    if alike(fa, fb) {
+                        let key = (parent.clone(), a.clone(), b.clone());
+                        shared.entry(key).or_default().push((fa, fb));
+                    }
+                }
+            }
+        }
+        let mut mirrors = HashSet::new();
+        for ((parent, a, b), pairs) in shared {
+            let size_a = sizes[&(parent.clone(), a)];
+            let size_b = sizes[&(parent, b)];
+            if pairs.len() < MIN_SHARED
+                || (pairs.len() as f64) < MIN_SHARED_RATIO * size_a.min(size_b) as f64
+                || size_a == size_b
+            {
+                continue;
+            }
+            for (fa, fb) in pairs {
+                mirrors.insert(if size_b < size_a { fb } else { fa });
+            }
+        }
+        mirrors
+    }
+
+    proptest! {
+        #[test]
+        fn finds_what_the_definition_finds(
+            paths in proptest::collection::btree_set(
+                (
+                    proptest::sample::select(&["src", "copy", "src/a", "copy/a", "lib/copy", "lib/src", "b"][..]),
+                    proptest::sample::select(&["x.ts", "y.ts", "z.ts", "index.ts", "w.ts", "v.ts", "u.ts", "t.ts"][..]),
+                ),
+                0..50,
+            ),
+            unlike in proptest::collection::vec(0u32..50, 0..3),
+        ) {
+            let paths: Vec<String> = paths.into_iter().map(|(dir, name)| format!("{dir}/{name}")).collect();
+            let refs: Vec<(u32, &str)> =
+                paths.iter().enumerate().map(|(i, p)| (i as u32, p.as_str())).collect();
+            let alike = |a: u32, b: u32| !unlike.contains(&a) && !unlike.contains(&b);
+            prop_assert_eq!(find_mirrors(&refs, &alike), reference(&refs, &alike));
+        }
+    }
 
     #[test]
     fn the_smaller_twin_tree_is_the_mirror() {
