@@ -503,12 +503,9 @@ impl<D: crate::Db + Clone> Index<D> {
     /// longer finds are removed. Returns whether the file set changed.
     fn refresh_unknown(&mut self, scope: &[&str], out: &mut RefreshReport) -> bool {
         let t = Instant::now();
-        let stamps: HashMap<&str, Stamp> = self
-            .files
-            .iter()
-            .map(|(p, (_, s))| (p.as_str(), *s))
-            .collect();
-        let walked = crate::walk::walk_scoped(&self.root, scope, &|p, s| stamps.get(p) == Some(&s));
+        let files = &self.files;
+        let unchanged = |p: &str, s: Stamp| files.get(p).is_some_and(|(_, known)| *known == s);
+        let walked = crate::walk::walk_scoped(&self.root, scope, &unchanged);
         let mut seen: std::collections::HashSet<String> = walked.unchanged.into_iter().collect();
         let mut set_changed = false;
         for file in walked.files {
