@@ -1,7 +1,7 @@
 //! What adding a file costs on a large workspace: creates a file with one exported function
 //! in DIR (five times, or ROUNDS), timing `refresh_paths` for it, one explore call after it, then the
 //! refresh that sees it deleted; with NEW_FILE_COUNT set, prints which queries re-executed
-//! and how often.
+//! and how often; with NEW_FILE_COLD set, the index is opened without the persistent cache.
 //! `cargo run --release -p sightline-observe --example new_file -- REPO DIR [ROUNDS]`
 
 use std::collections::BTreeMap;
@@ -43,7 +43,18 @@ fn main() {
     } else {
         ObserveDatabase::default()
     };
-    let mut index = Index::open_with_db(db, root, &IndexOptions::default()).expect("index");
+    // NEW_FILE_COLD: open without the persistent cache, so the open is a cold index.
+    let options = IndexOptions {
+        cache: if std::env::var_os("NEW_FILE_COLD").is_some() {
+            sightline_observe::CacheMode::Disabled
+        } else {
+            sightline_observe::CacheMode::Default
+        },
+        progress: None,
+    };
+    let t = Instant::now();
+    let mut index = Index::open_with_db(db, root, &options).expect("index");
+    println!("open {:?} {:?}", t.elapsed(), index.report().timings_ms);
     let query = "probe added handler for the dev server";
     let explore = |index: &Index| {
         let _ = run(index.db(), index.workspace(), &ExploreArgs::new(query));
