@@ -237,11 +237,12 @@ impl FileShape {
     }
 }
 
-/// Module resolution for the whole workspace. Reads only file paths and manifest texts, so
-/// editing source files never recomputes it.
+/// Module resolution for the whole workspace at once: every path, the configuration and
+/// the Python resolver. For callers outside the graph's queries (which resolve through
+/// [`file_resolutions`]); tests and [`crate::graph::Graph::build`] use it.
 ///
-/// Workspace-wide hazard: `no_eq` and built from every path, so adding or removing a file
-/// re-runs every [`file_resolutions`] (which backdate where nothing changed).
+/// Workspace-wide hazard: `no_eq` and built from every path, so it re-runs whenever a file
+/// is added or removed.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::ModuleResolver> {
     let files = ws.files(db);
@@ -255,6 +256,11 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
     Arc::new(crate::resolve::ModuleResolver::new(&paths, &read))
 }
 
+pub use crate::resolution::{
+    Directory, DirectoryFiles, directory_files, directory_table, manifest_files, python_paths,
+    python_resolver, resolver_config,
+};
+
 /// How each import of one source file resolves, in import order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportResolutions {
@@ -266,17 +272,20 @@ pub struct ImportResolutions {
 }
 
 /// How each import of a source file resolves, and to which file, in import order.
-/// Depends on the file's shape, the module resolver and the path table only, so editing
-/// another file does not re-resolve these; adding or removing one re-runs them all
-/// (see [`module_resolver`]), and they backdate where nothing changed.
+/// Depends on the file's shape, the configuration ([`resolver_config`]), the files of the
+/// directories its candidate paths fall in ([`directory_files`]) and, for Python, the
+/// Python resolver: editing another file does not re-resolve these, and adding or
+/// removing one re-resolves only the files that probed its directory.
 #[salsa::tracked(returns(clone))]
 pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<ImportResolutions> {
     let shape = file_shape(db, file);
     if shape.imports.is_empty() {
         return Arc::default();
     }
-    let resolver = module_resolver(db, ws);
-    let table = path_table(db, ws);
+    let config = resolver_config(db, ws);
+    let files = crate::resolution::TrackedFiles::new(db, ws);
+    let python = || python_resolver(db, ws);
+    let resolver = crate::resolve::Resolver::new(&config, &files, &python);
     let path = file.path(db);
     let resolutions: Vec<crate::resolve::Resolution> = shape
         .imports
@@ -286,7 +295,7 @@ pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<Imp
     let targets = resolutions
         .iter()
         .map(|r| match r {
-            crate::resolve::Resolution::File(p) => table.get(p).copied(),
+            crate::resolve::Resolution::File(p) => files.get(p),
             _ => None,
         })
         .collect();
@@ -296,20 +305,82 @@ pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<Imp
     })
 }
 
-/// Files per [`term_chunk_stats`] group: an edit recomputes one group's document
-/// frequencies and a merge of the groups, not every file's terms.
+/// Source files per term chunk, at most on average: an edit recomputes one chunk's
+/// tables and a merge of the chunks' handles, not every file's terms.
 pub const TERM_CHUNK_FILES: usize = 64;
+
+/// How many term chunks a workspace of `sources` source files has: a power of two, so it
+/// changes (and every chunk is regrouped) only when the count crosses a power-of-two
+/// multiple of [`TERM_CHUNK_FILES`], not with each added or removed file.
+pub fn term_chunk_count(sources: usize) -> u32 {
+    let count = sources
+        .div_ceil(TERM_CHUNK_FILES)
+        .max(1)
+        .next_power_of_two();
+    u32::try_from(count).unwrap_or(1 << 31)
+}
+
+/// The chunk of `path` among `count` (a power of two): a hash of the path alone, so a file
+/// stays in its chunk whatever other files appear or disappear.
+pub fn term_chunk_of(path: &str, count: u32) -> u32 {
+    // Fx is unseeded: the same path hashes the same in every run.
+    let mut hasher = rustc_hash::FxHasher::default();
+    std::hash::Hasher::write(&mut hasher, path.as_bytes());
+    (std::hash::Hasher::finish(&hasher) % u64::from(count.max(1))) as u32
+}
+
+/// The source files of each term chunk, in path order.
+///
+/// Workspace-wide hazard: reads the whole file list, so it re-executes whenever a file is
+/// added or removed (a pass hashing every path); each chunk reads its own part through
+/// [`term_chunk_files`], which backdates unless that chunk's files changed.
+#[salsa::tracked(returns(clone))]
+pub fn term_chunk_layout(db: &dyn Db, ws: Workspace) -> Arc<Vec<Arc<[SourceFile]>>> {
+    let sources: Vec<SourceFile> = ws
+        .files(db)
+        .iter()
+        .filter(|f| matches!(f.role(db), FileRole::Source(_)))
+        .copied()
+        .collect();
+    let count = term_chunk_count(sources.len());
+    let mut chunks: Vec<Vec<SourceFile>> = vec![Vec::new(); count as usize];
+    for f in sources {
+        chunks[term_chunk_of(f.path(db), count) as usize].push(f);
+    }
+    Arc::new(chunks.into_iter().map(Arc::from).collect())
+}
+
+/// Every term chunk of the workspace, in order.
+pub fn term_chunks<'db>(db: &'db dyn Db, ws: Workspace) -> Vec<TermChunk<'db>> {
+    (0..term_chunk_layout(db, ws).len() as u32)
+        .map(|c| TermChunk::new(db, c))
+        .collect()
+}
+
+/// The source files of one chunk: a firewall between the workspace's file list and the
+/// chunk's tables, equal (and so not propagated) unless a file of this chunk came or went.
+#[salsa::tracked(returns(clone))]
+pub fn term_chunk_files<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<[SourceFile]> {
+    term_chunk_layout(db, ws)
+        .get(chunk.index(db) as usize)
+        .cloned()
+        .unwrap_or_else(|| Arc::from(Vec::new()))
+}
 
 /// Document frequencies of the repository's own vocabulary, over source files.
 ///
-/// Workspace-wide hazard: re-runs when any chunk's frequencies change, at the cost of
-/// collecting the chunks' handles ([`crate::idf::TermStats`] sums them per term on
-/// lookup, rather than merging the vocabulary here).
+/// Workspace-wide hazard: re-runs when any chunk's frequencies change, or a file is added
+/// or removed, at the cost of collecting the chunks' handles ([`crate::idf::TermStats`]
+/// sums them per term on lookup, rather than merging the vocabulary here).
 #[salsa::tracked(returns(clone))]
 pub fn term_stats(db: &dyn Db, ws: Workspace) -> Arc<crate::idf::TermStats> {
-    let chunks = ws.files(db).len().div_ceil(TERM_CHUNK_FILES);
-    let parts: Vec<Arc<crate::idf::PartialStats>> = (0..chunks as u32)
-        .map(|c| term_chunk_stats(db, ws, TermChunk::new(db, c)))
+    let parts: Vec<Arc<crate::idf::PartialStats>> = term_chunks(db, ws)
+        .into_iter()
+        .map(|chunk| term_chunk_stats(db, ws, chunk))
         .collect();
     Arc::new(crate::idf::TermStats::from_partials(parts))
 }
@@ -319,33 +390,17 @@ pub use chunk::TermChunk;
 /// See [`inputs`]: the same exemption for an interned struct.
 #[allow(missing_docs)]
 mod chunk {
-    /// A group of [`super::TERM_CHUNK_FILES`] consecutive workspace files, by position.
+    /// A group of source files by a hash of their paths ([`super::term_chunk_of`]), about
+    /// [`super::TERM_CHUNK_FILES`] of them.
     #[salsa::interned(debug)]
     pub struct TermChunk<'db> {
-        /// The group's position: files `index * TERM_CHUNK_FILES ..` of the list.
+        /// The group's number, below [`super::term_chunk_count`].
         #[returns(copy)]
         pub index: u32,
     }
 }
 
-/// The source files of one chunk with their positions in the workspace's file list: what
-/// every per-chunk table is built from.
-fn chunk_sources<'a>(
-    db: &'a dyn Db,
-    ws: Workspace,
-    chunk: TermChunk<'_>,
-) -> impl Iterator<Item = (u32, SourceFile)> + 'a {
-    let files = ws.files(db);
-    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
-    let end = (start + TERM_CHUNK_FILES).min(files.len());
-    files[start..end]
-        .iter()
-        .enumerate()
-        .filter(move |(_, f)| matches!(f.role(db), FileRole::Source(_)))
-        .map(move |(i, f)| ((start + i) as u32, *f))
-}
-
-/// Document frequencies of the source files in one chunk of the workspace's file list.
+/// Document frequencies of the source files in one chunk.
 #[salsa::tracked(returns(clone))]
 pub fn term_chunk_stats<'db>(
     db: &'db dyn Db,
@@ -353,8 +408,8 @@ pub fn term_chunk_stats<'db>(
     chunk: TermChunk<'db>,
 ) -> Arc<crate::idf::PartialStats> {
     let mut stats = crate::idf::PartialStats::default();
-    for (_, f) in chunk_sources(db, ws, chunk) {
-        stats.add_document(&file_terms(db, f));
+    for f in term_chunk_files(db, ws, chunk).iter() {
+        stats.add_document(&file_terms(db, *f));
     }
     Arc::new(stats)
 }
@@ -362,8 +417,8 @@ pub fn term_chunk_stats<'db>(
 /// One source file's count of a term, with the file's term total (BM25's length).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Posting {
-    /// Position in the workspace's file list.
-    pub file: u32,
+    /// The file (an input, so its identity never shifts when other files come or go).
+    pub file: SourceFile,
     /// How often the term occurs in the file.
     pub tf: u32,
     /// The file's number of terms.
@@ -380,11 +435,11 @@ pub fn term_chunk_postings<'db>(
     chunk: TermChunk<'db>,
 ) -> Arc<rustc_hash::FxHashMap<String, Vec<Posting>>> {
     let mut postings: rustc_hash::FxHashMap<String, Vec<Posting>> = Default::default();
-    for (position, f) in chunk_sources(db, ws, chunk) {
-        let counts = file_terms(db, f);
+    for f in term_chunk_files(db, ws, chunk).iter() {
+        let counts = file_terms(db, *f);
         for (term, tf) in &counts.terms {
             postings.entry(term.clone()).or_default().push(Posting {
-                file: position,
+                file: *f,
                 tf: *tf,
                 total: counts.total,
             });
@@ -394,18 +449,18 @@ pub fn term_chunk_postings<'db>(
 }
 
 /// The declarations of one chunk's source files by the lowercase words (and compound
-/// key) of their names, as (file position, declaration position): what a query's terms
-/// find declarations by. Per chunk and from the files' shapes, so an edit rebuilds one
-/// chunk's table, never a workspace-wide one.
+/// key) of their names, as (file, declaration position in it): what a query's terms find
+/// declarations by. Per chunk and from the files' shapes, so an edit rebuilds one chunk's
+/// table, never a workspace-wide one.
 #[salsa::tracked(returns(clone))]
 pub fn decl_word_chunk<'db>(
     db: &'db dyn Db,
     ws: Workspace,
     chunk: TermChunk<'db>,
-) -> Arc<rustc_hash::FxHashMap<String, Vec<(u32, u32)>>> {
-    let mut index: rustc_hash::FxHashMap<String, Vec<(u32, u32)>> = Default::default();
-    for (position, f) in chunk_sources(db, ws, chunk) {
-        let shape = file_shape(db, f);
+) -> Arc<rustc_hash::FxHashMap<String, Vec<(SourceFile, u32)>>> {
+    let mut index: rustc_hash::FxHashMap<String, Vec<(SourceFile, u32)>> = Default::default();
+    for f in term_chunk_files(db, ws, chunk).iter() {
+        let shape = file_shape(db, *f);
         for (d, decl) in shape.decls.iter().enumerate() {
             let name = decl.name.as_str();
             let mut keys: Vec<String> = crate::terms::term_words(name);
@@ -415,11 +470,26 @@ pub fn decl_word_chunk<'db>(
             keys.sort();
             keys.dedup();
             for k in keys {
-                index.entry(k).or_default().push((position, d as u32));
+                index.entry(k).or_default().push((*f, d as u32));
             }
         }
     }
     Arc::new(index)
+}
+
+/// Each file's position in the workspace's file list (and so in the assembled graph).
+///
+/// Workspace-wide hazard: reads the whole file list, so it re-executes whenever a file is
+/// added or removed; only queries that assemble or read the positional graph use it.
+#[salsa::tracked(returns(clone))]
+pub fn file_positions(db: &dyn Db, ws: Workspace) -> Arc<rustc_hash::FxHashMap<SourceFile, u32>> {
+    Arc::new(
+        ws.files(db)
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (*f, i as u32))
+            .collect(),
+    )
 }
 
 /// The words of a file's path: its stem's (an `index` file takes its directory's name)

@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
 use crate::db::{
-    FileIndex, ObserveDatabase, SourceFile, TERM_CHUNK_FILES, TermChunk, Workspace,
-    decl_word_chunk, file_import_keys, file_index, file_path_words, term_chunk_postings,
-    term_stats, workspace_graph,
+    FileIndex, ObserveDatabase, SourceFile, TermChunk, Workspace, decl_word_chunk,
+    file_import_keys, file_index, file_path_words, term_chunk_postings, term_chunks, term_stats,
+    workspace_graph,
 };
 use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
 
@@ -318,13 +318,7 @@ impl<D: crate::Db + Clone> Index<D> {
         // brought up to date here, with the index, so a query after an edit does not pay
         // for them; each is per chunk, so only the chunks an edit touched are rebuilt.
         let t = Instant::now();
-        let chunks = self
-            .workspace
-            .files(&self.db)
-            .len()
-            .div_ceil(TERM_CHUNK_FILES) as u32;
-        for c in 0..chunks {
-            let chunk = TermChunk::new(&self.db, c);
+        for chunk in term_chunks(&self.db, self.workspace) {
             let _ = term_chunk_postings(&self.db, self.workspace, chunk);
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
         }
@@ -334,8 +328,11 @@ impl<D: crate::Db + Clone> Index<D> {
                 let _ = file_import_keys(&self.db, *f);
             }
         }
-        let _ = crate::mirrors::mirror_files(&self.db, self.workspace);
         self.report.timings_ms.insert("query tables".into(), ms(t));
+        let t = Instant::now();
+        let _ = crate::mirrors::mirror_files(&self.db, self.workspace);
+        let _ = crate::db::file_positions(&self.db, self.workspace);
+        self.report.timings_ms.insert("mirrors".into(), ms(t));
         let t = Instant::now();
         self.fill_totals(&graph);
         self.report.timings_ms.insert("totals".into(), ms(t));
@@ -354,9 +351,10 @@ impl<D: crate::Db + Clone> Index<D> {
         let ws = self.workspace;
         // What every thread needs first, computed once before they start (a thread that
         // needs a query another is computing waits for it).
-        let _ = crate::db::module_resolver(&self.db, ws);
-        let _ = crate::db::path_table(&self.db, ws);
-        let chunks = files.len().div_ceil(TERM_CHUNK_FILES);
+        let _ = crate::db::resolver_config(&self.db, ws);
+        let _ = crate::db::python_resolver(&self.db, ws);
+        let _ = crate::db::directory_table(&self.db, ws);
+        let chunks = crate::db::term_chunk_layout(&self.db, ws).len();
         std::thread::scope(|s| {
             for t in 0..threads {
                 let db = self.db.clone();
@@ -398,8 +396,8 @@ impl<D: crate::Db + Clone> Index<D> {
         r.files_with_elided_names = 0;
         r.config_problems.clear();
         r.config_problem_examples.clear();
-        let resolver = crate::db::module_resolver(&self.db, self.workspace);
-        for d in resolver.diagnostics() {
+        let config = crate::db::resolver_config(&self.db, self.workspace);
+        for d in config.diagnostics() {
             *r.config_problems
                 .entry(d.kind.reason().to_owned())
                 .or_default() += 1;
@@ -454,26 +452,25 @@ impl<D: crate::Db + Clone> Index<D> {
 
     /// Like [`Index::refresh`], for a caller that knows which repo-relative paths may have
     /// changed (a file watcher, an editor): only those are stat'ed and, when their stamp
-    /// changed, read, instead of sweeping the whole tree. Paths the index does not hold yet,
-    /// and ignore files (which can change what the walk sees), fall back to a full
-    /// [`Index::refresh`], since only the walk knows whether they are ignored.
+    /// changed, read, instead of sweeping the whole tree. A path the index does not hold
+    /// yet (a new file, or a directory) is looked up by a walk scoped to it
+    /// ([`crate::walk::walk_scoped`]), which admits it exactly when the full walk would; a
+    /// removed one that held no indexed file changes nothing. Ignore files, the other
+    /// files the walk's rules read ([`crate::walk::changes_admission`]) and paths inside
+    /// `.git`, which change what the walk sees elsewhere, and paths that are not plain
+    /// relative paths fall back to a full [`Index::refresh`].
     pub fn refresh_paths(&mut self, paths: &[&str]) -> RefreshReport {
-        let needs_walk = paths.iter().any(|p| {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            !self.files.contains_key(*p)
-                || name == ".gitignore"
-                || name == ".ignore"
-                || p.split('/').any(|c| c == ".git")
-        });
-        if needs_walk {
+        let mut paths: Vec<&str> = paths.iter().map(|p| p.trim_end_matches('/')).collect();
+        if paths.iter().any(|p| needs_full_walk(p)) {
             return self.refresh();
         }
-        let mut paths: Vec<&str> = paths.to_vec();
         paths.sort_unstable();
         paths.dedup();
+        let (known, unknown): (Vec<&str>, Vec<&str>) =
+            paths.into_iter().partition(|p| self.files.contains_key(*p));
         let mut out = RefreshReport::default();
         let mut set_changed = false;
-        for p in paths {
+        for p in known {
             let Some((input, stamp)) = self.files.get(p) else {
                 continue;
             };
@@ -494,7 +491,45 @@ impl<D: crate::Db + Clone> Index<D> {
                 }
             }
         }
+        if !unknown.is_empty() {
+            set_changed |= self.refresh_unknown(&unknown, &mut out);
+        }
         self.finish_refresh(set_changed, out)
+    }
+
+    /// The part of [`Index::refresh_paths`] for paths the index does not hold: a walk
+    /// scoped to them adds what the full walk would admit (and re-reads changed files
+    /// under a scoped directory); indexed files under a scoped directory that the walk no
+    /// longer finds are removed. Returns whether the file set changed.
+    fn refresh_unknown(&mut self, scope: &[&str], out: &mut RefreshReport) -> bool {
+        let t = Instant::now();
+        let files = &self.files;
+        let unchanged = |p: &str, s: Stamp| files.get(p).is_some_and(|(_, known)| *known == s);
+        let walked = crate::walk::walk_scoped(&self.root, scope, &unchanged);
+        let mut seen: std::collections::HashSet<String> = walked.unchanged.into_iter().collect();
+        let mut set_changed = false;
+        for file in walked.files {
+            seen.insert(file.path.clone());
+            set_changed |= self.apply(file, out);
+        }
+        let inside = |p: &str| {
+            scope
+                .iter()
+                .any(|s| p.strip_prefix(s).is_some_and(|rest| rest.starts_with('/')))
+        };
+        let removed: Vec<String> = self
+            .files
+            .keys()
+            .filter(|p| inside(p) && !seen.contains(*p))
+            .cloned()
+            .collect();
+        for p in removed {
+            self.files.remove(&p);
+            out.removed.push(p);
+            set_changed = true;
+        }
+        self.report.timings_ms.insert("refresh walk".into(), ms(t));
+        set_changed
     }
 
     /// Records one loaded file: updates a known file's text (if it changed) or adds a new
@@ -531,13 +566,14 @@ impl<D: crate::Db + Clone> Index<D> {
 
     fn finish_refresh(&mut self, set_changed: bool, mut out: RefreshReport) -> RefreshReport {
         if set_changed {
-            let mut inputs: Vec<(String, SourceFile)> = self
+            // Sorted by reference: no path is copied.
+            let mut inputs: Vec<(&str, SourceFile)> = self
                 .files
                 .iter()
-                .map(|(p, (f, _))| (p.clone(), *f))
+                .map(|(p, (f, _))| (p.as_str(), *f))
                 .collect();
-            inputs.sort_by(|a, b| a.0.cmp(&b.0));
-            let inputs = inputs.into_iter().map(|(_, f)| f).collect();
+            inputs.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            let inputs: Vec<SourceFile> = inputs.into_iter().map(|(_, f)| f).collect();
             self.workspace
                 .set_files(&mut self.db)
                 .with_durability(TREE_DURABILITY)
@@ -603,6 +639,19 @@ impl<D: crate::Db> Index<D> {
     pub fn file(&self, path: &str) -> Option<SourceFile> {
         self.files.get(path).map(|(f, _)| *f)
     }
+}
+
+/// Whether `path`, given to [`Index::refresh_paths`], can change what the walk admits
+/// elsewhere (an ignore file or another file the walk's rules read, anything under
+/// `.git`) or is not a plain relative path: only a full walk settles those.
+fn needs_full_walk(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    path.is_empty()
+        || path.starts_with('/')
+        || crate::walk::changes_admission(name)
+        || path
+            .split('/')
+            .any(|c| c.is_empty() || c == "." || c == ".." || c == ".git")
 }
 
 fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {

@@ -70,6 +70,7 @@ pub mod db;
 pub mod graph;
 mod index;
 mod mirrors;
+mod resolution;
 pub mod search;
 pub mod sizing;
 

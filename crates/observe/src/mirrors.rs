@@ -5,7 +5,9 @@
 //! also declare nearly the same names, so sibling implementations that merely share file
 //! names (one directory per backend) are not mistaken for copies.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::db::{Db, Workspace};
@@ -27,14 +29,23 @@ pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
         .filter(|(_, f)| matches!(f.role(db), FileRole::Source(_)))
         .map(|(i, f)| (i as u32, f.path(db).as_str()))
         .collect();
-    let names = |i: u32| -> HashSet<String> {
+    // A file is compared with each of its twins: its names are collected once.
+    let memo: std::cell::RefCell<HashMap<u32, Arc<HashSet<String>>>> = Default::default();
+    let names = |i: u32| -> Arc<HashSet<String>> {
+        if let Some(known) = memo.borrow().get(&i) {
+            return known.clone();
+        }
         let shape = crate::db::file_shape(db, files[i as usize]);
-        shape
-            .decls
-            .iter()
-            .filter(|d| d.parent.is_none())
-            .map(|d| d.name.clone())
-            .collect()
+        let names: Arc<HashSet<String>> = Arc::new(
+            shape
+                .decls
+                .iter()
+                .filter(|d| d.parent.is_none())
+                .map(|d| d.name.clone())
+                .collect(),
+        );
+        memo.borrow_mut().insert(i, names.clone());
+        names
     };
     let alike = |a: u32, b: u32| {
         let (na, nb) = (names(a), names(b));
@@ -47,32 +58,74 @@ pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
 /// Share of top-level declaration names twins must have in common.
 const MIN_NAME_OVERLAP: f64 = 0.8;
 
+/// The last segment of a path.
+fn file_name(path: &str) -> &str {
+    path.rsplit_once('/').map_or(path, |(_, name)| name)
+}
+
+/// The files sharing one (parent directory, path below a child of it): one, inline, or
+/// several.
+enum Twins<'a> {
+    One((&'a str, u32)),
+    Many(Vec<(&'a str, u32)>),
+}
+
+impl<'a> Twins<'a> {
+    fn push(&mut self, entry: (&'a str, u32)) {
+        match self {
+            Twins::One(first) => *self = Twins::Many(vec![*first, entry]),
+            Twins::Many(all) => all.push(entry),
+        }
+    }
+}
+
+/// Two sibling directories as (parent, a, b), with a < b.
+type SiblingPair<'a> = (&'a str, &'a str, &'a str);
+
 /// `alike(a, b)` tells whether two files with the same relative path are copies.
 pub(crate) fn find_mirrors(
     paths: &[(u32, &str)],
     alike: &dyn Fn(u32, u32) -> bool,
 ) -> HashSet<u32> {
-    // (parent dir, child dir) -> number of source files under it.
-    let mut sizes: HashMap<(String, String), usize> = HashMap::new();
+    // Twins share their file name, so a file whose name no other file has only counts
+    // toward its directories' sizes, which are looked up for the few compared directories
+    // at the end. Keys are slices of the paths themselves, and a key seen once holds its
+    // entry inline: this runs after every added or removed file.
+    let mut name_counts: HashMap<&str, u32> = HashMap::default();
+    for &(_, path) in paths {
+        *name_counts.entry(file_name(path)).or_default() += 1;
+    }
     // (parent dir, path below the child) -> [(child dir, file index)]
-    let mut twins: HashMap<(String, String), Vec<(String, u32)>> = HashMap::new();
+    let mut twins: HashMap<(&str, &str), Twins<'_>> = HashMap::default();
     for &(index, path) in paths {
-        let segments: Vec<&str> = path.split('/').collect();
-        for i in 0..segments.len().saturating_sub(1) {
-            let parent = segments[..i].join("/");
-            let child = segments[i].to_owned();
-            let rest = segments[i + 1..].join("/");
-            *sizes.entry((parent.clone(), child.clone())).or_default() += 1;
-            twins
-                .entry((parent, rest))
-                .or_default()
-                .push((child, index));
+        if name_counts.get(file_name(path)).copied().unwrap_or(0) < 2 {
+            continue;
+        }
+        // Each directory segment `child` of the path, with what comes before and after it.
+        let mut start = 0;
+        while let Some(len) = path[start..].find('/') {
+            let end = start + len;
+            let parent = &path[..start.saturating_sub(1)];
+            let child = &path[start..end];
+            let rest = &path[end + 1..];
+            match twins.entry((parent, rest)) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(Twins::One((child, index)));
+                }
+                std::collections::hash_map::Entry::Occupied(mut o) => {
+                    o.get_mut().push((child, index))
+                }
+            }
+            start = end + 1;
         }
     }
     // (parent, dir a, dir b) -> shared relative paths, with a < b.
-    let mut shared: HashMap<(String, String, String), Vec<(u32, u32)>> = HashMap::new();
+    let mut shared: HashMap<SiblingPair<'_>, Vec<(u32, u32)>> = HashMap::default();
     for ((parent, _), group) in &twins {
-        if group.len() < 2 || group.len() > 8 {
+        let Twins::Many(group) = group else {
+            continue;
+        };
+        if group.len() > 8 {
             continue;
         }
         for (i, (a, fa)) in group.iter().enumerate() {
@@ -85,17 +138,28 @@ pub(crate) fn find_mirrors(
                 if !alike(fa, fb) {
                     continue;
                 }
-                shared
-                    .entry((parent.clone(), a.clone(), b.clone()))
-                    .or_default()
-                    .push((fa, fb));
+                shared.entry((parent, a, b)).or_default().push((fa, fb));
             }
         }
     }
+    // The number of files under a directory: the run of sorted paths below it.
+    let mut sorted: Vec<&str> = paths.iter().map(|&(_, p)| p).collect();
+    if !sorted.is_sorted() {
+        sorted.sort_unstable();
+    }
+    let size = |parent: &str, child: &str| -> usize {
+        let prefix = if parent.is_empty() {
+            format!("{child}/")
+        } else {
+            format!("{parent}/{child}/")
+        };
+        let first = sorted.partition_point(|p| *p < prefix.as_str());
+        sorted[first..].partition_point(|p| p.starts_with(prefix.as_str()))
+    };
     let mut mirrors = HashSet::new();
     for ((parent, a, b), pairs) in shared {
-        let size_a = sizes[&(parent.clone(), a.clone())];
-        let size_b = sizes[&(parent, b.clone())];
+        let size_a = size(parent, a);
+        let size_b = size(parent, b);
         let smaller = size_a.min(size_b);
         if pairs.len() < MIN_SHARED
             || (pairs.len() as f64) < MIN_SHARED_RATIO * smaller as f64
@@ -114,6 +178,80 @@ pub(crate) fn find_mirrors(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The definition, spelled out: every (parent, child) size counted, every file grouped.
+    fn reference(paths: &[(u32, &str)], alike: &dyn Fn(u32, u32) -> bool) -> HashSet<u32> {
+        let mut sizes: HashMap<(String, String), usize> = HashMap::default();
+        let mut twins: HashMap<(String, String), Vec<(String, u32)>> = HashMap::default();
+        for &(index, path) in paths {
+            let segments: Vec<&str> = path.split('/').collect();
+            for i in 0..segments.len().saturating_sub(1) {
+                let parent = segments[..i].join("/");
+                let child = segments[i].to_owned();
+                let rest = segments[i + 1..].join("/");
+                *sizes.entry((parent.clone(), child.clone())).or_default() += 1;
+                twins
+                    .entry((parent, rest))
+                    .or_default()
+                    .push((child, index));
+            }
+        }
+        let mut shared: HashMap<(String, String, String), Vec<(u32, u32)>> = HashMap::default();
+        for ((parent, _), group) in &twins {
+            if group.len() < 2 || group.len() > 8 {
+                continue;
+            }
+            for (i, (a, fa)) in group.iter().enumerate() {
+                for (b, fb) in &group[i + 1..] {
+                    let (a, b, fa, fb) = if a < b {
+                        (a, b, *fa, *fb)
+                    } else {
+                        (b, a, *fb, *fa)
+                    };
+                    if alike(fa, fb) {
+                        let key = (parent.clone(), a.clone(), b.clone());
+                        shared.entry(key).or_default().push((fa, fb));
+                    }
+                }
+            }
+        }
+        let mut mirrors = HashSet::new();
+        for ((parent, a, b), pairs) in shared {
+            let size_a = sizes[&(parent.clone(), a)];
+            let size_b = sizes[&(parent, b)];
+            if pairs.len() < MIN_SHARED
+                || (pairs.len() as f64) < MIN_SHARED_RATIO * size_a.min(size_b) as f64
+                || size_a == size_b
+            {
+                continue;
+            }
+            for (fa, fb) in pairs {
+                mirrors.insert(if size_b < size_a { fb } else { fa });
+            }
+        }
+        mirrors
+    }
+
+    proptest! {
+        #[test]
+        fn finds_what_the_definition_finds(
+            paths in proptest::collection::btree_set(
+                (
+                    proptest::sample::select(&["src", "copy", "src/a", "copy/a", "lib/copy", "lib/src", "b"][..]),
+                    proptest::sample::select(&["x.ts", "y.ts", "z.ts", "index.ts", "w.ts", "v.ts", "u.ts", "t.ts"][..]),
+                ),
+                0..50,
+            ),
+            unlike in proptest::collection::vec(0u32..50, 0..3),
+        ) {
+            let paths: Vec<String> = paths.into_iter().map(|(dir, name)| format!("{dir}/{name}")).collect();
+            let refs: Vec<(u32, &str)> =
+                paths.iter().enumerate().map(|(i, p)| (i as u32, p.as_str())).collect();
+            let alike = |a: u32, b: u32| !unlike.contains(&a) && !unlike.contains(&b);
+            prop_assert_eq!(find_mirrors(&refs, &alike), reference(&refs, &alike));
+        }
+    }
 
     #[test]
     fn the_smaller_twin_tree_is_the_mirror() {

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::db::{
-    Db, TERM_CHUNK_FILES, TermChunk, Workspace, decl_word_chunk, term_chunk_postings, term_stats,
-    workspace_graph,
+    Db, SourceFile, Workspace, decl_word_chunk, file_positions, term_chunk_postings, term_chunks,
+    term_stats, workspace_graph,
 };
 use crate::graph::{EdgeKind, Graph, NodeId};
 use crate::path_traits::PathTraits;
@@ -159,7 +159,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         if !matches!(f.role(db), FileRole::Source(_)) {
             continue;
         }
-        let (lexical, matched) = lexical_by_file.remove(&(fi as u32)).unwrap_or_default();
+        let (lexical, matched) = lexical_by_file.remove(f).unwrap_or_default();
         let (path_stem, path_dir) = path_score(&crate::db::file_path_words(db, *f), &terms, shape);
         // Only a query spelling a multi-word identifier can match an import's compound key.
         let import_score = if has_compound {
@@ -318,15 +318,17 @@ fn name_hits(
     // Many declarations share a name (members, overloads, re-declarations): each name is
     // split, stemmed and scored once per query.
     let mut by_name: HashMap<String, (f64, Vec<String>)> = HashMap::new();
-    let chunks: Vec<_> = (0..files.len().div_ceil(TERM_CHUNK_FILES) as u32)
-        .map(|c| decl_word_chunk(db, ws, TermChunk::new(db, c)))
+    let chunks: Vec<_> = term_chunks(db, ws)
+        .into_iter()
+        .map(|chunk| decl_word_chunk(db, ws, chunk))
         .collect();
+    let positions = file_positions(db, ws);
     for t in &terms.terms {
         let nodes = chunks
             .iter()
             .filter_map(|chunk| chunk.get(&t.term))
             .flatten()
-            .map(|&(file, decl)| graph.decl_node(file, decl));
+            .filter_map(|(file, decl)| Some(graph.decl_node(*positions.get(file)?, *decl)));
         for node in nodes {
             if names_seen.insert(node, ()).is_some() {
                 continue;
@@ -466,11 +468,10 @@ fn lexical_scores(
     terms: &QueryTerms,
     avg_len: f64,
     shape: &SearchShape,
-) -> HashMap<u32, (f64, Vec<String>)> {
-    let mut out: HashMap<u32, (f64, Vec<String>)> = HashMap::new();
-    let chunks = ws.files(db).len().div_ceil(TERM_CHUNK_FILES);
-    for c in 0..chunks as u32 {
-        let postings = term_chunk_postings(db, ws, TermChunk::new(db, c));
+) -> HashMap<SourceFile, (f64, Vec<String>)> {
+    let mut out: HashMap<SourceFile, (f64, Vec<String>)> = HashMap::new();
+    for chunk in term_chunks(db, ws) {
+        let postings = term_chunk_postings(db, ws, chunk);
         for t in &terms.terms {
             for p in postings.get(&t.term).map_or(&[][..], Vec::as_slice) {
                 let tf = f64::from(p.tf);

@@ -222,6 +222,17 @@ pub(crate) fn pruned_dir_reason(path: &Path, name: &str, depth: usize) -> Option
     }
 }
 
+/// Whether a file's appearance, removal or edit can change what the walk admits outside
+/// the file itself: an ignore file, a virtual environment's marker, or packaging
+/// configuration (which makes a sibling build directory output). Only a full walk
+/// settles what such a change admits.
+pub(crate) fn changes_admission(file_name: &str) -> bool {
+    file_name == ".gitignore"
+        || file_name == ".ignore"
+        || file_name == VIRTUAL_ENV_MARKER
+        || crate::lang::is_packaging_manifest(file_name)
+}
+
 /// Walks `root` (respecting .gitignore and friends), then reads and classifies candidate
 /// files in parallel.
 pub fn walk(root: &Path) -> WalkOutcome {
@@ -231,11 +242,46 @@ pub fn walk(root: &Path) -> WalkOutcome {
 /// Like [`walk`], but files for which `unchanged(path, stamp)` holds are listed in
 /// `WalkOutcome::unchanged` instead of being read: the stat sweep behind incremental refresh.
 pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync)) -> WalkOutcome {
+    walk_within(root, None, unchanged)
+}
+
+/// Like [`walk_changed`], restricted to `scope` (repo-relative paths of files or
+/// directories): the same walk, with the same ignore files, hidden-entry rule, pruned
+/// directories and file checks, that enters only the directories on the way to a scoped
+/// path and those below it. What it finds under a scoped path is exactly what a full walk
+/// finds there, at the cost of listing a few directories instead of the tree.
+pub fn walk_scoped(
+    root: &Path,
+    scope: &[&str],
+    unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
+) -> WalkOutcome {
+    walk_within(root, Some(scope), unchanged)
+}
+
+/// Whether the entry at repo-relative `rel` is on the way to, or inside, a scoped path.
+fn in_scope(rel: &Path, scope: &[String]) -> bool {
+    scope.iter().any(|s| {
+        let s = Path::new(s.as_str());
+        s.starts_with(rel) || rel.starts_with(s)
+    })
+}
+
+/// The walk behind [`walk_changed`] and [`walk_scoped`]: one builder and one entry filter,
+/// so a scoped walk admits a path exactly when the full walk does.
+fn walk_within(
+    root: &Path,
+    scope: Option<&[&str]>,
+    unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
+) -> WalkOutcome {
     let mut outcome = WalkOutcome::default();
     // Pruned directories are counted as one skip each (their contents are not walked).
     let pruned = std::sync::Arc::new(std::sync::Mutex::new(BTreeMap::<SkipReason, u32>::new()));
     let pruned_in_filter = pruned.clone();
-    let walker = ignore::WalkBuilder::new(root)
+    let scope: Option<Vec<String>> = scope.map(|s| s.iter().map(|p| (*p).to_owned()).collect());
+    let scoped = scope.is_some();
+    let root_in_filter = root.to_path_buf();
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
         .hidden(true)
         .parents(true)
         .git_ignore(true)
@@ -244,6 +290,14 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
         .require_git(false)
         .follow_links(false)
         .filter_entry(move |e| {
+            // The ignore files and the hidden-entry rule were applied before this filter;
+            // the scope only narrows what is entered, it never admits anything.
+            if let Some(scope) = &scope {
+                let rel = e.path().strip_prefix(&root_in_filter).unwrap_or(e.path());
+                if !in_scope(rel, scope) {
+                    return false;
+                }
+            }
             if !e.file_type().is_some_and(|t| t.is_dir()) {
                 return true;
             }
@@ -256,29 +310,18 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
                 }
                 None => true,
             }
-        })
-        .build_parallel();
-    // Directories are listed and files stat'ed on several threads; what they find is sorted
-    // by path afterwards (component-wise, the order of a sorted depth-first walk), so the
-    // outcome does not depend on thread timing.
-    let found: std::sync::Mutex<Vec<Found>> = std::sync::Mutex::new(Vec::new());
-    walker.run(|| {
-        let mut flush = FlushOnDrop {
-            local: Vec::new(),
-            into: &found,
-        };
-        Box::new(move |entry| {
-            let item = match entry {
-                Err(_) => Some(Found::Error),
-                Ok(entry) => classify(root, entry, unchanged),
-            };
-            if let Some(item) = item {
-                flush.local.push(item);
-            }
-            ignore::WalkState::Continue
-        })
-    });
-    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+        });
+    let classified = |entry: Result<ignore::DirEntry, ignore::Error>| match entry {
+        Err(_) => Some(Found::Error),
+        Ok(entry) => classify(root, entry, unchanged),
+    };
+    let mut found: Vec<Found> = if scoped {
+        // A scoped walk lists a handful of directories: on this thread, since starting the
+        // parallel walker's threads would cost more than the listing.
+        builder.build().filter_map(classified).collect()
+    } else {
+        walk_in_parallel(&builder, &classified)
+    };
     found.sort_by(|a, b| a.key().cmp(&b.key()));
     let mut candidates: Vec<(String, PathBuf, FileRole, Option<Stamp>)> = Vec::new();
     for item in found {
@@ -306,6 +349,29 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
     }
     outcome.files.sort_by(|a, b| a.path.cmp(&b.path));
     outcome
+}
+
+/// Directories are listed and files stat'ed on several threads; what they find is sorted by
+/// path afterwards (component-wise, the order of a sorted depth-first walk), so the outcome
+/// does not depend on thread timing.
+fn walk_in_parallel(
+    builder: &ignore::WalkBuilder,
+    classified: &(dyn Fn(Result<ignore::DirEntry, ignore::Error>) -> Option<Found> + Sync),
+) -> Vec<Found> {
+    let found: std::sync::Mutex<Vec<Found>> = std::sync::Mutex::new(Vec::new());
+    builder.build_parallel().run(|| {
+        let mut flush = FlushOnDrop {
+            local: Vec::new(),
+            into: &found,
+        };
+        Box::new(move |entry| {
+            if let Some(item) = classified(entry) {
+                flush.local.push(item);
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    found.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// One walked entry, before files are read.

@@ -298,3 +298,138 @@ fn added_and_removed_files_are_seen() {
     assert!(index.file("src/extra.ts").is_some());
     assert!(index.file("src/types.ts").is_none());
 }
+
+/// Files are grouped into term chunks by a hash of their path, not by their position in
+/// the file list: a new file lands in one chunk and shifts no other file into another, so
+/// each per-chunk table is rebuilt for that one chunk only.
+#[test]
+fn a_new_file_rebuilds_one_chunk_of_each_term_table() {
+    use sightline_observe::db::{
+        TERM_CHUNK_FILES, decl_word_chunk, term_chunk_postings, term_chunks,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    // Enough files for several chunks, the count well inside a power-of-two bracket.
+    let files = TERM_CHUNK_FILES * 5;
+    for i in 0..files {
+        common::write_file(
+            dir.path(),
+            &format!("src/m{i:03}.ts"),
+            &format!("export function handler{i}() {{ return {i} }}\n"),
+        );
+    }
+    let (mut index, log) = counted_index(dir.path());
+    let touch_chunks = |index: &Index| {
+        let (db, ws) = (index.db(), index.workspace());
+        touch_all(index);
+        for chunk in term_chunks(db, ws) {
+            let _ = term_chunk_postings(db, ws, chunk);
+            let _ = decl_word_chunk(db, ws, chunk);
+        }
+    };
+    touch_chunks(&index);
+    let chunks = term_chunks(index.db(), index.workspace()).len();
+    assert!(chunks >= 4, "{chunks} chunks");
+    log.lock().unwrap().clear();
+
+    // Sorts between existing files, so every later file's position shifts by one.
+    common::write_file(
+        dir.path(),
+        "src/m100a.ts",
+        "export function addedHandler() { return 0 }\n",
+    );
+    assert_eq!(
+        index.refresh_paths(&["src/m100a.ts"]).added,
+        ["src/m100a.ts"]
+    );
+    touch_chunks(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(term_chunks(index.db(), index.workspace()).len(), chunks);
+    assert_eq!(executed(&log, "term_chunk_stats"), 1, "{log_text}");
+    assert_eq!(executed(&log, "term_chunk_postings"), 1, "{log_text}");
+    assert_eq!(executed(&log, "decl_word_chunk"), 1, "{log_text}");
+}
+
+/// Resolution reads the configuration and the files of the directories it probes, not the
+/// whole file list: a new file in a directory no import probes re-resolves its own imports
+/// and no other file's, and rebuilds no configuration.
+#[test]
+fn a_new_file_re_resolves_only_the_imports_that_probe_its_directory() {
+    let dir = common::fixture_copy();
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    std::fs::create_dir(dir.path().join("src/fresh")).unwrap();
+    common::write_file(
+        dir.path(),
+        "src/fresh/addedLater.ts",
+        "import { recordStore } from '../state/recordStore';
+export function later() { recordStore.load(); }
+",
+    );
+    let added = index.refresh_paths(&["src/fresh/addedLater.ts"]).added;
+    assert_eq!(added, ["src/fresh/addedLater.ts"]);
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "file_resolutions"), 1, "{log_text}");
+    assert_eq!(executed(&log, "resolver_config"), 0, "{log_text}");
+    assert_eq!(executed(&log, "python_resolver"), 0, "{log_text}");
+    assert_eq!(executed(&log, "module_resolver"), 0, "{log_text}");
+    let graph = workspace_graph(index.db(), index.workspace());
+    let later = graph
+        .node_by_name("src/fresh/addedLater.ts", "later")
+        .unwrap();
+    let load = graph
+        .node_by_name("src/state/recordStore.ts", "RecordStore.load")
+        .unwrap();
+    assert!(graph.outgoing(later).iter().any(|e| e.to == load));
+}
+
+/// A new file in a directory an import probes is found by that import.
+#[test]
+fn a_new_file_an_import_was_missing_is_resolved() {
+    let dir = common::fixture_copy();
+    let (mut index, log) = counted_index(dir.path());
+    common::write_file(
+        dir.path(),
+        "src/wantsMissing.ts",
+        "import { missing } from './missingYet';
+export function wants() { missing(); }
+",
+    );
+    index.refresh();
+    touch_all(&index);
+    let graph = workspace_graph(index.db(), index.workspace());
+    let wants = graph.node_by_name("src/wantsMissing.ts", "wants").unwrap();
+    assert!(
+        graph
+            .outgoing(wants)
+            .iter()
+            .all(|e| e.kind == EdgeKind::Contains)
+    );
+    log.lock().unwrap().clear();
+
+    common::write_file(
+        dir.path(),
+        "src/missingYet.ts",
+        "export function missing() { return 1 }\n",
+    );
+    assert_eq!(
+        index.refresh_paths(&["src/missingYet.ts"]).added,
+        ["src/missingYet.ts"]
+    );
+    touch_all(&index);
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    let graph = workspace_graph(index.db(), index.workspace());
+    let wants = graph.node_by_name("src/wantsMissing.ts", "wants").unwrap();
+    let missing = graph.node_by_name("src/missingYet.ts", "missing").unwrap();
+    assert!(
+        graph.outgoing(wants).iter().any(|e| e.to == missing),
+        "{log_text}"
+    );
+    let files = index.workspace().files(index.db()).len();
+    assert!(executed(&log, "file_resolutions") < files / 2, "{log_text}");
+}

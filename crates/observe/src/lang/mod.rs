@@ -13,7 +13,7 @@ mod python;
 mod typescript;
 
 use crate::facts::{FileFacts, Lang};
-use crate::resolve::{ModuleResolver, Resolution};
+use crate::resolve::{Resolution, Resolver};
 
 pub(crate) use python::Python;
 pub(crate) use typescript::TypeScript;
@@ -41,7 +41,7 @@ pub trait Language: Send + Sync + 'static {
     /// Parses one file of grammar `lang`. Never panics.
     fn extract_facts(&self, lang: Lang, text: &str) -> FileFacts;
     /// Resolves `specifier` as written in `from_file` (repo-relative).
-    fn resolve(&self, resolver: &ModuleResolver, from_file: &str, specifier: &str) -> Resolution;
+    fn resolve(&self, resolver: &Resolver<'_>, from_file: &str, specifier: &str) -> Resolution;
     /// Whether a call receiver names the instance or class of the enclosing class.
     fn is_self_receiver(&self, receiver: &str) -> bool;
 }
@@ -81,6 +81,14 @@ pub(crate) fn is_manifest(file_name: &str) -> bool {
 /// Whether any language treats a directory name as build output next to its manifests.
 pub(crate) fn is_build_output_dir(dir_name: &str) -> bool {
     LANGUAGES.iter().any(|l| l.is_build_output_dir(dir_name))
+}
+
+/// Whether any language with build-output directories treats a file name as packaging
+/// configuration (see [`has_packaging_manifest`]).
+pub(crate) fn is_packaging_manifest(file_name: &str) -> bool {
+    LANGUAGES
+        .iter()
+        .any(|l| l.packaging_manifests().contains(&file_name))
 }
 
 /// Whether a directory holds packaging configuration of a language that has build-output

@@ -4,7 +4,7 @@
 
 use super::Language;
 use crate::facts::{FileFacts, Lang};
-use crate::resolve::{ModuleResolver, Resolution};
+use crate::resolve::{Resolution, Resolver};
 
 /// Python (`.py`, `.pyi`): facts, import resolution over import roots, packaging layout.
 pub struct Python;
@@ -45,7 +45,7 @@ impl Language for Python {
         crate::syntax::extract_python(text)
     }
 
-    fn resolve(&self, resolver: &ModuleResolver, from_file: &str, specifier: &str) -> Resolution {
+    fn resolve(&self, resolver: &Resolver<'_>, from_file: &str, specifier: &str) -> Resolution {
         resolver.python().resolve(from_file, specifier)
     }
 

@@ -3,7 +3,7 @@
 
 use super::Language;
 use crate::facts::{FileFacts, Lang};
-use crate::resolve::{ModuleResolver, Resolution};
+use crate::resolve::{Resolution, Resolver};
 
 /// TypeScript and JavaScript (TSX grammar for `.tsx`/`.js*`): facts, `tsconfig`/package
 /// resolution, `node_modules`-style dependency directories.
@@ -37,7 +37,7 @@ impl Language for TypeScript {
         crate::syntax::extract_script(lang, text)
     }
 
-    fn resolve(&self, resolver: &ModuleResolver, from_file: &str, specifier: &str) -> Resolution {
+    fn resolve(&self, resolver: &Resolver<'_>, from_file: &str, specifier: &str) -> Resolution {
         resolver.resolve_script(from_file, specifier)
     }
 

@@ -1,8 +1,10 @@
 //! Module resolution: which file of the index an import specifier names.
 //!
 //! A pure function of the file set and the text of its `tsconfig*.json` and
-//! `package.json` files, so it can sit behind a salsa query. Everything is precomputed in
-//! [`ModuleResolver::new`]; [`ModuleResolver::resolve`] only looks things up in memory.
+//! `package.json` files. The configuration is parsed once ([`ResolverConfig`], a function
+//! of the manifests alone); the file set is only asked whether a candidate path exists
+//! ([`FileSet`]), so a salsa query can answer per directory and a resolution depends on the
+//! directories it probed. [`ModuleResolver`] bundles both for use outside salsa.
 //!
 //! Rules, in the order they apply:
 //! - relative specifiers (`./a`, `../b`) against the importing file's directory;
@@ -51,25 +53,26 @@ pub enum Resolution {
     Directory(String),
 }
 
-/// Resolves import specifiers against an in-memory file set.
+/// What resolution reads of the configuration files (`package.json`, `tsconfig*.json`):
+/// a function of their paths and texts alone, so adding or removing a source file never
+/// changes it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ModuleResolver {
-    probe: Probe,
+pub struct ResolverConfig {
+    /// Parsed `package.json` files by the directory that holds them.
+    packages: HashMap<String, PackageJson>,
     /// Effective settings of every indexed `tsconfig.json`, by its directory.
     tsconfigs: HashMap<String, TsConfig>,
     /// Workspace package name → the directory holding its `package.json`.
     workspace: HashMap<String, String>,
     diagnostics: Vec<ResolveDiagnostic>,
-    python: PythonResolver,
 }
 
-impl ModuleResolver {
-    /// `files`: every repo-relative file path in the index (sources and JSON).
-    /// `read`: the text of a repo-relative file, `None` if unreadable; only called here,
-    /// for `tsconfig*.json` and `package.json` files.
-    pub fn new(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> ModuleResolver {
+impl ResolverConfig {
+    /// `files`: repo-relative paths, of which only the configuration files are read (any
+    /// others are ignored). `read`: the text of a repo-relative file, `None` if unreadable.
+    pub fn new(files: &[&str], read: &dyn Fn(&str) -> Option<String>) -> ResolverConfig {
         // Sorted so that diagnostics and "first one wins" choices are deterministic.
-        let mut sorted: Vec<&str> = files.iter().map(String::as_str).collect();
+        let mut sorted: Vec<&str> = files.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
         let mut diagnostics = Vec::new();
@@ -104,14 +107,53 @@ impl ModuleResolver {
         }
         diagnostics.append(&mut loader.diagnostics);
         dedup_in_order(&mut diagnostics);
-
-        let python = PythonResolver::new(&sorted, read);
-        let probe = Probe::new(sorted.into_iter().map(str::to_string).collect(), packages);
-        ModuleResolver {
-            probe,
+        ResolverConfig {
+            packages,
             tsconfigs,
             workspace,
             diagnostics,
+        }
+    }
+
+    /// Problems met while reading configuration (malformed JSON, `extends` cycles, …).
+    pub fn diagnostics(&self) -> &[ResolveDiagnostic] {
+        &self.diagnostics
+    }
+}
+
+/// Which repo-relative files exist: all resolution asks of the file set outside Python's
+/// import roots. A salsa query answers it per directory, so a resolution depends on the
+/// directories it probed, not on every path.
+pub trait FileSet {
+    /// Whether `path` (repo-relative) is an indexed file.
+    fn contains(&self, path: &str) -> bool;
+}
+
+impl FileSet for HashSet<String> {
+    fn contains(&self, path: &str) -> bool {
+        HashSet::contains(self, path)
+    }
+}
+
+/// One resolution's view of the workspace: its configuration, its file set, and (asked
+/// for only by Python imports) its Python resolver.
+pub struct Resolver<'a> {
+    config: &'a ResolverConfig,
+    files: &'a dyn FileSet,
+    python: &'a dyn Fn() -> std::sync::Arc<PythonResolver>,
+}
+
+impl<'a> Resolver<'a> {
+    /// A view over `config` and `files`; `python` is called only to resolve a Python
+    /// import.
+    pub fn new(
+        config: &'a ResolverConfig,
+        files: &'a dyn FileSet,
+        python: &'a dyn Fn() -> std::sync::Arc<PythonResolver>,
+    ) -> Resolver<'a> {
+        Resolver {
+            config,
+            files,
             python,
         }
     }
@@ -126,8 +168,12 @@ impl ModuleResolver {
     }
 
     /// The Python import resolver of this file set.
-    pub fn python(&self) -> &PythonResolver {
-        &self.python
+    pub fn python(&self) -> std::sync::Arc<PythonResolver> {
+        (self.python)()
+    }
+
+    fn probe(&self) -> Probe<'_> {
+        Probe::new(self.files, &self.config.packages)
     }
 
     /// Node/TypeScript resolution of `specifier` as written in `from_file`.
@@ -135,7 +181,7 @@ impl ModuleResolver {
         let dir = path::parent(from_file);
         let found = match specifier::classify(specifier) {
             Specifier::Relative(spec) => {
-                path::join(dir, spec).and_then(|p| self.probe.file_or_dir(&p))
+                path::join(dir, spec).and_then(|p| self.probe().file_or_dir(&p))
             }
             Specifier::PackageImport(spec) => self.package_import(dir, spec),
             Specifier::Bare(spec) => match self.bare(dir, spec) {
@@ -149,15 +195,11 @@ impl ModuleResolver {
         found.map_or(Resolution::Unresolved, Resolution::File)
     }
 
-    /// Problems met while reading configuration (malformed JSON, `extends` cycles, …).
-    pub fn diagnostics(&self) -> &[ResolveDiagnostic] {
-        &self.diagnostics
-    }
-
     /// `#name` through the nearest `package.json` that declares `imports`.
     fn package_import(&self, dir: &str, spec: &str) -> Option<String> {
+        let probe = self.probe();
         let (pkg_dir, pkg) = path::ancestors(dir).find_map(|d| {
-            self.probe
+            probe
                 .package(d)
                 .filter(|p| !p.imports.is_empty())
                 .map(|p| (d, p))
@@ -165,15 +207,16 @@ impl ModuleResolver {
         let targets = pkg.imports.lookup(spec)?;
         targets
             .iter()
-            .find_map(|t| self.probe.package_target(pkg_dir, t, 1))
+            .find_map(|t| probe.package_target(pkg_dir, t, 1))
     }
 
     /// A bare specifier: tsconfig `paths`, `baseUrl`, then workspace packages.
     fn bare(&self, dir: &str, spec: &str) -> Option<String> {
+        let probe = self.probe();
         if let Some(config) = self.nearest_tsconfig(dir) {
             let from_paths = config.paths.lookup(spec).and_then(|targets| {
                 targets.iter().find_map(|t| {
-                    path::join(&config.paths_base, t).and_then(|p| self.probe.file_or_dir(&p))
+                    path::join(&config.paths_base, t).and_then(|p| probe.file_or_dir(&p))
                 })
             });
             if from_paths.is_some() {
@@ -184,7 +227,7 @@ impl ModuleResolver {
                 .base_url
                 .as_deref()
                 .and_then(|base| path::join(base, spec));
-            if let Some(found) = from_base.and_then(|p| self.probe.file_or_dir(&p)) {
+            if let Some(found) = from_base.and_then(|p| probe.file_or_dir(&p)) {
                 return Some(found);
             }
         }
@@ -193,26 +236,27 @@ impl ModuleResolver {
 
     /// `name` or `name/sub` of a workspace package.
     fn workspace_package(&self, spec: &str) -> Option<String> {
+        let probe = self.probe();
         let (name, sub) = specifier::split_package(spec)?;
-        let pkg_dir = self.workspace.get(name)?;
+        let pkg_dir = self.config.workspace.get(name)?;
         if sub.is_empty() {
-            return self.probe.package_entry(pkg_dir);
+            return probe.package_entry(pkg_dir);
         }
-        let pkg = self.probe.package(pkg_dir)?;
+        let pkg = probe.package(pkg_dir)?;
         let from_exports = pkg
             .subpaths
             .lookup(&format!("./{sub}"))
             .and_then(|targets| {
                 targets
                     .iter()
-                    .find_map(|t| self.probe.package_target(pkg_dir, t, 1))
+                    .find_map(|t| probe.package_target(pkg_dir, t, 1))
             });
         // Lenient where Node is strict: a subpath `exports` does not list is still
         // looked up inside the package, since the question is "which file is meant".
         from_exports
-            .or_else(|| path::join(pkg_dir, sub).and_then(|p| self.probe.file_or_dir(&p)))
+            .or_else(|| path::join(pkg_dir, sub).and_then(|p| probe.file_or_dir(&p)))
             .or_else(|| {
-                path::join(pkg_dir, &format!("src/{sub}")).and_then(|p| self.probe.file_or_dir(&p))
+                path::join(pkg_dir, &format!("src/{sub}")).and_then(|p| probe.file_or_dir(&p))
             })
     }
 
@@ -221,7 +265,7 @@ impl ModuleResolver {
     /// so that it is a broken in-repo import rather than an external package.
     fn is_claimed(&self, dir: &str, spec: &str) -> bool {
         let by_package = specifier::split_package(spec)
-            .is_some_and(|(name, _)| self.workspace.contains_key(name));
+            .is_some_and(|(name, _)| self.config.workspace.contains_key(name));
         by_package
             || self
                 .nearest_tsconfig(dir)
@@ -230,7 +274,49 @@ impl ModuleResolver {
 
     /// The config of the nearest ancestor directory holding a `tsconfig.json`.
     fn nearest_tsconfig(&self, dir: &str) -> Option<&TsConfig> {
-        path::ancestors(dir).find_map(|d| self.tsconfigs.get(d))
+        path::ancestors(dir).find_map(|d| self.config.tsconfigs.get(d))
+    }
+}
+
+/// Resolves import specifiers against an in-memory file set: the configuration, every
+/// path, and the Python resolver, built at once (outside salsa, and for tests).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModuleResolver {
+    config: ResolverConfig,
+    files: HashSet<String>,
+    python: std::sync::Arc<PythonResolver>,
+}
+
+impl ModuleResolver {
+    /// `files`: every repo-relative file path in the index (sources and JSON).
+    /// `read`: the text of a repo-relative file, `None` if unreadable; only called here,
+    /// for configuration files.
+    pub fn new(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> ModuleResolver {
+        let mut sorted: Vec<&str> = files.iter().map(String::as_str).collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        ModuleResolver {
+            config: ResolverConfig::new(&sorted, read),
+            python: std::sync::Arc::new(PythonResolver::new(&sorted, read)),
+            files: sorted.into_iter().map(str::to_string).collect(),
+        }
+    }
+
+    /// Resolves `specifier` as written in `from_file` (repo-relative), by the rules of the
+    /// importing file's language (TypeScript's for files of no known language).
+    pub fn resolve(&self, from_file: &str, specifier: &str) -> Resolution {
+        let python = || self.python.clone();
+        Resolver::new(&self.config, &self.files, &python).resolve(from_file, specifier)
+    }
+
+    /// The Python import resolver of this file set.
+    pub fn python(&self) -> &PythonResolver {
+        &self.python
+    }
+
+    /// Problems met while reading configuration (malformed JSON, `extends` cycles, …).
+    pub fn diagnostics(&self) -> &[ResolveDiagnostic] {
+        self.config.diagnostics()
     }
 }
 

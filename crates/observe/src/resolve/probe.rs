@@ -2,9 +2,10 @@
 //! `index` files and directory `package.json` entries. Only the in-memory file set is
 //! consulted, so this is cheap enough to run for every import of every file.
 
+use super::FileSet;
 use super::package::PackageJson;
 use super::path;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Extensions appended to an extensionless specifier, in TypeScript's preference order
 /// (sources before declarations before JavaScript).
@@ -28,19 +29,19 @@ const OUTPUT_DIRS: [&str; 6] = ["dist", "lib", "build", "out", "esm", "cjs"];
 /// How many directory → package.json entry → directory hops are followed.
 const MAX_DIR_HOPS: usize = 4;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Probe {
-    files: HashSet<String>,
+/// Candidate paths checked against a file set, with the workspace's packages.
+pub struct Probe<'a> {
+    files: &'a dyn FileSet,
     /// Parsed `package.json` files by the directory that holds them.
-    packages: HashMap<String, PackageJson>,
+    packages: &'a HashMap<String, PackageJson>,
 }
 
-impl Probe {
-    pub fn new(files: HashSet<String>, packages: HashMap<String, PackageJson>) -> Self {
+impl<'a> Probe<'a> {
+    pub fn new(files: &'a dyn FileSet, packages: &'a HashMap<String, PackageJson>) -> Self {
         Self { files, packages }
     }
 
-    pub fn package(&self, dir: &str) -> Option<&PackageJson> {
+    pub fn package(&self, dir: &str) -> Option<&'a PackageJson> {
         self.packages.get(dir)
     }
 
