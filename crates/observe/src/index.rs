@@ -84,6 +84,16 @@ fn file_durability(role: crate::walk::FileRole) -> salsa::Durability {
     }
 }
 
+/// Durability of a file's path and role, which never change after the input is created
+/// (a renamed file is a removal and an addition): what reads only those (a file's path
+/// words) is verified without walking its dependencies after any source edit.
+///
+/// The text itself cannot be made more durable for the files no one edits: salsa refuses
+/// to backdate a value whose durability dropped, so lowering a file's durability at its
+/// first edit would make every consumer of that file recompute (its importers' edges, the
+/// graph even for an edit that keeps every declaration) — the cost this design avoids.
+const FIXED_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
+
 /// How [`Index::open`] builds the index.
 #[derive(Default)]
 pub struct IndexOptions<'a> {
@@ -255,6 +265,8 @@ impl<D: crate::Db + Clone> Index<D> {
                 Some(idx),
             )
             .durability(file_durability(file.role))
+            .path_durability(FIXED_DURABILITY)
+            .role_durability(FIXED_DURABILITY)
             .new(&db);
             files.insert(file.path, (input, file.stamp));
             inputs.push(input);
@@ -521,6 +533,8 @@ impl<D: crate::Db + Clone> Index<D> {
                 let input =
                     SourceFile::builder(file.path.clone(), Arc::from(file.text), file.role, None)
                         .durability(file_durability(file.role))
+                        .path_durability(FIXED_DURABILITY)
+                        .role_durability(FIXED_DURABILITY)
                         .new(&self.db);
                 self.files.insert(file.path.clone(), (input, file.stamp));
                 out.added.push(file.path);

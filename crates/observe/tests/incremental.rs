@@ -298,3 +298,43 @@ fn added_and_removed_files_are_seen() {
     assert!(index.file("src/extra.ts").is_some());
     assert!(index.file("src/types.ts").is_none());
 }
+
+#[test]
+fn an_edit_gathers_only_its_chunks_graph_parts_again() {
+    // Enough files for several chunks of the file list, each calling its neighbour.
+    let dir = tempfile::tempdir().unwrap();
+    let files = 3 * sightline_observe::db::TERM_CHUNK_FILES;
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    for i in 0..files {
+        let next = (i + 1) % files;
+        common::write_file(
+            dir.path(),
+            &format!("src/m{i:03}.ts"),
+            &format!(
+                "import {{ f{next} }} from './m{next:03}';\nexport function f{i}() {{ f{next}(); }}\n"
+            ),
+        );
+    }
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    let path = "src/m100.ts";
+    append(
+        &mut index,
+        dir.path(),
+        path,
+        "\nexport function addedLater() {}\n",
+    );
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "graph_chunk"), 1, "{log_text}");
+    assert_eq!(executed(&log, "workspace_graph"), 1, "{log_text}");
+    let graph = workspace_graph(index.db(), index.workspace());
+    let added = graph.node_by_name(path, "addedLater").unwrap();
+    let caller = graph.node_by_name("src/m099.ts", "f99").unwrap();
+    let callee = graph.node_by_name(path, "f100").unwrap();
+    assert!(graph.file_of(added) == graph.file_of(callee));
+    assert!(graph.outgoing(caller).iter().any(|e| e.to == callee));
+}

@@ -1,16 +1,21 @@
 //! The graph's tracked queries: per file, the tables other files see ([`file_exports`]),
 //! the declarations ([`file_decls`]) and the outgoing edges ([`file_edges`]); once per
-//! workspace, the path table and the assembly ([`workspace_graph`]).
+//! workspace, the path table and the assembly ([`workspace_graph`]), which reads the
+//! per-file lists through one cached group per chunk of files ([`graph_chunk`]).
 //!
 //! An edit inside one file re-executes that file's queries; the files importing it
 //! re-execute [`file_edges`] only when its [`file_exports`] changed (a new or renamed
-//! export, member or import), and the assembly is a pass over the cached lists.
+//! export, member or import), and the assembly is a pass over the cached lists: it
+//! fetches one group per chunk, and only the edited chunk's group gathers its files' lists
+//! again.
 
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::db::{Db, SourceFile, Workspace, file_resolutions, file_shape};
+use crate::db::{
+    Db, SourceFile, TERM_CHUNK_FILES, TermChunk, Workspace, file_resolutions, file_shape,
+};
 use crate::facts::Lang;
 use crate::graph::{
     EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
@@ -104,28 +109,76 @@ pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<FileDecls> {
     Arc::new(FileDecls::of(&file_shape(db, file)))
 }
 
+/// One file's cached parts of the graph, as [`graph_chunk`] groups them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileGraphPart {
+    /// The file.
+    pub file: SourceFile,
+    /// Its repo-relative path.
+    pub path: String,
+    /// Its [`file_decls`]; `None` for manifests.
+    pub decls: Option<Arc<FileDecls>>,
+    /// Its [`file_edges`]; `None` for manifests.
+    pub edges: Option<Arc<FileEdges<SourceFile>>>,
+}
+
+/// The cached graph parts of one chunk of the workspace's file list, in file order.
+/// The assembly fetches one of these per chunk instead of two queries per file: after an
+/// edit, only the edited file's chunk gathers its files' parts again, and the others are
+/// handed over as they are (each part is shared, not copied).
+#[salsa::tracked(returns(clone))]
+pub fn graph_chunk<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<Vec<FileGraphPart>> {
+    let files = ws.files(db);
+    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
+    let end = (start + TERM_CHUNK_FILES).min(files.len());
+    Arc::new(
+        files[start..end]
+            .iter()
+            .map(|f| {
+                let source = f.role(db) != FileRole::Manifest;
+                FileGraphPart {
+                    file: *f,
+                    path: f.path(db).clone(),
+                    decls: source.then(|| file_decls(db, *f)),
+                    edges: file_edges(db, ws, *f),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Every file's cached graph parts, in workspace order, one [`graph_chunk`] after another.
+pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
+    let chunks = ws.files(db).len().div_ceil(TERM_CHUNK_FILES);
+    (0..chunks as u32)
+        .map(|c| graph_chunk(db, ws, TermChunk::new(db, c)))
+        .collect()
+}
+
 /// The workspace graph: declarations, resolved edges and the name table, assembled from
 /// every file's cached [`file_edges`] ([`Graph::assemble`]: numbering nodes, concatenating
 /// edge lists, resolving guesses by name; no import is resolved here).
 ///
-/// Workspace-wide hazard: reads every file's declarations and edges, so it re-executes
-/// after any edit that changes a file's declarations or outgoing edges (its cost is a
-/// pass over nodes and edges); an edit that only moves lines backdates at [`file_shape`],
-/// and one that changes usages without changing edges backdates at [`file_edges`], and
-/// both leave it alone.
+/// Workspace-wide hazard: reads every file's declarations and edges (through
+/// [`graph_chunk`]), so it re-executes after any edit that changes a file's declarations
+/// or outgoing edges (its cost is a pass over nodes and edges); an edit that only moves
+/// lines backdates at [`file_shape`], and one that changes usages without changing edges
+/// backdates at [`file_edges`], and both leave it alone.
 #[salsa::tracked(returns(clone))]
 pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
-    let parts: Vec<GraphPart<SourceFile>> = ws
-        .files(db)
+    let chunks = graph_parts(db, ws);
+    let parts: Vec<GraphPart<SourceFile>> = chunks
         .iter()
-        .map(|f| {
-            let source = f.role(db) != FileRole::Manifest;
-            GraphPart {
-                file: *f,
-                path: f.path(db).as_str(),
-                decls: source.then(|| file_decls(db, *f)),
-                edges: file_edges(db, ws, *f),
-            }
+        .flat_map(|c| c.iter())
+        .map(|p| GraphPart {
+            file: p.file,
+            path: p.path.as_str(),
+            decls: p.decls.clone(),
+            edges: p.edges.clone(),
         })
         .collect();
     Arc::new(Graph::assemble(&parts))
