@@ -7,6 +7,7 @@
 //! numbers the nodes and concatenates those lists, resolving only the guesses by name.
 
 pub mod file_edges;
+pub mod names;
 pub mod queries;
 
 use std::hash::Hash;
@@ -15,6 +16,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+
+pub use names::NameTable;
 
 pub use file_edges::{
     EdgeSource, ExportsLookup, FileEdge, FileEdges, FileExports, ImportCounts, LocalNode, NameEdge,
@@ -109,7 +112,7 @@ pub struct Graph {
     in_order: Vec<u32>,
     in_start: Vec<u32>,
     /// Declaration nodes by exact name.
-    pub names: FxHashMap<String, Vec<NodeId>>,
+    pub names: NameTable,
     /// Counts for the index report.
     pub stats: GraphStats,
 }
@@ -220,7 +223,6 @@ impl Graph {
             .sum();
         g.node_file.reserve(nodes);
         g.node_decl.reserve(nodes);
-        g.names.reserve(nodes / 2);
         let mut positions: FxHashMap<F, u32> = FxHashMap::default();
         positions.reserve(files.len());
         for (fi, f) in files.iter().enumerate() {
@@ -231,20 +233,19 @@ impl Graph {
             g.node_decl.push(None);
             if let Some(decls) = &f.decls {
                 for di in 0..decls.len() {
-                    let node = g.node_file.len() as NodeId;
                     g.node_file.push(fi as u32);
                     g.node_decl.push(Some(di as u32));
-                    let name = decls.name(di);
-                    match g.names.get_mut(name) {
-                        Some(nodes) => nodes.push(node),
-                        None => {
-                            g.names.insert(name.to_owned(), vec![node]);
-                        }
-                    }
                 }
                 g.stats.declarations += decls.len() as u32;
             }
         }
+        let named = files.iter().enumerate().flat_map(|(fi, f)| {
+            let first = g.module_node[fi] + 1;
+            f.decls
+                .iter()
+                .flat_map(move |d| (0..d.len()).map(move |di| (d.name(di), first + di as NodeId)))
+        });
+        g.names = NameTable::build(named, nodes - files.len());
         let languages: Vec<Option<usize>> = files
             .iter()
             .map(|f| Lang::from_path(f.path).map(crate::lang::language_index))
