@@ -1,7 +1,8 @@
 //! Where a shape edit's graph time goes on a large workspace: the assembly itself versus
 //! fetching every file's cached parts through salsa, and the refresh's own timings. Appends
 //! an exported function to FILE `RUNS` times (default 5; restoring it at the end), then
-//! prints the minimum and median of the refresh.
+//! prints the minimum and median of the refresh. With `GRAPH_EDIT_BODY` set it appends
+//! a comment instead, an edit that changes no declaration or edge.
 //! `cargo run --release -p sightline-observe --example graph_edit -- REPO FILE [RUNS]`
 
 use std::time::Instant;
@@ -26,12 +27,17 @@ fn main() {
     let _ = workspace_graph(index.db(), index.workspace());
     let path = root.join(file);
     let original = std::fs::read_to_string(&path).unwrap();
+    let body_only = std::env::var_os("GRAPH_EDIT_BODY").is_some();
     let mut refreshes = Vec::new();
     let mut cpus: Vec<f64> = Vec::new();
     for i in 0..runs {
         std::fs::write(
             &path,
-            format!("{original}\nexport function probe{i}() {{ return {i} }}\n"),
+            match body_only {
+                // A comment: the shape is unchanged, so the refresh is re-verification.
+                true => format!("{original}\n// probe {i}\n"),
+                false => format!("{original}\nexport function probe{i}() {{ return {i} }}\n"),
+            },
         )
         .unwrap();
         let (t, cpu) = (Instant::now(), thread_cpu_ns());

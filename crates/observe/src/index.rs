@@ -375,10 +375,10 @@ impl<D: crate::Db + Clone> Index<D> {
                 s.spawn(move || {
                     for f in files.iter().skip(t).step_by(threads) {
                         let _ = crate::db::file_edges(&db, ws, *f);
-                        let _ = crate::db::file_decls(&db, *f);
                     }
                     for c in (t..chunks).step_by(threads) {
                         let chunk = TermChunk::new(&db, c as u32);
+                        let _ = crate::db::graph_chunk(&db, ws, chunk);
                         let _ = crate::db::term_chunk_stats(&db, ws, chunk);
                         let _ = term_chunk_postings(&db, ws, chunk);
                         let _ = decl_word_chunk(&db, ws, chunk);

@@ -1,5 +1,6 @@
-//! The graph's tracked queries: per file, the tables other files see ([`file_exports`]),
-//! the declarations ([`file_decls`]) and the outgoing edges ([`file_edges`]); once per
+//! The graph's tracked queries: per file, the tables other files see ([`file_exports`])
+//! and the outgoing edges ([`file_edges`]); per chunk of files, their declarations and
+//! edges ([`graph_chunk`]); once per
 //! workspace, the path table and the assembly ([`workspace_graph`]), which reads the
 //! per-file lists through one cached group per chunk of files ([`graph_chunk`]).
 //!
@@ -102,13 +103,6 @@ pub fn file_edges(
     )))
 }
 
-/// The names and kinds of `file`'s declarations, all [`workspace_graph`] reads of its
-/// shape: an edit that only adds calls keeps this equal.
-#[salsa::tracked(returns(clone))]
-pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<FileDecls> {
-    Arc::new(FileDecls::of(&file_shape(db, file)))
-}
-
 /// One file's cached parts of the graph, as [`graph_chunk`] groups them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileGraphPart {
@@ -116,7 +110,7 @@ pub struct FileGraphPart {
     pub file: SourceFile,
     /// Its repo-relative path.
     pub path: String,
-    /// Its [`file_decls`]; `None` for manifests.
+    /// Its declarations' names and kinds ([`FileDecls`]); `None` for manifests.
     pub decls: Option<Arc<FileDecls>>,
     /// Its [`file_edges`]; `None` for manifests.
     pub edges: Option<Arc<FileEdges<SourceFile>>>,
@@ -126,6 +120,12 @@ pub struct FileGraphPart {
 /// The assembly fetches one of these per chunk instead of two queries per file: after an
 /// edit, only the edited file's chunk gathers its files' parts again, and the others are
 /// handed over as they are (each part is shared, not copied).
+///
+/// Also the firewall for declarations: the [`FileDecls`] of the chunk's files are taken
+/// from their shapes here (a per-file query for them would be one more memo per file for
+/// salsa to verify after every edit), and a chunk whose declarations and edges come out
+/// equal — an edit that only adds calls, or a usage that resolves to nothing —
+/// backdates, so the graph is not assembled again.
 #[salsa::tracked(returns(clone))]
 pub fn graph_chunk<'db>(
     db: &'db dyn Db,
@@ -143,7 +143,7 @@ pub fn graph_chunk<'db>(
                 FileGraphPart {
                     file: *f,
                     path: f.path(db).clone(),
-                    decls: source.then(|| file_decls(db, *f)),
+                    decls: source.then(|| Arc::new(FileDecls::of(&file_shape(db, *f)))),
                     edges: file_edges(db, ws, *f),
                 }
             })
