@@ -341,7 +341,12 @@ impl<D: crate::Db + Clone> Index<D> {
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
         }
         for f in self.workspace.files(&self.db) {
-            let _ = file_path_words(&self.db, *f);
+            // A file's path words depend on its path alone, a high-durability input: an edit
+            // never makes them stale, so a new index computes them once and a refresh skips
+            // fetching them (a query's fetch finds them valid without walking anything).
+            if prefetch {
+                let _ = file_path_words(&self.db, *f);
+            }
             if matches!(f.role(&self.db), crate::walk::FileRole::Source(_)) {
                 let _ = file_import_keys(&self.db, *f);
             }
@@ -419,15 +424,18 @@ impl<D: crate::Db + Clone> Index<D> {
                 r.config_problem_examples.push(d.to_string());
             }
         }
-        for f in self.workspace.files(&self.db) {
-            match f.role(&self.db) {
-                crate::walk::FileRole::Source(_) => r.source_files += 1,
-                crate::walk::FileRole::Manifest => r.manifest_files += 1,
-            }
-            let facts = &file_index(&self.db, *f).facts;
-            r.parse_errors += facts.parse_errors;
-            r.files_with_parse_errors += u32::from(facts.parse_errors > 0);
-            r.files_with_elided_names += u32::from(facts.elided_qualified_names > 0);
+        let chunks = self
+            .workspace
+            .files(&self.db)
+            .len()
+            .div_ceil(TERM_CHUNK_FILES) as u32;
+        for c in 0..chunks {
+            let t = chunk_totals(&self.db, self.workspace, TermChunk::new(&self.db, c));
+            r.source_files += t.source_files;
+            r.manifest_files += t.manifest_files;
+            r.parse_errors += t.parse_errors;
+            r.files_with_parse_errors += t.files_with_parse_errors;
+            r.files_with_elided_names += t.files_with_elided_names;
         }
     }
 
@@ -619,6 +627,37 @@ impl<D: crate::Db> Index<D> {
     }
 }
 
+/// The report's per-file counts over one chunk of the file list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct ChunkTotals {
+    source_files: u32,
+    manifest_files: u32,
+    parse_errors: u32,
+    files_with_parse_errors: u32,
+    files_with_elided_names: u32,
+}
+
+/// [`ChunkTotals`] of one chunk: the report sums one of these per chunk after a refresh
+/// instead of fetching every file's facts, and only the edited chunk's is recounted.
+#[salsa::tracked]
+fn chunk_totals<'db>(db: &'db dyn crate::Db, ws: Workspace, chunk: TermChunk<'db>) -> ChunkTotals {
+    let files = ws.files(db);
+    let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
+    let end = (start + TERM_CHUNK_FILES).min(files.len());
+    let mut t = ChunkTotals::default();
+    for f in &files[start..end] {
+        match f.role(db) {
+            crate::walk::FileRole::Source(_) => t.source_files += 1,
+            crate::walk::FileRole::Manifest => t.manifest_files += 1,
+        }
+        let facts = &file_index(db, *f).facts;
+        t.parse_errors += facts.parse_errors;
+        t.files_with_parse_errors += u32::from(facts.parse_errors > 0);
+        t.files_with_elided_names += u32::from(facts.elided_qualified_names > 0);
+    }
+    t
+}
+
 fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {
     let name = |r: &SkipReason| r.as_str().to_owned();
     report.skipped = walked.skipped.iter().map(|(r, n)| (name(r), *n)).collect();
@@ -720,6 +759,41 @@ mod tests {
             *term_stats(index.db(), index.workspace()),
             *term_stats(fresh.db(), fresh.workspace())
         );
+    }
+
+    #[test]
+    fn a_refresh_recounts_the_report_like_a_fresh_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("package.json"), "{}").unwrap();
+        for i in 0..(2 * TERM_CHUNK_FILES + 3) {
+            let text = format!("export function f{i}() {{ return {i}; }}\n");
+            std::fs::write(root.join(format!("src/m{i:03}.ts")), text).unwrap();
+        }
+        let mut index = open(root);
+        std::fs::write(root.join("src/m070.ts"), "export function broken( {\n").unwrap();
+        std::fs::write(root.join("src/new.ts"), "export const n = 1;\n").unwrap();
+        let r = index.refresh();
+        assert_eq!((r.changed.len(), r.added.len()), (1, 1));
+        let fresh = open(root);
+        let (a, b) = (index.report(), fresh.report());
+        assert!(a.parse_errors > 0);
+        assert_eq!(
+            (
+                a.source_files,
+                a.manifest_files,
+                a.parse_errors,
+                a.files_with_parse_errors
+            ),
+            (
+                b.source_files,
+                b.manifest_files,
+                b.parse_errors,
+                b.files_with_parse_errors
+            )
+        );
+        assert_eq!((a.declarations, a.edges), (b.declarations, b.edges));
     }
 
     #[test]
