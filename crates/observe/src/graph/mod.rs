@@ -271,18 +271,25 @@ impl Graph {
             };
             stats.add(f.path, &file_edges.imports);
             let module = g.module_node[fi];
-            resolved.clear();
+            // The file's resolved edges go straight to the end of `edges`.
+            let start = edges.len();
+            // The last target file looked up: a file's edges come grouped by target file.
+            let mut last: Option<(F, NodeId)> = None;
             for e in &file_edges.edges {
-                let target = if e.to.file == f.file {
-                    module
-                } else {
-                    match positions.get(&e.to.file) {
-                        Some(&t) => g.module_node[t as usize],
+                let target = match last {
+                    Some((file, node)) if file == e.to.file => node,
+                    _ if e.to.file == f.file => module,
+                    _ => match positions.get(&e.to.file) {
+                        Some(&t) => {
+                            let node = g.module_node[t as usize];
+                            last = Some((e.to.file, node));
+                            node
+                        }
                         // A file outside the workspace: nothing to point at.
                         None => continue,
-                    }
+                    },
                 };
-                resolved.push(Edge {
+                edges.push(Edge {
                     from: module + e.from,
                     to: target + e.to.decl.map_or(0, |d| d + 1),
                     kind: e.kind,
@@ -291,9 +298,12 @@ impl Graph {
             }
             // Resolved edges arrive sorted and deduplicated in graph order when the files
             // are in path order, as a workspace's are.
-            if !resolved.is_sorted() {
+            if !edges[start..].is_sorted() {
+                resolved.clear();
+                resolved.extend(edges.drain(start..));
                 resolved.sort_unstable();
                 dedup_edges(&mut resolved);
+                edges.extend_from_slice(&resolved);
             }
             guessed.clear();
             for e in &file_edges.by_name {
@@ -309,9 +319,9 @@ impl Graph {
                     }
                 });
             }
-            if guessed.is_empty() {
-                edges.extend_from_slice(&resolved);
-            } else {
+            if !guessed.is_empty() {
+                resolved.clear();
+                resolved.extend(edges.drain(start..));
                 guessed.sort_unstable();
                 merge_edges(&resolved, &guessed, &mut edges);
             }
