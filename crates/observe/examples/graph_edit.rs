@@ -72,7 +72,20 @@ fn main() {
             index.report().timings_ms
         );
     }
-    std::fs::write(&path, original).unwrap();
+    std::fs::write(&path, original.clone()).unwrap();
+    // The edited file's own parse and scan, which every refresh of it pays.
+    let role = index.file(file).map(|f| f.role(index.db()));
+    if let Some(role) = role {
+        let t = Instant::now();
+        let built = sightline_observe::db::FileIndex::build(role, &original);
+        let build = t.elapsed();
+        let t = Instant::now();
+        let _ = sightline_observe::db::FileShape::of(&built.facts);
+        println!(
+            "the file's parse and scan {build:?}, shape {:?}",
+            t.elapsed()
+        );
+    }
     refreshes.sort();
     if let (Some(min), Some(median)) = (refreshes.first(), refreshes.get(refreshes.len() / 2)) {
         println!("refresh min {min:?} median {median:?} over {runs} edits");

@@ -94,6 +94,12 @@ fn file_durability(role: crate::walk::FileRole) -> salsa::Durability {
 /// graph even for an edit that keeps every declaration) — the cost this design avoids.
 const FIXED_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
 
+/// Durability of the workspace's file list, which changes only when a file is added or
+/// removed: what derives from paths, roles and manifests alone (module resolution, the path
+/// table, mirror trees) is then verified without walking every file's path after a source
+/// edit. Adding or removing a file is a high-durability write, which re-verifies those too.
+const FILE_LIST_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
+
 /// How [`Index::open`] builds the index.
 #[derive(Default)]
 pub struct IndexOptions<'a> {
@@ -272,7 +278,7 @@ impl<D: crate::Db + Clone> Index<D> {
             inputs.push(input);
         }
         let workspace = Workspace::builder(root.clone(), inputs)
-            .durability(TREE_DURABILITY)
+            .durability(FILE_LIST_DURABILITY)
             .new(&db);
         let mut index = Index {
             db,
@@ -562,7 +568,7 @@ impl<D: crate::Db + Clone> Index<D> {
             let inputs = inputs.into_iter().map(|(_, f)| f).collect();
             self.workspace
                 .set_files(&mut self.db)
-                .with_durability(TREE_DURABILITY)
+                .with_durability(FILE_LIST_DURABILITY)
                 .to(inputs);
         }
         out.changed.sort();
