@@ -25,6 +25,7 @@ fn main() {
     let file = file.as_str();
     let mut index = Index::open(root, &IndexOptions::default()).expect("index");
     let _ = workspace_graph(index.db(), index.workspace());
+    println!("open: {:?}", index.report().timings_ms);
     let path = root.join(file);
     let original = std::fs::read_to_string(&path).unwrap();
     let body_only = std::env::var_os("GRAPH_EDIT_BODY").is_some();

@@ -10,6 +10,7 @@
 //! fetches one group per chunk, and only the edited chunk's group gathers its files' lists
 //! again.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -57,15 +58,23 @@ pub fn file_exports(
 }
 
 /// [`ExportsLookup`] through the tracked queries, so each file's edges depend on exactly
-/// the tables they read.
+/// the tables they read. Each table is fetched once per file's edges: a file looks up the
+/// same few modules for every usage they explain, and a fetch through salsa costs far
+/// more than a map lookup.
 struct TrackedLookup<'a> {
     db: &'a dyn Db,
     ws: Workspace,
+    fetched: RefCell<FxHashMap<SourceFile, Option<Arc<FileExports<SourceFile>>>>>,
 }
 
 impl ExportsLookup<SourceFile> for TrackedLookup<'_> {
     fn exports(&self, file: SourceFile) -> Option<Arc<FileExports<SourceFile>>> {
-        file_exports(self.db, self.ws, file)
+        if let Some(tables) = self.fetched.borrow().get(&file) {
+            return tables.clone();
+        }
+        let tables = file_exports(self.db, self.ws, file);
+        self.fetched.borrow_mut().insert(file, tables.clone());
+        tables
     }
 
     fn file_order(&self, a: SourceFile, b: SourceFile) -> std::cmp::Ordering {
@@ -97,10 +106,12 @@ pub fn file_edges(
         targets: &resolved.targets,
         is_self_receiver: &is_self_receiver,
     };
-    Some(Arc::new(edges::file_edges(
-        &TrackedLookup { db, ws },
-        &source,
-    )))
+    let lookup = TrackedLookup {
+        db,
+        ws,
+        fetched: RefCell::default(),
+    };
+    Some(Arc::new(edges::file_edges(&lookup, &source)))
 }
 
 /// One file's cached parts of the graph, as [`graph_chunk`] groups them.
