@@ -338,3 +338,37 @@ fn an_edit_gathers_only_its_chunks_graph_parts_again() {
     assert!(graph.file_of(added) == graph.file_of(callee));
     assert!(graph.outgoing(caller).iter().any(|e| e.to == callee));
 }
+
+#[test]
+fn a_declaration_added_to_one_file_leaves_every_other_files_node_ids_alone() {
+    let dir = common::fixture_copy();
+    let (mut index, _log) = counted_index(dir.path());
+    let later = "src/state/recordStore.ts";
+    let leaving = |graph: &sightline_observe::graph::Graph, file: u32| -> Vec<_> {
+        graph
+            .edges
+            .iter()
+            .filter(|e| graph.file_of(e.from) == file)
+            .copied()
+            .collect()
+    };
+    let before = workspace_graph(index.db(), index.workspace());
+    let load = before.node_by_name(later, "RecordStore.load").unwrap();
+    let file = before.file_of(load);
+    assert!(!leaving(&before, file).is_empty());
+
+    // A file earlier in path order gains a declaration: with nodes numbered by position,
+    // every node after it would shift.
+    let earlier = "src/api/client.ts";
+    assert!(before.file_id(earlier).unwrap() < file);
+    append(
+        &mut index,
+        dir.path(),
+        earlier,
+        "\nexport function addedFirst() { return 1; }\n",
+    );
+    let after = workspace_graph(index.db(), index.workspace());
+    assert!(after.node_by_name(earlier, "addedFirst").is_some());
+    assert_eq!(after.node_by_name(later, "RecordStore.load"), Some(load));
+    assert_eq!(leaving(&after, file), leaving(&before, file));
+}

@@ -28,8 +28,39 @@ use crate::db::FileShape;
 use crate::facts::{DeclKind, Lang};
 use crate::resolve::{ModuleResolver, Resolution};
 
-/// A node of one assembled [`Graph`]: a position, valid only in that graph.
-pub type NodeId = u32;
+/// A node of the workspace graph by identity: a file (its position in the workspace's
+/// file list) and, within it, the module (`local` 0) or declaration `d` (`local` `d + 1`).
+/// Never a position in the graph: a declaration added to one file changes no other
+/// file's node ids. Ordered by file, then module before declarations in source order.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct NodeId {
+    /// The file's position in the workspace's file list.
+    pub file: u32,
+    /// `0` for the module, `d + 1` for declaration `d` (a [`LocalNode`]).
+    pub local: LocalNode,
+}
+
+impl NodeId {
+    /// The module node of `file`.
+    pub fn module(file: u32) -> NodeId {
+        NodeId { file, local: 0 }
+    }
+
+    /// The node of declaration `decl` of `file`.
+    pub fn decl(file: u32, decl: u32) -> NodeId {
+        NodeId {
+            file,
+            local: decl + 1,
+        }
+    }
+
+    /// The declaration index; `None` for a module node.
+    pub fn decl_index(self) -> Option<u32> {
+        self.local.checked_sub(1)
+    }
+}
 
 /// A member call resolves through the global name table only when the name has at most
 /// this many definitions; more means the name is too common to guess a target from.
@@ -93,18 +124,15 @@ pub struct GraphFile {
     pub shape: Option<Arc<FileShape>>,
 }
 
-/// The assembled workspace graph: nodes numbered by position (a file's module node, then
+/// The assembled workspace graph: nodes by identity ([`NodeId`]: a file's module, then
 /// its declarations), edges in CSR form both ways, and a name table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Graph {
     /// Each file's path, by file position.
     pub paths: Vec<String>,
-    /// The module node of each file; its declarations follow it: decl `i` is `module + 1 + i`.
-    pub module_node: Vec<NodeId>,
-    /// The file of each node.
-    pub node_file: Vec<u32>,
-    /// `None` for module nodes.
-    pub node_decl: Vec<Option<u32>>,
+    /// Where each file's nodes start in the edge index (`slots`), and one past the last
+    /// file's: an internal numbering, never a node's identity.
+    slots: Vec<u32>,
     /// Sorted by (from, to, kind).
     pub edges: Vec<Edge>,
     out_start: Vec<u32>,
@@ -216,34 +244,26 @@ impl Graph {
             paths: files.iter().map(|f| f.path.to_owned()).collect(),
             ..Graph::default()
         };
-        g.module_node.reserve(files.len());
         let nodes: usize = files
             .iter()
             .map(|f| 1 + f.decls.as_ref().map_or(0, |d| d.len()))
             .sum();
-        g.node_file.reserve(nodes);
-        g.node_decl.reserve(nodes);
+        g.slots.reserve(files.len() + 1);
         let mut positions: FxHashMap<F, u32> = FxHashMap::default();
         positions.reserve(files.len());
+        let mut slot = 0u32;
         for (fi, f) in files.iter().enumerate() {
             positions.insert(f.file, fi as u32);
-            let module = g.node_file.len() as NodeId;
-            g.module_node.push(module);
-            g.node_file.push(fi as u32);
-            g.node_decl.push(None);
-            if let Some(decls) = &f.decls {
-                for di in 0..decls.len() {
-                    g.node_file.push(fi as u32);
-                    g.node_decl.push(Some(di as u32));
-                }
-                g.stats.declarations += decls.len() as u32;
-            }
+            g.slots.push(slot);
+            let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
+            slot += 1 + decls;
+            g.stats.declarations += decls;
         }
+        g.slots.push(slot);
         let named = files.iter().enumerate().flat_map(|(fi, f)| {
-            let first = g.module_node[fi] + 1;
-            f.decls
-                .iter()
-                .flat_map(move |d| (0..d.len()).map(move |di| (d.name(di), first + di as NodeId)))
+            f.decls.iter().flat_map(move |d| {
+                (0..d.len()).map(move |di| (d.name(di), NodeId::decl(fi as u32, di as u32)))
+            })
         });
         g.names = NameTable::build(named, nodes - files.len());
         let languages: Vec<Option<usize>> = files
@@ -270,28 +290,33 @@ impl Graph {
                 continue;
             };
             stats.add(f.path, &file_edges.imports);
-            let module = g.module_node[fi];
+            let here = fi as u32;
             // The file's resolved edges go straight to the end of `edges`.
             let start = edges.len();
             // The last target file looked up: a file's edges come grouped by target file.
-            let mut last: Option<(F, NodeId)> = None;
+            let mut last: Option<(F, u32)> = None;
             for e in &file_edges.edges {
                 let target = match last {
-                    Some((file, node)) if file == e.to.file => node,
-                    _ if e.to.file == f.file => module,
+                    Some((file, position)) if file == e.to.file => position,
+                    _ if e.to.file == f.file => here,
                     _ => match positions.get(&e.to.file) {
                         Some(&t) => {
-                            let node = g.module_node[t as usize];
-                            last = Some((e.to.file, node));
-                            node
+                            last = Some((e.to.file, t));
+                            t
                         }
                         // A file outside the workspace: nothing to point at.
                         None => continue,
                     },
                 };
                 edges.push(Edge {
-                    from: module + e.from,
-                    to: target + e.to.decl.map_or(0, |d| d + 1),
+                    from: NodeId {
+                        file: here,
+                        local: e.from,
+                    },
+                    to: NodeId {
+                        file: target,
+                        local: e.to.decl.map_or(0, |d| d + 1),
+                    },
                     kind: e.kind,
                     certain: e.certain,
                 });
@@ -307,7 +332,10 @@ impl Graph {
             }
             guessed.clear();
             for e in &file_edges.by_name {
-                let from = module + e.from;
+                let from = NodeId {
+                    file: here,
+                    local: e.from,
+                };
                 guesser.guess(fi, file_edges.name(e), e.guess, &mut |to, certain| {
                     if to != from {
                         guessed.push(Edge {
@@ -335,17 +363,19 @@ impl Graph {
     }
 
     fn index_edges(&mut self, edges: Vec<Edge>) {
-        let n = self.node_file.len();
+        let n = self.node_count();
         self.out_start = vec![0; n + 1];
         for e in &edges {
-            self.out_start[e.from as usize + 1] += 1;
+            let slot = self.slot(e.from);
+            self.out_start[slot + 1] += 1;
         }
         for i in 0..n {
             self.out_start[i + 1] += self.out_start[i];
         }
         self.in_start = vec![0; n + 1];
         for e in &edges {
-            self.in_start[e.to as usize + 1] += 1;
+            let slot = self.slot(e.to);
+            self.in_start[slot + 1] += 1;
         }
         for i in 0..n {
             self.in_start[i + 1] += self.in_start[i];
@@ -354,7 +384,7 @@ impl Graph {
         let mut next = self.in_start.clone();
         let mut in_order = vec![0u32; edges.len()];
         for (i, e) in edges.iter().enumerate() {
-            let slot = &mut next[e.to as usize];
+            let slot = &mut next[self.slot(e.to)];
             in_order[*slot as usize] = i as u32;
             *slot += 1;
         }
@@ -371,14 +401,26 @@ impl Graph {
 
     /// Module and declaration nodes in all.
     pub fn node_count(&self) -> usize {
-        self.node_file.len()
+        self.slots.last().map_or(0, |&n| n as usize)
+    }
+
+    /// Whether `node` is a node of this graph: its file is indexed and holds that many
+    /// declarations.
+    pub fn contains(&self, node: NodeId) -> bool {
+        let f = node.file as usize;
+        f + 1 < self.slots.len() && node.local < self.slots[f + 1] - self.slots[f]
+    }
+
+    /// Where `node`'s edges sit in the edge index.
+    fn slot(&self, node: NodeId) -> usize {
+        (self.slots[node.file as usize] + node.local) as usize
     }
 
     /// The edges leaving `node`, sorted by (to, kind).
     pub fn outgoing(&self, node: NodeId) -> &[Edge] {
         let (s, e) = (
-            self.out_start[node as usize],
-            self.out_start[node as usize + 1],
+            self.out_start[self.slot(node)],
+            self.out_start[self.slot(node) + 1],
         );
         &self.edges[s as usize..e as usize]
     }
@@ -386,8 +428,8 @@ impl Graph {
     /// The edges reaching `node`.
     pub fn incoming(&self, node: NodeId) -> impl Iterator<Item = &Edge> {
         let (s, e) = (
-            self.in_start[node as usize],
-            self.in_start[node as usize + 1],
+            self.in_start[self.slot(node)],
+            self.in_start[self.slot(node) + 1],
         );
         self.in_order[s as usize..e as usize]
             .iter()
@@ -396,17 +438,17 @@ impl Graph {
 
     /// The node of declaration `decl` in file `file`.
     pub fn decl_node(&self, file: u32, decl: u32) -> NodeId {
-        self.module_node[file as usize] + 1 + decl
+        NodeId::decl(file, decl)
     }
 
     /// The file position `node` belongs to.
     pub fn file_of(&self, node: NodeId) -> u32 {
-        self.node_file[node as usize]
+        node.file
     }
 
     /// The declaration index of `node` in its file; `None` for a module node.
     pub fn decl_of(&self, node: NodeId) -> Option<u32> {
-        self.node_decl[node as usize]
+        node.decl_index()
     }
 
     /// The file id of the indexed file at `path`. Linear in the number of files: for tests
@@ -422,7 +464,7 @@ impl Graph {
     /// Linear in the file count: for tests and diagnostics, not for hot paths.
     pub fn node_by_name(&self, path: &str, qualified: &str) -> Option<NodeId> {
         let file = self.file_id(path)?;
-        let mut parent = self.module_node[file as usize];
+        let mut parent = NodeId::module(file);
         if qualified.is_empty() {
             return Some(parent);
         }
@@ -610,7 +652,7 @@ impl<'a, F> Guesser<'a, '_, F> {
 
     /// The guess itself: nothing when more than [`MAX_NAME_CANDIDATES`] qualify.
     fn candidates(&self, name: &str, guess: NameGuess, language: Option<usize>) -> Guessed {
-        let mut matching = [0 as NodeId; MAX_NAME_CANDIDATES];
+        let mut matching = [NodeId::default(); MAX_NAME_CANDIDATES];
         let Some(nodes) = self.graph.names.get(name) else {
             return (matching, 0);
         };

@@ -68,7 +68,7 @@ impl NameTable {
         }
         // Each group's next free slot; filled in node order, so each group stays sorted.
         let mut next: Vec<u32> = t.starts[..counts.len()].to_vec();
-        t.nodes = vec![0; grouped.len()];
+        t.nodes = vec![NodeId::default(); grouped.len()];
         for (group, node) in grouped {
             let slot = &mut next[group as usize];
             t.nodes[*slot as usize] = node;
@@ -122,12 +122,13 @@ mod tests {
 
     #[test]
     fn nodes_group_by_exact_name_in_node_order() {
+        let n = |file| NodeId::module(file);
         let entries = [("load", 1), ("save", 2), ("load", 5), ("", 6), ("Load", 7)];
-        let t = NameTable::build(entries.into_iter(), entries.len());
-        assert_eq!(t.get("load"), Some(&[1, 5][..]));
-        assert_eq!(t.get("save"), Some(&[2][..]));
-        assert_eq!(t.get("Load"), Some(&[7][..]));
-        assert_eq!(t.get(""), Some(&[6][..]));
+        let t = NameTable::build(entries.map(|(name, f)| (name, n(f))).into_iter(), 5);
+        assert_eq!(t.get("load"), Some(&[n(1), n(5)][..]));
+        assert_eq!(t.get("save"), Some(&[n(2)][..]));
+        assert_eq!(t.get("Load"), Some(&[n(7)][..]));
+        assert_eq!(t.get(""), Some(&[n(6)][..]));
         assert_eq!(t.get("lo"), None);
         assert!(t.contains_key("save") && !t.contains_key("saves"));
         assert_eq!(t.len(), 4);
@@ -136,7 +137,8 @@ mod tests {
     #[test]
     fn names_whose_hashes_collide_stay_apart() {
         // Force a collision by chaining two names under one hash by hand.
-        let mut t = NameTable::build([("a", 1), ("b", 2)].into_iter(), 2);
+        let entries = [("a", NodeId::module(1)), ("b", NodeId::module(2))];
+        let mut t = NameTable::build(entries.into_iter(), 2);
         let (ha, hb) = (hash_of("a"), hash_of("b"));
         let gb = t.by_hash.remove(&hb).unwrap();
         t.chain[gb as usize] = t.by_hash[&ha];
