@@ -10,7 +10,8 @@ use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
 pub use crate::graph::queries::{
-    FileGraphPart, file_edges, file_exports, graph_chunk, graph_parts, path_table, workspace_graph,
+    FileGraphPart, file_edges, file_exports, file_positions, graph_chunk, graph_parts, path_table,
+    workspace_graph,
 };
 
 /// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.

@@ -88,6 +88,18 @@ pub enum EdgeKind {
 }
 
 impl EdgeKind {
+    /// Every kind, in order (each one's position is its discriminant).
+    pub const ALL: [EdgeKind; 8] = [
+        EdgeKind::Contains,
+        EdgeKind::Imports,
+        EdgeKind::Calls,
+        EdgeKind::References,
+        EdgeKind::Extends,
+        EdgeKind::Implements,
+        EdgeKind::Renders,
+        EdgeKind::Instantiates,
+    ];
+
     /// The kind's lowercase name, as reports and diagnostics print it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -230,6 +242,7 @@ impl Graph {
                 path: &f.path,
                 decls: f.shape.as_deref().map(|s| Arc::new(FileDecls::of(s))),
                 edges,
+                resolved: None,
             })
             .collect();
         Graph::assemble(&parts)
@@ -293,33 +306,15 @@ impl Graph {
             let here = fi as u32;
             // The file's resolved edges go straight to the end of `edges`.
             let start = edges.len();
-            // The last target file looked up: a file's edges come grouped by target file.
-            let mut last: Option<(F, u32)> = None;
-            for e in &file_edges.edges {
-                let target = match last {
-                    Some((file, position)) if file == e.to.file => position,
-                    _ if e.to.file == f.file => here,
-                    _ => match positions.get(&e.to.file) {
-                        Some(&t) => {
-                            last = Some((e.to.file, t));
-                            t
-                        }
-                        // A file outside the workspace: nothing to point at.
-                        None => continue,
-                    },
-                };
-                edges.push(Edge {
-                    from: NodeId {
-                        file: here,
-                        local: e.from,
-                    },
-                    to: NodeId {
-                        file: target,
-                        local: e.to.decl.map_or(0, |d| d + 1),
-                    },
-                    kind: e.kind,
-                    certain: e.certain,
-                });
+            match f.resolved {
+                Some(resolved) => edges.extend_from_slice(resolved),
+                None => resolve_edges(
+                    here,
+                    f.file,
+                    &file_edges.edges,
+                    |t| positions.get(&t).copied(),
+                    &mut edges,
+                ),
             }
             // Resolved edges arrive sorted and deduplicated in graph order when the files
             // are in path order, as a workspace's are.
@@ -364,37 +359,38 @@ impl Graph {
 
     fn index_edges(&mut self, edges: Vec<Edge>) {
         let n = self.node_count();
-        self.out_start = vec![0; n + 1];
+        let mut out_start = vec![0u32; n + 1];
+        let mut in_start = vec![0u32; n + 1];
+        // Each edge's target slot, looked up once for counting and once more for bucketing.
+        let mut to_slots: Vec<u32> = Vec::with_capacity(edges.len());
+        let mut by_kind = [0u32; EdgeKind::ALL.len()];
         for e in &edges {
-            let slot = self.slot(e.from);
-            self.out_start[slot + 1] += 1;
+            out_start[self.slot(e.from) + 1] += 1;
+            let to = self.slot(e.to);
+            in_start[to + 1] += 1;
+            to_slots.push(to as u32);
+            by_kind[e.kind as usize] += 1;
         }
         for i in 0..n {
-            self.out_start[i + 1] += self.out_start[i];
-        }
-        self.in_start = vec![0; n + 1];
-        for e in &edges {
-            let slot = self.slot(e.to);
-            self.in_start[slot + 1] += 1;
-        }
-        for i in 0..n {
-            self.in_start[i + 1] += self.in_start[i];
+            out_start[i + 1] += out_start[i];
+            in_start[i + 1] += in_start[i];
         }
         // Edge indices bucketed by target in edge order: a stable sort by target.
-        let mut next = self.in_start.clone();
+        let mut next = in_start.clone();
         let mut in_order = vec![0u32; edges.len()];
-        for (i, e) in edges.iter().enumerate() {
-            let slot = &mut next[self.slot(e.to)];
+        for (i, &to) in to_slots.iter().enumerate() {
+            let slot = &mut next[to as usize];
             in_order[*slot as usize] = i as u32;
             *slot += 1;
         }
-        let mut by_kind: FxHashMap<EdgeKind, u32> = FxHashMap::default();
-        for e in &edges {
-            *by_kind.entry(e.kind).or_default() += 1;
-        }
-        let mut by_kind: Vec<(EdgeKind, u32)> = by_kind.into_iter().collect();
-        by_kind.sort();
-        self.stats.edges_by_kind = by_kind;
+        self.stats.edges_by_kind = EdgeKind::ALL
+            .iter()
+            .zip(by_kind)
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| (*k, n))
+            .collect();
+        self.out_start = out_start;
+        self.in_start = in_start;
         self.in_order = in_order;
         self.edges = edges;
     }
@@ -569,6 +565,48 @@ pub struct GraphPart<'a, F> {
     pub decls: Option<Arc<FileDecls>>,
     /// Its outgoing edges; `None` for manifests.
     pub edges: Option<Arc<FileEdges<F>>>,
+    /// `edges.edges` already resolved to node ids ([`resolve_edges`]), when the caller
+    /// keeps them (the workspace's chunks do): the assembly copies them instead.
+    pub resolved: Option<&'a [Edge]>,
+}
+
+/// A file's edges to resolved nodes as the graph's edges, the file being at position
+/// `here`; `position` gives another file's position (`None`: outside the workspace, and
+/// the edge is dropped). Appends them to `out` in the order of `edges`.
+pub fn resolve_edges<F: Copy + Eq>(
+    here: u32,
+    file: F,
+    edges: &[FileEdge<F>],
+    position: impl Fn(F) -> Option<u32>,
+    out: &mut Vec<Edge>,
+) {
+    // The last target file looked up: a file's edges come grouped by target file.
+    let mut last: Option<(F, u32)> = None;
+    for e in edges {
+        let target = match last {
+            Some((f, at)) if f == e.to.file => at,
+            _ if e.to.file == file => here,
+            _ => match position(e.to.file) {
+                Some(t) => {
+                    last = Some((e.to.file, t));
+                    t
+                }
+                None => continue,
+            },
+        };
+        out.push(Edge {
+            from: NodeId {
+                file: here,
+                local: e.from,
+            },
+            to: NodeId {
+                file: target,
+                local: e.to.decl.map_or(0, |d| d + 1),
+            },
+            kind: e.kind,
+            certain: e.certain,
+        });
+    }
 }
 
 /// The files' tables by position, for [`Graph::build`].

@@ -20,8 +20,8 @@ use crate::db::{
 };
 use crate::facts::Lang;
 use crate::graph::{
-    EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
-    file_edges as edges,
+    Edge, EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
+    file_edges as edges, resolve_edges,
 };
 use crate::walk::FileRole;
 
@@ -125,6 +125,23 @@ pub struct FileGraphPart {
     pub decls: Option<Arc<FileDecls>>,
     /// Its [`file_edges`]; `None` for manifests.
     pub edges: Option<Arc<FileEdges<SourceFile>>>,
+    /// Those edges' resolved part as the graph's edges (node ids are stable, so these
+    /// change only with the file's own edges or when files come or go).
+    pub resolved: Vec<Edge>,
+}
+
+/// Each file's position in the workspace's file list.
+///
+/// Workspace-wide hazard: re-runs when a file is added or removed (positions shift then).
+#[salsa::tracked(returns(clone))]
+pub fn file_positions(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<SourceFile, u32>> {
+    Arc::new(
+        ws.files(db)
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (*f, i as u32))
+            .collect(),
+    )
 }
 
 /// The cached graph parts of one chunk of the workspace's file list, in file order.
@@ -146,16 +163,26 @@ pub fn graph_chunk<'db>(
     let files = ws.files(db);
     let start = (chunk.index(db) as usize * TERM_CHUNK_FILES).min(files.len());
     let end = (start + TERM_CHUNK_FILES).min(files.len());
+    let positions = file_positions(db, ws);
     Arc::new(
         files[start..end]
             .iter()
-            .map(|f| {
+            .enumerate()
+            .map(|(i, f)| {
                 let source = f.role(db) != FileRole::Manifest;
+                let edges = file_edges(db, ws, *f);
+                let mut resolved = Vec::new();
+                if let Some(edges) = &edges {
+                    let here = (start + i) as u32;
+                    let position = |t| positions.get(&t).copied();
+                    resolve_edges(here, *f, &edges.edges, position, &mut resolved);
+                }
                 FileGraphPart {
                     file: *f,
                     path: f.path(db).clone(),
                     decls: source.then(|| Arc::new(FileDecls::of(&file_shape(db, *f)))),
-                    edges: file_edges(db, ws, *f),
+                    edges,
+                    resolved,
                 }
             })
             .collect(),
@@ -190,6 +217,7 @@ pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
             path: p.path.as_str(),
             decls: p.decls.clone(),
             edges: p.edges.clone(),
+            resolved: Some(&p.resolved),
         })
         .collect();
     Arc::new(Graph::assemble(&parts))
