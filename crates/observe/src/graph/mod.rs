@@ -4,7 +4,9 @@
 //! Built in two steps so that an edit costs in proportion to what it changed: each file's
 //! outgoing edges are resolved on their own, to stable node identities
 //! ([`file_edges`], a tracked query per file in [`crate::db`]); then [`Graph::assemble`]
-//! numbers the nodes and concatenates those lists, resolving only the guesses by name.
+//! concatenates those lists, resolving only the guesses by name. A node is identified by
+//! its file and its declaration in that file ([`NodeId`]), never by a position in the
+//! graph, so one file's edges as graph edges stay valid when another file changes.
 
 pub mod file_edges;
 pub mod names;
@@ -248,10 +250,10 @@ impl Graph {
         Graph::assemble(&parts)
     }
 
-    /// The graph of `files` from their already computed edges: numbers the nodes (each
-    /// file's module node, then its declarations), maps every edge's [`NodeRef`] to a node
-    /// id, resolves the guesses by name against the name table, and indexes the edges.
-    /// No import is resolved here: the work is a pass over nodes and edges.
+    /// The graph of `files` from their already computed edges: maps every edge's
+    /// [`NodeRef`] to a [`NodeId`] (or copies [`GraphPart::resolved`]), resolves the
+    /// guesses by name against the name table, and indexes the edges. No import is
+    /// resolved here: the work is a pass over nodes and edges.
     pub fn assemble<F: Copy + Eq + Hash>(files: &[GraphPart<'_, F>]) -> Graph {
         let mut g = Graph {
             paths: files.iter().map(|f| f.path.to_owned()).collect(),
