@@ -414,24 +414,26 @@ impl Graph {
         (self.slots[node.file as usize] + node.local) as usize
     }
 
-    /// The edges leaving `node`, sorted by (to, kind).
+    /// The edges leaving `node`, sorted by (to, kind); none for a node this graph does not
+    /// hold (an id kept from before an edit that removed its declaration).
     pub fn outgoing(&self, node: NodeId) -> &[Edge] {
-        let (s, e) = (
-            self.out_start[self.slot(node)],
-            self.out_start[self.slot(node) + 1],
-        );
-        &self.edges[s as usize..e as usize]
+        let (s, e) = self.range(&self.out_start, node);
+        &self.edges[s..e]
     }
 
-    /// The edges reaching `node`.
+    /// The edges reaching `node`; none for a node this graph does not hold.
     pub fn incoming(&self, node: NodeId) -> impl Iterator<Item = &Edge> {
-        let (s, e) = (
-            self.in_start[self.slot(node)],
-            self.in_start[self.slot(node) + 1],
-        );
-        self.in_order[s as usize..e as usize]
-            .iter()
-            .map(|&i| &self.edges[i as usize])
+        let (s, e) = self.range(&self.in_start, node);
+        self.in_order[s..e].iter().map(|&i| &self.edges[i as usize])
+    }
+
+    /// `node`'s bucket in one of the CSR indexes; empty when the graph lacks the node.
+    fn range(&self, starts: &[u32], node: NodeId) -> (usize, usize) {
+        if !self.contains(node) {
+            return (0, 0);
+        }
+        let slot = self.slot(node);
+        (starts[slot] as usize, starts[slot + 1] as usize)
     }
 
     /// The node of declaration `decl` in file `file`.
