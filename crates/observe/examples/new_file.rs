@@ -127,7 +127,7 @@ fn main() {
 /// resolving every import of every file with it, and assembling the graph from the cached
 /// per-file parts.
 fn print_resolution_costs(index: &Index) {
-    use sightline_observe::db::{file_decls, file_edges, file_shape};
+    use sightline_observe::db::{file_shape, graph_parts};
     use sightline_observe::graph::{Graph, GraphPart};
     use sightline_observe::resolve::ModuleResolver;
     use sightline_observe::walk::FileRole;
@@ -155,13 +155,16 @@ fn print_resolution_costs(index: &Index) {
         }
     }
     let resolve = t.elapsed();
-    let parts: Vec<GraphPart<_>> = files
+    let chunks = graph_parts(db, ws);
+    let parts: Vec<GraphPart<_>> = chunks
         .iter()
-        .map(|f| GraphPart {
-            file: *f,
-            path: f.path(db).as_str(),
-            decls: (f.role(db) != FileRole::Manifest).then(|| file_decls(db, *f)),
-            edges: file_edges(db, ws, *f),
+        .flat_map(|c| c.iter())
+        .map(|p| GraphPart {
+            file: p.file,
+            path: p.path.as_str(),
+            decls: p.decls.clone(),
+            edges: p.edges.clone(),
+            resolved: Some(&p.resolved),
         })
         .collect();
     let t = Instant::now();

@@ -10,7 +10,8 @@ use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
 pub use crate::graph::queries::{
-    file_decls, file_edges, file_exports, path_table, workspace_graph,
+    FileGraphPart, file_edges, file_exports, file_positions, graph_chunk, graph_parts, path_table,
+    workspace_graph,
 };
 
 /// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.
@@ -400,6 +401,43 @@ mod chunk {
     }
 }
 
+/// Files per [`FileBlock`].
+pub const FILE_BLOCK_FILES: usize = 64;
+
+pub use block::FileBlock;
+
+/// See [`inputs`]: the same exemption for an interned struct.
+#[allow(missing_docs)]
+mod block {
+    /// A block of [`super::FILE_BLOCK_FILES`] consecutive files of the workspace's file
+    /// list, by position: the unit the graph's parts and the report's counts are gathered
+    /// in (unlike a [`super::TermChunk`], a new file shifts every later block).
+    #[salsa::interned(debug)]
+    pub struct FileBlock<'db> {
+        /// The block's number: files `index * FILE_BLOCK_FILES ..` of the list.
+        #[returns(copy)]
+        pub index: u32,
+    }
+}
+
+/// Every [`FileBlock`] of the workspace, in order.
+pub fn file_blocks<'db>(db: &'db dyn Db, ws: Workspace) -> Vec<FileBlock<'db>> {
+    let blocks = ws.files(db).len().div_ceil(FILE_BLOCK_FILES);
+    (0..blocks as u32).map(|b| FileBlock::new(db, b)).collect()
+}
+
+/// The files of one block with the position of the first: a slice of the file list.
+pub fn file_block_files<'a>(
+    db: &'a dyn Db,
+    ws: Workspace,
+    block: FileBlock<'_>,
+) -> (usize, &'a [SourceFile]) {
+    let files = ws.files(db);
+    let start = (block.index(db) as usize * FILE_BLOCK_FILES).min(files.len());
+    let end = (start + FILE_BLOCK_FILES).min(files.len());
+    (start, &files[start..end])
+}
+
 /// Document frequencies of the source files in one chunk.
 #[salsa::tracked(returns(clone))]
 pub fn term_chunk_stats<'db>(
@@ -475,21 +513,6 @@ pub fn decl_word_chunk<'db>(
         }
     }
     Arc::new(index)
-}
-
-/// Each file's position in the workspace's file list (and so in the assembled graph).
-///
-/// Workspace-wide hazard: reads the whole file list, so it re-executes whenever a file is
-/// added or removed; only queries that assemble or read the positional graph use it.
-#[salsa::tracked(returns(clone))]
-pub fn file_positions(db: &dyn Db, ws: Workspace) -> Arc<rustc_hash::FxHashMap<SourceFile, u32>> {
-    Arc::new(
-        ws.files(db)
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (*f, i as u32))
-            .collect(),
-    )
 }
 
 /// The words of a file's path: its stem's (an `index` file takes its directory's name)

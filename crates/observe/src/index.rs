@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
 use crate::db::{
-    FileIndex, ObserveDatabase, SourceFile, TermChunk, Workspace, decl_word_chunk,
+    FileBlock, FileIndex, ObserveDatabase, SourceFile, TermChunk, Workspace, decl_word_chunk,
     file_import_keys, file_index, file_path_words, term_chunk_postings, term_chunks, term_stats,
     workspace_graph,
 };
@@ -83,6 +83,22 @@ fn file_durability(role: crate::walk::FileRole) -> salsa::Durability {
         crate::walk::FileRole::Source(_) => TREE_DURABILITY,
     }
 }
+
+/// Durability of a file's path and role, which never change after the input is created
+/// (a renamed file is a removal and an addition): what reads only those (a file's path
+/// words) is verified without walking its dependencies after any source edit.
+///
+/// The text itself cannot be made more durable for the files no one edits: salsa refuses
+/// to backdate a value whose durability dropped, so lowering a file's durability at its
+/// first edit would make every consumer of that file recompute (its importers' edges, the
+/// graph even for an edit that keeps every declaration) — the cost this design avoids.
+const FIXED_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
+
+/// Durability of the workspace's file list, which changes only when a file is added or
+/// removed: what derives from paths, roles and manifests alone (module resolution, the path
+/// table, mirror trees) is then verified without walking every file's path after a source
+/// edit. Adding or removing a file is a high-durability write, which re-verifies those too.
+const FILE_LIST_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
 
 /// How [`Index::open`] builds the index.
 #[derive(Default)]
@@ -255,12 +271,14 @@ impl<D: crate::Db + Clone> Index<D> {
                 Some(idx),
             )
             .durability(file_durability(file.role))
+            .path_durability(FIXED_DURABILITY)
+            .role_durability(FIXED_DURABILITY)
             .new(&db);
             files.insert(file.path, (input, file.stamp));
             inputs.push(input);
         }
         let workspace = Workspace::builder(root.clone(), inputs)
-            .durability(TREE_DURABILITY)
+            .durability(FILE_LIST_DURABILITY)
             .new(&db);
         let mut index = Index {
             db,
@@ -323,7 +341,12 @@ impl<D: crate::Db + Clone> Index<D> {
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
         }
         for f in self.workspace.files(&self.db) {
-            let _ = file_path_words(&self.db, *f);
+            // A file's path words depend on its path alone, a high-durability input: an edit
+            // never makes them stale, so a new index computes them once and a refresh skips
+            // fetching them (a query's fetch finds them valid without walking anything).
+            if prefetch {
+                let _ = file_path_words(&self.db, *f);
+            }
             if matches!(f.role(&self.db), crate::walk::FileRole::Source(_)) {
                 let _ = file_import_keys(&self.db, *f);
             }
@@ -361,7 +384,13 @@ impl<D: crate::Db + Clone> Index<D> {
                 s.spawn(move || {
                     for f in files.iter().skip(t).step_by(threads) {
                         let _ = crate::db::file_edges(&db, ws, *f);
-                        let _ = crate::db::file_decls(&db, *f);
+                    }
+                    for block in crate::db::file_blocks(&db, ws)
+                        .into_iter()
+                        .skip(t)
+                        .step_by(threads)
+                    {
+                        let _ = crate::db::graph_chunk(&db, ws, block);
                     }
                     for c in (t..chunks).step_by(threads) {
                         let chunk = TermChunk::new(&db, c as u32);
@@ -405,15 +434,13 @@ impl<D: crate::Db + Clone> Index<D> {
                 r.config_problem_examples.push(d.to_string());
             }
         }
-        for f in self.workspace.files(&self.db) {
-            match f.role(&self.db) {
-                crate::walk::FileRole::Source(_) => r.source_files += 1,
-                crate::walk::FileRole::Manifest => r.manifest_files += 1,
-            }
-            let facts = &file_index(&self.db, *f).facts;
-            r.parse_errors += facts.parse_errors;
-            r.files_with_parse_errors += u32::from(facts.parse_errors > 0);
-            r.files_with_elided_names += u32::from(facts.elided_qualified_names > 0);
+        for block in crate::db::file_blocks(&self.db, self.workspace) {
+            let t = chunk_totals(&self.db, self.workspace, block);
+            r.source_files += t.source_files;
+            r.manifest_files += t.manifest_files;
+            r.parse_errors += t.parse_errors;
+            r.files_with_parse_errors += t.files_with_parse_errors;
+            r.files_with_elided_names += t.files_with_elided_names;
         }
     }
 
@@ -556,6 +583,8 @@ impl<D: crate::Db + Clone> Index<D> {
                 let input =
                     SourceFile::builder(file.path.clone(), Arc::from(file.text), file.role, None)
                         .durability(file_durability(file.role))
+                        .path_durability(FIXED_DURABILITY)
+                        .role_durability(FIXED_DURABILITY)
                         .new(&self.db);
                 self.files.insert(file.path.clone(), (input, file.stamp));
                 out.added.push(file.path);
@@ -576,7 +605,7 @@ impl<D: crate::Db + Clone> Index<D> {
             let inputs: Vec<SourceFile> = inputs.into_iter().map(|(_, f)| f).collect();
             self.workspace
                 .set_files(&mut self.db)
-                .with_durability(TREE_DURABILITY)
+                .with_durability(FILE_LIST_DURABILITY)
                 .to(inputs);
         }
         out.changed.sort();
@@ -652,6 +681,35 @@ fn needs_full_walk(path: &str) -> bool {
         || path
             .split('/')
             .any(|c| c.is_empty() || c == "." || c == ".." || c == ".git")
+}
+
+/// The report's per-file counts over one chunk of the file list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct ChunkTotals {
+    source_files: u32,
+    manifest_files: u32,
+    parse_errors: u32,
+    files_with_parse_errors: u32,
+    files_with_elided_names: u32,
+}
+
+/// [`ChunkTotals`] of one chunk: the report sums one of these per chunk after a refresh
+/// instead of fetching every file's facts, and only the edited chunk's is recounted.
+#[salsa::tracked]
+fn chunk_totals<'db>(db: &'db dyn crate::Db, ws: Workspace, block: FileBlock<'db>) -> ChunkTotals {
+    let (_, files) = crate::db::file_block_files(db, ws, block);
+    let mut t = ChunkTotals::default();
+    for f in files {
+        match f.role(db) {
+            crate::walk::FileRole::Source(_) => t.source_files += 1,
+            crate::walk::FileRole::Manifest => t.manifest_files += 1,
+        }
+        let facts = &file_index(db, *f).facts;
+        t.parse_errors += facts.parse_errors;
+        t.files_with_parse_errors += u32::from(facts.parse_errors > 0);
+        t.files_with_elided_names += u32::from(facts.elided_qualified_names > 0);
+    }
+    t
 }
 
 fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {
@@ -755,6 +813,41 @@ mod tests {
             *term_stats(index.db(), index.workspace()),
             *term_stats(fresh.db(), fresh.workspace())
         );
+    }
+
+    #[test]
+    fn a_refresh_recounts_the_report_like_a_fresh_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("package.json"), "{}").unwrap();
+        for i in 0..(2 * crate::db::FILE_BLOCK_FILES + 3) {
+            let text = format!("export function f{i}() {{ return {i}; }}\n");
+            std::fs::write(root.join(format!("src/m{i:03}.ts")), text).unwrap();
+        }
+        let mut index = open(root);
+        std::fs::write(root.join("src/m070.ts"), "export function broken( {\n").unwrap();
+        std::fs::write(root.join("src/new.ts"), "export const n = 1;\n").unwrap();
+        let r = index.refresh();
+        assert_eq!((r.changed.len(), r.added.len()), (1, 1));
+        let fresh = open(root);
+        let (a, b) = (index.report(), fresh.report());
+        assert!(a.parse_errors > 0);
+        assert_eq!(
+            (
+                a.source_files,
+                a.manifest_files,
+                a.parse_errors,
+                a.files_with_parse_errors
+            ),
+            (
+                b.source_files,
+                b.manifest_files,
+                b.parse_errors,
+                b.files_with_parse_errors
+            )
+        );
+        assert_eq!((a.declarations, a.edges), (b.declarations, b.edges));
     }
 
     #[test]

@@ -318,3 +318,22 @@ fn package_subpath_import_resolves_without_the_barrel() {
         ("packages/shared/src/format.ts", "formatLabel"),
     );
 }
+
+#[test]
+fn a_node_the_graph_does_not_hold_has_no_edges() {
+    let graph = common::fixture_index();
+    let graph = sightline_observe::db::workspace_graph(graph.db(), graph.workspace());
+    let beyond = NodeId {
+        file: graph.paths.len() as u32,
+        local: 0,
+    };
+    let past_last_decl = NodeId {
+        file: 0,
+        local: u32::MAX,
+    };
+    for node in [beyond, past_last_decl] {
+        assert!(!graph.contains(node));
+        assert!(graph.outgoing(node).is_empty());
+        assert_eq!(graph.incoming(node).count(), 0);
+    }
+}

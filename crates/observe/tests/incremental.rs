@@ -433,3 +433,77 @@ export function wants() { missing(); }
     let files = index.workspace().files(index.db()).len();
     assert!(executed(&log, "file_resolutions") < files / 2, "{log_text}");
 }
+
+#[test]
+fn an_edit_gathers_only_its_chunks_graph_parts_again() {
+    // Enough files for several chunks of the file list, each calling its neighbour.
+    let dir = tempfile::tempdir().unwrap();
+    let files = 3 * sightline_observe::db::FILE_BLOCK_FILES;
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    for i in 0..files {
+        let next = (i + 1) % files;
+        common::write_file(
+            dir.path(),
+            &format!("src/m{i:03}.ts"),
+            &format!(
+                "import {{ f{next} }} from './m{next:03}';\nexport function f{i}() {{ f{next}(); }}\n"
+            ),
+        );
+    }
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    let path = "src/m100.ts";
+    append(
+        &mut index,
+        dir.path(),
+        path,
+        "\nexport function addedLater() {}\n",
+    );
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "graph_chunk"), 1, "{log_text}");
+    assert_eq!(executed(&log, "workspace_graph"), 1, "{log_text}");
+    let graph = workspace_graph(index.db(), index.workspace());
+    let added = graph.node_by_name(path, "addedLater").unwrap();
+    let caller = graph.node_by_name("src/m099.ts", "f99").unwrap();
+    let callee = graph.node_by_name(path, "f100").unwrap();
+    assert!(graph.file_of(added) == graph.file_of(callee));
+    assert!(graph.outgoing(caller).iter().any(|e| e.to == callee));
+}
+
+#[test]
+fn a_declaration_added_to_one_file_leaves_every_other_files_node_ids_alone() {
+    let dir = common::fixture_copy();
+    let (mut index, _log) = counted_index(dir.path());
+    let later = "src/state/recordStore.ts";
+    let leaving = |graph: &sightline_observe::graph::Graph, file: u32| -> Vec<_> {
+        graph
+            .edges
+            .iter()
+            .filter(|e| graph.file_of(e.from) == file)
+            .copied()
+            .collect()
+    };
+    let before = workspace_graph(index.db(), index.workspace());
+    let load = before.node_by_name(later, "RecordStore.load").unwrap();
+    let file = before.file_of(load);
+    assert!(!leaving(&before, file).is_empty());
+
+    // A file earlier in path order gains a declaration: with nodes numbered by position,
+    // every node after it would shift.
+    let earlier = "src/api/client.ts";
+    assert!(before.file_id(earlier).unwrap() < file);
+    append(
+        &mut index,
+        dir.path(),
+        earlier,
+        "\nexport function addedFirst() { return 1; }\n",
+    );
+    let after = workspace_graph(index.db(), index.workspace());
+    assert!(after.node_by_name(earlier, "addedFirst").is_some());
+    assert_eq!(after.node_by_name(later, "RecordStore.load"), Some(load));
+    assert_eq!(leaving(&after, file), leaving(&before, file));
+}

@@ -68,7 +68,7 @@ fn names_link_within_a_language_never_across() {
     let ws = index.workspace();
     let graph = workspace_graph(db, ws);
     let files = ws.files(db);
-    let lang_of = |node: u32| {
+    let lang_of = |node: sightline_observe::graph::NodeId| {
         let path = &graph.paths[graph.file_of(node) as usize];
         path.rsplit('.').next().unwrap().to_string()
     };

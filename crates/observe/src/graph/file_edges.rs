@@ -304,7 +304,7 @@ enum Binding<'a, F> {
 /// Computes every edge leaving `source`'s nodes; see [`FileEdges`].
 pub fn file_edges<F, L>(lookup: &L, source: &EdgeSource<'_, F>) -> FileEdges<F>
 where
-    F: Copy + Eq,
+    F: Copy + Eq + std::hash::Hash,
     L: ExportsLookup<F> + ?Sized,
 {
     let ctx = Resolver { lookup, source };
@@ -318,7 +318,7 @@ struct Resolver<'a, 'b, F, L: ?Sized> {
 
 impl<'a, 'b, F, L> Resolver<'a, 'b, F, L>
 where
-    F: Copy + Eq,
+    F: Copy + Eq + std::hash::Hash,
     L: ExportsLookup<F> + ?Sized,
 {
     fn here(&self, decl: u32) -> NodeRef<F> {
@@ -440,18 +440,21 @@ where
                 }),
             }
         }
+        // Each distinct target file's rank in workspace order, so that sorting the edges
+        // compares integers: ordering two files reads both paths (through the database).
+        let mut targets: Vec<F> = Vec::new();
+        let mut rank: FxHashMap<F, u32> = FxHashMap::default();
+        for e in edges.iter() {
+            if rank.insert(e.to.file, 0).is_none() {
+                targets.push(e.to.file);
+            }
+        }
         let lookup = self.lookup;
-        edges.sort_unstable_by(|a, b| {
-            a.from
-                .cmp(&b.from)
-                .then_with(|| match a.to.file == b.to.file {
-                    true => Ordering::Equal,
-                    false => lookup.file_order(a.to.file, b.to.file),
-                })
-                .then_with(|| a.to.decl.cmp(&b.to.decl))
-                .then_with(|| a.kind.cmp(&b.kind))
-                .then_with(|| a.certain.cmp(&b.certain))
-        });
+        targets.sort_unstable_by(|a, b| lookup.file_order(*a, *b));
+        for (i, f) in targets.iter().enumerate() {
+            rank.insert(*f, i as u32);
+        }
+        edges.sort_unstable_by_key(|e| (e.from, rank[&e.to.file], e.to.decl, e.kind, e.certain));
         edges.dedup_by(|a, b| a.from == b.from && a.to == b.to && a.kind == b.kind);
         out.guessed_names = names.text;
         out

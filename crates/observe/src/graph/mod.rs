@@ -4,9 +4,12 @@
 //! Built in two steps so that an edit costs in proportion to what it changed: each file's
 //! outgoing edges are resolved on their own, to stable node identities
 //! ([`file_edges`], a tracked query per file in [`crate::db`]); then [`Graph::assemble`]
-//! numbers the nodes and concatenates those lists, resolving only the guesses by name.
+//! concatenates those lists, resolving only the guesses by name. A node is identified by
+//! its file and its declaration in that file ([`NodeId`]), never by a position in the
+//! graph, so one file's edges as graph edges stay valid when another file changes.
 
 pub mod file_edges;
+pub mod names;
 pub mod queries;
 
 use std::hash::Hash;
@@ -15,6 +18,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+
+pub use names::NameTable;
 
 pub use file_edges::{
     EdgeSource, ExportsLookup, FileEdge, FileEdges, FileExports, ImportCounts, LocalNode, NameEdge,
@@ -25,8 +30,39 @@ use crate::db::FileShape;
 use crate::facts::{DeclKind, Lang};
 use crate::resolve::{ModuleResolver, Resolution};
 
-/// A node of one assembled [`Graph`]: a position, valid only in that graph.
-pub type NodeId = u32;
+/// A node of the workspace graph by identity: a file (its position in the workspace's
+/// file list) and, within it, the module (`local` 0) or declaration `d` (`local` `d + 1`).
+/// Never a position in the graph: a declaration added to one file changes no other
+/// file's node ids. Ordered by file, then module before declarations in source order.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct NodeId {
+    /// The file's position in the workspace's file list.
+    pub file: u32,
+    /// `0` for the module, `d + 1` for declaration `d` (a [`LocalNode`]).
+    pub local: LocalNode,
+}
+
+impl NodeId {
+    /// The module node of `file`.
+    pub fn module(file: u32) -> NodeId {
+        NodeId { file, local: 0 }
+    }
+
+    /// The node of declaration `decl` of `file`.
+    pub fn decl(file: u32, decl: u32) -> NodeId {
+        NodeId {
+            file,
+            local: decl + 1,
+        }
+    }
+
+    /// The declaration index; `None` for a module node.
+    pub fn decl_index(self) -> Option<u32> {
+        self.local.checked_sub(1)
+    }
+}
 
 /// A member call resolves through the global name table only when the name has at most
 /// this many definitions; more means the name is too common to guess a target from.
@@ -54,6 +90,18 @@ pub enum EdgeKind {
 }
 
 impl EdgeKind {
+    /// Every kind, in order (each one's position is its discriminant).
+    pub const ALL: [EdgeKind; 8] = [
+        EdgeKind::Contains,
+        EdgeKind::Imports,
+        EdgeKind::Calls,
+        EdgeKind::References,
+        EdgeKind::Extends,
+        EdgeKind::Implements,
+        EdgeKind::Renders,
+        EdgeKind::Instantiates,
+    ];
+
     /// The kind's lowercase name, as reports and diagnostics print it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -90,18 +138,15 @@ pub struct GraphFile {
     pub shape: Option<Arc<FileShape>>,
 }
 
-/// The assembled workspace graph: nodes numbered by position (a file's module node, then
+/// The assembled workspace graph: nodes by identity ([`NodeId`]: a file's module, then
 /// its declarations), edges in CSR form both ways, and a name table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Graph {
     /// Each file's path, by file position.
     pub paths: Vec<String>,
-    /// The module node of each file; its declarations follow it: decl `i` is `module + 1 + i`.
-    pub module_node: Vec<NodeId>,
-    /// The file of each node.
-    pub node_file: Vec<u32>,
-    /// `None` for module nodes.
-    pub node_decl: Vec<Option<u32>>,
+    /// Where each file's nodes start in the edge index (`slots`), and one past the last
+    /// file's: an internal numbering, never a node's identity.
+    slots: Vec<u32>,
     /// Sorted by (from, to, kind).
     pub edges: Vec<Edge>,
     out_start: Vec<u32>,
@@ -109,7 +154,7 @@ pub struct Graph {
     in_order: Vec<u32>,
     in_start: Vec<u32>,
     /// Declaration nodes by exact name.
-    pub names: FxHashMap<String, Vec<NodeId>>,
+    pub names: NameTable,
     /// Counts for the index report.
     pub stats: GraphStats,
 }
@@ -199,52 +244,43 @@ impl Graph {
                 path: &f.path,
                 decls: f.shape.as_deref().map(|s| Arc::new(FileDecls::of(s))),
                 edges,
+                resolved: None,
             })
             .collect();
         Graph::assemble(&parts)
     }
 
-    /// The graph of `files` from their already computed edges: numbers the nodes (each
-    /// file's module node, then its declarations), maps every edge's [`NodeRef`] to a node
-    /// id, resolves the guesses by name against the name table, and indexes the edges.
-    /// No import is resolved here: the work is a pass over nodes and edges.
+    /// The graph of `files` from their already computed edges: maps every edge's
+    /// [`NodeRef`] to a [`NodeId`] (or copies [`GraphPart::resolved`]), resolves the
+    /// guesses by name against the name table, and indexes the edges. No import is
+    /// resolved here: the work is a pass over nodes and edges.
     pub fn assemble<F: Copy + Eq + Hash>(files: &[GraphPart<'_, F>]) -> Graph {
         let mut g = Graph {
             paths: files.iter().map(|f| f.path.to_owned()).collect(),
             ..Graph::default()
         };
-        g.module_node.reserve(files.len());
         let nodes: usize = files
             .iter()
             .map(|f| 1 + f.decls.as_ref().map_or(0, |d| d.len()))
             .sum();
-        g.node_file.reserve(nodes);
-        g.node_decl.reserve(nodes);
-        g.names.reserve(nodes / 2);
+        g.slots.reserve(files.len() + 1);
         let mut positions: FxHashMap<F, u32> = FxHashMap::default();
         positions.reserve(files.len());
+        let mut slot = 0u32;
         for (fi, f) in files.iter().enumerate() {
             positions.insert(f.file, fi as u32);
-            let module = g.node_file.len() as NodeId;
-            g.module_node.push(module);
-            g.node_file.push(fi as u32);
-            g.node_decl.push(None);
-            if let Some(decls) = &f.decls {
-                for di in 0..decls.len() {
-                    let node = g.node_file.len() as NodeId;
-                    g.node_file.push(fi as u32);
-                    g.node_decl.push(Some(di as u32));
-                    let name = decls.name(di);
-                    match g.names.get_mut(name) {
-                        Some(nodes) => nodes.push(node),
-                        None => {
-                            g.names.insert(name.to_owned(), vec![node]);
-                        }
-                    }
-                }
-                g.stats.declarations += decls.len() as u32;
-            }
+            g.slots.push(slot);
+            let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
+            slot += 1 + decls;
+            g.stats.declarations += decls;
         }
+        g.slots.push(slot);
+        let named = files.iter().enumerate().flat_map(|(fi, f)| {
+            f.decls.iter().flat_map(move |d| {
+                (0..d.len()).map(move |di| (d.name(di), NodeId::decl(fi as u32, di as u32)))
+            })
+        });
+        g.names = NameTable::build(named, nodes - files.len());
         let languages: Vec<Option<usize>> = files
             .iter()
             .map(|f| Lang::from_path(f.path).map(crate::lang::language_index))
@@ -269,34 +305,34 @@ impl Graph {
                 continue;
             };
             stats.add(f.path, &file_edges.imports);
-            let module = g.module_node[fi];
-            resolved.clear();
-            for e in &file_edges.edges {
-                let target = if e.to.file == f.file {
-                    module
-                } else {
-                    match positions.get(&e.to.file) {
-                        Some(&t) => g.module_node[t as usize],
-                        // A file outside the workspace: nothing to point at.
-                        None => continue,
-                    }
-                };
-                resolved.push(Edge {
-                    from: module + e.from,
-                    to: target + e.to.decl.map_or(0, |d| d + 1),
-                    kind: e.kind,
-                    certain: e.certain,
-                });
+            let here = fi as u32;
+            // The file's resolved edges go straight to the end of `edges`.
+            let start = edges.len();
+            match f.resolved {
+                Some(resolved) => edges.extend_from_slice(resolved),
+                None => resolve_edges(
+                    here,
+                    f.file,
+                    &file_edges.edges,
+                    |t| positions.get(&t).copied(),
+                    &mut edges,
+                ),
             }
             // Resolved edges arrive sorted and deduplicated in graph order when the files
             // are in path order, as a workspace's are.
-            if !resolved.is_sorted() {
+            if !edges[start..].is_sorted() {
+                resolved.clear();
+                resolved.extend(edges.drain(start..));
                 resolved.sort_unstable();
                 dedup_edges(&mut resolved);
+                edges.extend_from_slice(&resolved);
             }
             guessed.clear();
             for e in &file_edges.by_name {
-                let from = module + e.from;
+                let from = NodeId {
+                    file: here,
+                    local: e.from,
+                };
                 guesser.guess(fi, file_edges.name(e), e.guess, &mut |to, certain| {
                     if to != from {
                         guessed.push(Edge {
@@ -308,9 +344,9 @@ impl Graph {
                     }
                 });
             }
-            if guessed.is_empty() {
-                edges.extend_from_slice(&resolved);
-            } else {
+            if !guessed.is_empty() {
+                resolved.clear();
+                resolved.extend(edges.drain(start..));
                 guessed.sort_unstable();
                 merge_edges(&resolved, &guessed, &mut edges);
             }
@@ -324,78 +360,95 @@ impl Graph {
     }
 
     fn index_edges(&mut self, edges: Vec<Edge>) {
-        let n = self.node_file.len();
-        self.out_start = vec![0; n + 1];
+        let n = self.node_count();
+        let mut out_start = vec![0u32; n + 1];
+        let mut in_start = vec![0u32; n + 1];
+        // Each edge's target slot, looked up once for counting and once more for bucketing.
+        let mut to_slots: Vec<u32> = Vec::with_capacity(edges.len());
+        let mut by_kind = [0u32; EdgeKind::ALL.len()];
         for e in &edges {
-            self.out_start[e.from as usize + 1] += 1;
+            out_start[self.slot(e.from) + 1] += 1;
+            let to = self.slot(e.to);
+            in_start[to + 1] += 1;
+            to_slots.push(to as u32);
+            by_kind[e.kind as usize] += 1;
         }
         for i in 0..n {
-            self.out_start[i + 1] += self.out_start[i];
-        }
-        self.in_start = vec![0; n + 1];
-        for e in &edges {
-            self.in_start[e.to as usize + 1] += 1;
-        }
-        for i in 0..n {
-            self.in_start[i + 1] += self.in_start[i];
+            out_start[i + 1] += out_start[i];
+            in_start[i + 1] += in_start[i];
         }
         // Edge indices bucketed by target in edge order: a stable sort by target.
-        let mut next = self.in_start.clone();
+        let mut next = in_start.clone();
         let mut in_order = vec![0u32; edges.len()];
-        for (i, e) in edges.iter().enumerate() {
-            let slot = &mut next[e.to as usize];
+        for (i, &to) in to_slots.iter().enumerate() {
+            let slot = &mut next[to as usize];
             in_order[*slot as usize] = i as u32;
             *slot += 1;
         }
-        let mut by_kind: FxHashMap<EdgeKind, u32> = FxHashMap::default();
-        for e in &edges {
-            *by_kind.entry(e.kind).or_default() += 1;
-        }
-        let mut by_kind: Vec<(EdgeKind, u32)> = by_kind.into_iter().collect();
-        by_kind.sort();
-        self.stats.edges_by_kind = by_kind;
+        self.stats.edges_by_kind = EdgeKind::ALL
+            .iter()
+            .zip(by_kind)
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| (*k, n))
+            .collect();
+        self.out_start = out_start;
+        self.in_start = in_start;
         self.in_order = in_order;
         self.edges = edges;
     }
 
     /// Module and declaration nodes in all.
     pub fn node_count(&self) -> usize {
-        self.node_file.len()
+        self.slots.last().map_or(0, |&n| n as usize)
     }
 
-    /// The edges leaving `node`, sorted by (to, kind).
+    /// Whether `node` is a node of this graph: its file is indexed and holds that many
+    /// declarations.
+    pub fn contains(&self, node: NodeId) -> bool {
+        let f = node.file as usize;
+        f + 1 < self.slots.len() && node.local < self.slots[f + 1] - self.slots[f]
+    }
+
+    /// Where `node`'s edges sit in the edge index.
+    fn slot(&self, node: NodeId) -> usize {
+        (self.slots[node.file as usize] + node.local) as usize
+    }
+
+    /// The edges leaving `node`, sorted by (to, kind); none for a node this graph does not
+    /// hold (an id kept from before an edit that removed its declaration).
     pub fn outgoing(&self, node: NodeId) -> &[Edge] {
-        let (s, e) = (
-            self.out_start[node as usize],
-            self.out_start[node as usize + 1],
-        );
-        &self.edges[s as usize..e as usize]
+        let (s, e) = self.range(&self.out_start, node);
+        &self.edges[s..e]
     }
 
-    /// The edges reaching `node`.
+    /// The edges reaching `node`; none for a node this graph does not hold.
     pub fn incoming(&self, node: NodeId) -> impl Iterator<Item = &Edge> {
-        let (s, e) = (
-            self.in_start[node as usize],
-            self.in_start[node as usize + 1],
-        );
-        self.in_order[s as usize..e as usize]
-            .iter()
-            .map(|&i| &self.edges[i as usize])
+        let (s, e) = self.range(&self.in_start, node);
+        self.in_order[s..e].iter().map(|&i| &self.edges[i as usize])
+    }
+
+    /// `node`'s bucket in one of the CSR indexes; empty when the graph lacks the node.
+    fn range(&self, starts: &[u32], node: NodeId) -> (usize, usize) {
+        if !self.contains(node) {
+            return (0, 0);
+        }
+        let slot = self.slot(node);
+        (starts[slot] as usize, starts[slot + 1] as usize)
     }
 
     /// The node of declaration `decl` in file `file`.
     pub fn decl_node(&self, file: u32, decl: u32) -> NodeId {
-        self.module_node[file as usize] + 1 + decl
+        NodeId::decl(file, decl)
     }
 
     /// The file position `node` belongs to.
     pub fn file_of(&self, node: NodeId) -> u32 {
-        self.node_file[node as usize]
+        node.file
     }
 
     /// The declaration index of `node` in its file; `None` for a module node.
     pub fn decl_of(&self, node: NodeId) -> Option<u32> {
-        self.node_decl[node as usize]
+        node.decl_index()
     }
 
     /// The file id of the indexed file at `path`. Linear in the number of files: for tests
@@ -411,7 +464,7 @@ impl Graph {
     /// Linear in the file count: for tests and diagnostics, not for hot paths.
     pub fn node_by_name(&self, path: &str, qualified: &str) -> Option<NodeId> {
         let file = self.file_id(path)?;
-        let mut parent = self.module_node[file as usize];
+        let mut parent = NodeId::module(file);
         if qualified.is_empty() {
             return Some(parent);
         }
@@ -516,6 +569,48 @@ pub struct GraphPart<'a, F> {
     pub decls: Option<Arc<FileDecls>>,
     /// Its outgoing edges; `None` for manifests.
     pub edges: Option<Arc<FileEdges<F>>>,
+    /// `edges.edges` already resolved to node ids ([`resolve_edges`]), when the caller
+    /// keeps them (the workspace's chunks do): the assembly copies them instead.
+    pub resolved: Option<&'a [Edge]>,
+}
+
+/// A file's edges to resolved nodes as the graph's edges, the file being at position
+/// `here`; `position` gives another file's position (`None`: outside the workspace, and
+/// the edge is dropped). Appends them to `out` in the order of `edges`.
+pub fn resolve_edges<F: Copy + Eq>(
+    here: u32,
+    file: F,
+    edges: &[FileEdge<F>],
+    position: impl Fn(F) -> Option<u32>,
+    out: &mut Vec<Edge>,
+) {
+    // The last target file looked up: a file's edges come grouped by target file.
+    let mut last: Option<(F, u32)> = None;
+    for e in edges {
+        let target = match last {
+            Some((f, at)) if f == e.to.file => at,
+            _ if e.to.file == file => here,
+            _ => match position(e.to.file) {
+                Some(t) => {
+                    last = Some((e.to.file, t));
+                    t
+                }
+                None => continue,
+            },
+        };
+        out.push(Edge {
+            from: NodeId {
+                file: here,
+                local: e.from,
+            },
+            to: NodeId {
+                file: target,
+                local: e.to.decl.map_or(0, |d| d + 1),
+            },
+            kind: e.kind,
+            certain: e.certain,
+        });
+    }
 }
 
 /// The files' tables by position, for [`Graph::build`].
@@ -599,7 +694,7 @@ impl<'a, F> Guesser<'a, '_, F> {
 
     /// The guess itself: nothing when more than [`MAX_NAME_CANDIDATES`] qualify.
     fn candidates(&self, name: &str, guess: NameGuess, language: Option<usize>) -> Guessed {
-        let mut matching = [0 as NodeId; MAX_NAME_CANDIDATES];
+        let mut matching = [NodeId::default(); MAX_NAME_CANDIDATES];
         let Some(nodes) = self.graph.names.get(name) else {
             return (matching, 0);
         };

@@ -1,20 +1,28 @@
-//! The graph's tracked queries: per file, the tables other files see ([`file_exports`]),
-//! the declarations ([`file_decls`]) and the outgoing edges ([`file_edges`]); once per
-//! workspace, the path table and the assembly ([`workspace_graph`]).
+//! The graph's tracked queries: per file, the tables other files see ([`file_exports`])
+//! and the outgoing edges ([`file_edges`]); per chunk of files, their declarations and
+//! edges ([`graph_chunk`]); once per
+//! workspace, the path table and the assembly ([`workspace_graph`]), which reads the
+//! per-file lists through one cached group per chunk of files ([`graph_chunk`]).
 //!
 //! An edit inside one file re-executes that file's queries; the files importing it
 //! re-execute [`file_edges`] only when its [`file_exports`] changed (a new or renamed
-//! export, member or import), and the assembly is a pass over the cached lists.
+//! export, member or import), and the assembly is a pass over the cached lists: it
+//! fetches one group per chunk, and only the edited chunk's group gathers its files' lists
+//! again.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::db::{Db, SourceFile, Workspace, file_resolutions, file_shape};
+use crate::db::{
+    Db, FileBlock, SourceFile, Workspace, file_block_files, file_blocks, file_resolutions,
+    file_shape,
+};
 use crate::facts::Lang;
 use crate::graph::{
-    EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
-    file_edges as edges,
+    Edge, EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
+    file_edges as edges, resolve_edges,
 };
 use crate::walk::FileRole;
 
@@ -51,15 +59,23 @@ pub fn file_exports(
 }
 
 /// [`ExportsLookup`] through the tracked queries, so each file's edges depend on exactly
-/// the tables they read.
+/// the tables they read. Each table is fetched once per file's edges: a file looks up the
+/// same few modules for every usage they explain, and a fetch through salsa costs far
+/// more than a map lookup.
 struct TrackedLookup<'a> {
     db: &'a dyn Db,
     ws: Workspace,
+    fetched: RefCell<FxHashMap<SourceFile, Option<Arc<FileExports<SourceFile>>>>>,
 }
 
 impl ExportsLookup<SourceFile> for TrackedLookup<'_> {
     fn exports(&self, file: SourceFile) -> Option<Arc<FileExports<SourceFile>>> {
-        file_exports(self.db, self.ws, file)
+        if let Some(tables) = self.fetched.borrow().get(&file) {
+            return tables.clone();
+        }
+        let tables = file_exports(self.db, self.ws, file);
+        self.fetched.borrow_mut().insert(file, tables.clone());
+        tables
     }
 
     fn file_order(&self, a: SourceFile, b: SourceFile) -> std::cmp::Ordering {
@@ -91,41 +107,116 @@ pub fn file_edges(
         targets: &resolved.targets,
         is_self_receiver: &is_self_receiver,
     };
-    Some(Arc::new(edges::file_edges(
-        &TrackedLookup { db, ws },
-        &source,
-    )))
+    let lookup = TrackedLookup {
+        db,
+        ws,
+        fetched: RefCell::default(),
+    };
+    Some(Arc::new(edges::file_edges(&lookup, &source)))
 }
 
-/// The names and kinds of `file`'s declarations, all [`workspace_graph`] reads of its
-/// shape: an edit that only adds calls keeps this equal.
+/// One file's cached parts of the graph, as [`graph_chunk`] groups them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileGraphPart {
+    /// The file.
+    pub file: SourceFile,
+    /// Its repo-relative path.
+    pub path: String,
+    /// Its declarations' names and kinds ([`FileDecls`]); `None` for manifests.
+    pub decls: Option<Arc<FileDecls>>,
+    /// Its [`file_edges`]; `None` for manifests.
+    pub edges: Option<Arc<FileEdges<SourceFile>>>,
+    /// Those edges' resolved part as the graph's edges (node ids are stable, so these
+    /// change only with the file's own edges or when files come or go).
+    pub resolved: Vec<Edge>,
+}
+
+/// Each file's position in the workspace's file list.
+///
+/// Workspace-wide hazard: re-runs when a file is added or removed (positions shift then).
 #[salsa::tracked(returns(clone))]
-pub fn file_decls(db: &dyn Db, file: SourceFile) -> Arc<FileDecls> {
-    Arc::new(FileDecls::of(&file_shape(db, file)))
+pub fn file_positions(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<SourceFile, u32>> {
+    Arc::new(
+        ws.files(db)
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (*f, i as u32))
+            .collect(),
+    )
+}
+
+/// The cached graph parts of one chunk of the workspace's file list, in file order.
+/// The assembly fetches one of these per chunk instead of two queries per file: after an
+/// edit, only the edited file's chunk gathers its files' parts again, and the others are
+/// handed over as they are (each part is shared, not copied).
+///
+/// Also the firewall for declarations: the [`FileDecls`] of the chunk's files are taken
+/// from their shapes here (a per-file query for them would be one more memo per file for
+/// salsa to verify after every edit), and a chunk whose declarations and edges come out
+/// equal — an edit that only adds calls, or a usage that resolves to nothing —
+/// backdates, so the graph is not assembled again.
+#[salsa::tracked(returns(clone))]
+pub fn graph_chunk<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: FileBlock<'db>,
+) -> Arc<Vec<FileGraphPart>> {
+    let (start, files) = file_block_files(db, ws, chunk);
+    let positions = file_positions(db, ws);
+    Arc::new(
+        files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let source = f.role(db) != FileRole::Manifest;
+                let edges = file_edges(db, ws, *f);
+                let mut resolved = Vec::new();
+                if let Some(edges) = &edges {
+                    let here = (start + i) as u32;
+                    let position = |t| positions.get(&t).copied();
+                    resolve_edges(here, *f, &edges.edges, position, &mut resolved);
+                }
+                FileGraphPart {
+                    file: *f,
+                    path: f.path(db).clone(),
+                    decls: source.then(|| Arc::new(FileDecls::of(&file_shape(db, *f)))),
+                    edges,
+                    resolved,
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Every file's cached graph parts, in workspace order, one [`graph_chunk`] after another.
+pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
+    file_blocks(db, ws)
+        .into_iter()
+        .map(|block| graph_chunk(db, ws, block))
+        .collect()
 }
 
 /// The workspace graph: declarations, resolved edges and the name table, assembled from
 /// every file's cached [`file_edges`] ([`Graph::assemble`]: numbering nodes, concatenating
 /// edge lists, resolving guesses by name; no import is resolved here).
 ///
-/// Workspace-wide hazard: reads every file's declarations and edges, so it re-executes
-/// after any edit that changes a file's declarations or outgoing edges (its cost is a
-/// pass over nodes and edges); an edit that only moves lines backdates at [`file_shape`],
-/// and one that changes usages without changing edges backdates at [`file_edges`], and
-/// both leave it alone.
+/// Workspace-wide hazard: reads every file's declarations and edges (through
+/// [`graph_chunk`]), so it re-executes after any edit that changes a file's declarations
+/// or outgoing edges (its cost is a pass over nodes and edges); an edit that only moves
+/// lines backdates at [`file_shape`], and one that changes usages without changing edges
+/// backdates at [`file_edges`], and both leave it alone.
 #[salsa::tracked(returns(clone))]
 pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
-    let parts: Vec<GraphPart<SourceFile>> = ws
-        .files(db)
+    let chunks = graph_parts(db, ws);
+    let parts: Vec<GraphPart<SourceFile>> = chunks
         .iter()
-        .map(|f| {
-            let source = f.role(db) != FileRole::Manifest;
-            GraphPart {
-                file: *f,
-                path: f.path(db).as_str(),
-                decls: source.then(|| file_decls(db, *f)),
-                edges: file_edges(db, ws, *f),
-            }
+        .flat_map(|c| c.iter())
+        .map(|p| GraphPart {
+            file: p.file,
+            path: p.path.as_str(),
+            decls: p.decls.clone(),
+            edges: p.edges.clone(),
+            resolved: Some(&p.resolved),
         })
         .collect();
     Arc::new(Graph::assemble(&parts))
