@@ -1,8 +1,8 @@
 //! The graph's tracked queries: per file, the tables other files see ([`file_exports`])
 //! and the outgoing edges ([`file_edges`]); per chunk of files, their declarations and
-//! edges ([`graph_chunk`]); once per
-//! workspace, the path table and the assembly ([`workspace_graph`]), which reads the
-//! per-file lists through one cached group per chunk of files ([`graph_chunk`]).
+//! edges ([`graph_chunk`]); once per workspace, the file positions and the assembly
+//! ([`workspace_graph`]), which reads the per-file lists through one cached group per
+//! chunk of files ([`graph_chunk`]).
 //!
 //! An edit inside one file re-executes that file's queries; the files importing it
 //! re-execute [`file_edges`] only when its [`file_exports`] changed (a new or renamed
@@ -25,21 +25,6 @@ use crate::graph::{
     file_edges as edges, resolve_edges,
 };
 use crate::walk::FileRole;
-
-/// Every file of the workspace by its repo-relative path.
-///
-/// Workspace-wide hazard: reads the whole file list, so it re-executes whenever a file is
-/// added or removed. Only [`file_resolutions`] reads it (which re-run then anyway), and
-/// those backdate unless the new file is what one of their imports resolves to.
-#[salsa::tracked(returns(clone))]
-pub fn path_table(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, SourceFile>> {
-    Arc::new(
-        ws.files(db)
-            .iter()
-            .map(|f| (f.path(db).clone(), *f))
-            .collect(),
-    )
-}
 
 /// What other files' edges can see of `file`: its exports, members and resolved imports
 /// ([`FileExports`]); `None` for a manifest. A firewall: an edit that adds a call or a
