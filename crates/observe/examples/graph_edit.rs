@@ -59,6 +59,7 @@ fn main() {
             .flat_map(|c| c.iter())
             .map(|p| GraphPart {
                 file: p.file,
+                id: sightline_observe::db::file_id(p.file),
                 path: p.path.as_str(),
                 decls: p.decls.clone(),
                 edges: p.edges.clone(),
@@ -83,6 +84,7 @@ fn main() {
         .flat_map(|c| c.iter())
         .map(|p| GraphPart {
             file: p.file,
+            id: sightline_observe::db::file_id(p.file),
             path: p.path.as_str(),
             decls: p.decls.clone(),
             edges: p.edges.clone(),

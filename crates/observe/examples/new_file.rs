@@ -161,6 +161,7 @@ fn print_resolution_costs(index: &Index) {
         .flat_map(|c| c.iter())
         .map(|p| GraphPart {
             file: p.file,
+            id: sightline_observe::db::file_id(p.file),
             path: p.path.as_str(),
             decls: p.decls.clone(),
             edges: p.edges.clone(),

@@ -10,7 +10,7 @@ use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
 pub use crate::graph::queries::{
-    FileGraphPart, file_edges, file_exports, file_positions, graph_chunk, graph_parts,
+    FileGraphPart, file_edges, file_exports, file_id, file_positions, graph_chunk, graph_parts,
     workspace_graph,
 };
 

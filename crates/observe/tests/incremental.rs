@@ -4,7 +4,7 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use sightline_observe::db::{file_index, term_stats, workspace_graph};
+use sightline_observe::db::{file_index, file_shape, term_stats, workspace_graph};
 use sightline_observe::graph::EdgeKind;
 use sightline_observe::{CacheMode, Index, IndexOptions, ObserveDatabase};
 
@@ -506,4 +506,63 @@ fn a_declaration_added_to_one_file_leaves_every_other_files_node_ids_alone() {
     assert!(after.node_by_name(earlier, "addedFirst").is_some());
     assert_eq!(after.node_by_name(later, "RecordStore.load"), Some(load));
     assert_eq!(leaving(&after, file), leaving(&before, file));
+}
+
+/// Every top-level declaration node of the workspace by (path, name): what a node id must
+/// keep meaning across an edit.
+fn named_nodes(index: &Index) -> Vec<(String, String, sightline_observe::graph::NodeId)> {
+    let db = index.db();
+    let graph = workspace_graph(db, index.workspace());
+    let mut out = Vec::new();
+    for f in index.workspace().files(db) {
+        let path = f.path(db);
+        let decls = sightline_observe::graph::FileDecls::of(&file_shape(db, *f));
+        for i in 0..decls.len() {
+            let name = decls.name(i);
+            if let Some(node) = graph.node_by_name(path, name) {
+                out.push((path.clone(), name.to_owned(), node));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_file_added_before_every_other_leaves_every_node_id_alone() {
+    let dir = common::fixture_copy();
+    let (mut index, _log) = counted_index(dir.path());
+    let nodes = named_nodes(&index);
+    assert!(nodes.len() > 5, "{nodes:?}");
+
+    // First in path order: with node ids numbered by file position, every file's would shift.
+    let first = "a_first.ts";
+    common::write_file(dir.path(), first, "export function addedFirst() {}\n");
+    assert_eq!(index.refresh().added, vec![first.to_owned()]);
+    let after = workspace_graph(index.db(), index.workspace());
+    assert_eq!(after.file_id(first), Some(0));
+    assert!(after.node_by_name(first, "addedFirst").is_some());
+    for (path, name, node) in &nodes {
+        assert_eq!(after.node_by_name(path, name), Some(*node), "{path} {name}");
+    }
+}
+
+#[test]
+fn a_removed_file_leaves_every_other_node_id_alone() {
+    let dir = common::fixture_copy();
+    let (mut index, _log) = counted_index(dir.path());
+    let before = workspace_graph(index.db(), index.workspace());
+    let removed = before.paths[0].clone();
+    let nodes: Vec<_> = named_nodes(&index)
+        .into_iter()
+        .filter(|(p, _, _)| *p != removed)
+        .collect();
+    assert!(nodes.len() > 5, "{nodes:?}");
+
+    std::fs::remove_file(dir.path().join(&removed)).unwrap();
+    assert_eq!(index.refresh().removed, vec![removed.clone()]);
+    let after = workspace_graph(index.db(), index.workspace());
+    assert!(after.file_id(&removed).is_none());
+    for (path, name, node) in &nodes {
+        assert_eq!(after.node_by_name(path, name), Some(*node), "{path} {name}");
+    }
 }

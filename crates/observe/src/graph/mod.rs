@@ -30,15 +30,16 @@ use crate::db::FileShape;
 use crate::facts::{DeclKind, Lang};
 use crate::resolve::{ModuleResolver, Resolution};
 
-/// A node of the workspace graph by identity: a file (its position in the workspace's
-/// file list) and, within it, the module (`local` 0) or declaration `d` (`local` `d + 1`).
-/// Never a position in the graph: a declaration added to one file changes no other
-/// file's node ids. Ordered by file, then module before declarations in source order.
+/// A node of the workspace graph by identity: a file (its stable id, [`GraphPart::id`],
+/// never its position in the file list) and, within it, the module (`local` 0) or
+/// declaration `d` (`local` `d + 1`). Never a position: a declaration added to one file,
+/// or a file added before it, changes no other file's node ids. Ordered by file id, then
+/// module before declarations in source order.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
 pub struct NodeId {
-    /// The file's position in the workspace's file list.
+    /// The file's stable id ([`GraphPart::id`]).
     pub file: u32,
     /// `0` for the module, `d + 1` for declaration `d` (a [`LocalNode`]).
     pub local: LocalNode,
@@ -144,6 +145,10 @@ pub struct GraphFile {
 pub struct Graph {
     /// Each file's path, by file position.
     pub paths: Vec<String>,
+    /// Each file's stable id ([`NodeId::file`]), by file position.
+    ids: Vec<u32>,
+    /// From a stable file id to the file's position.
+    positions: FilePositions,
     /// Where each file's nodes start in the edge index (`slots`), and one past the last
     /// file's: an internal numbering, never a node's identity.
     slots: Vec<u32>,
@@ -241,6 +246,7 @@ impl Graph {
             .enumerate()
             .map(|(i, (f, edges))| GraphPart {
                 file: i as u32,
+                id: i as u32,
                 path: &f.path,
                 decls: f.shape.as_deref().map(|s| Arc::new(FileDecls::of(s))),
                 edges,
@@ -264,20 +270,23 @@ impl Graph {
             .map(|f| 1 + f.decls.as_ref().map_or(0, |d| d.len()))
             .sum();
         g.slots.reserve(files.len() + 1);
-        let mut positions: FxHashMap<F, u32> = FxHashMap::default();
-        positions.reserve(files.len());
+        g.ids = files.iter().map(|f| f.id).collect();
+        g.positions = FilePositions::of(&g.ids);
+        // Each file's stable id by its identity in the edges.
+        let mut ids: FxHashMap<F, u32> = FxHashMap::default();
+        ids.reserve(files.len());
         let mut slot = 0u32;
-        for (fi, f) in files.iter().enumerate() {
-            positions.insert(f.file, fi as u32);
+        for f in files {
+            ids.insert(f.file, f.id);
             g.slots.push(slot);
             let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
             slot += 1 + decls;
             g.stats.declarations += decls;
         }
         g.slots.push(slot);
-        let named = files.iter().enumerate().flat_map(|(fi, f)| {
+        let named = files.iter().flat_map(|f| {
             f.decls.iter().flat_map(move |d| {
-                (0..d.len()).map(move |di| (d.name(di), NodeId::decl(fi as u32, di as u32)))
+                (0..d.len()).map(move |di| (d.name(di), NodeId::decl(f.id, di as u32)))
             })
         });
         g.names = NameTable::build(named, nodes - files.len());
@@ -305,16 +314,18 @@ impl Graph {
                 continue;
             };
             stats.add(f.path, &file_edges.imports);
-            let here = fi as u32;
+            let here = f.id;
             // The file's resolved edges go straight to the end of `edges`.
             let start = edges.len();
             match f.resolved {
-                Some(resolved) => edges.extend_from_slice(resolved),
+                // Kept edges name their targets by stable id whether or not the target
+                // file is still in the workspace; those to a file that is not are dropped.
+                Some(resolved) => edges.extend(resolved.iter().filter(|e| g.contains(e.to))),
                 None => resolve_edges(
                     here,
                     f.file,
                     &file_edges.edges,
-                    |t| positions.get(&t).copied(),
+                    |t| ids.get(&t).copied(),
                     &mut edges,
                 ),
             }
@@ -397,6 +408,33 @@ impl Graph {
         self.edges = edges;
     }
 
+    /// The same graph with each file's id replaced by its position, as a fresh
+    /// [`Graph::build`] numbers them: graphs of the same files compare equal this way
+    /// whatever ids their files were given (an index refreshed after files came and went,
+    /// and a fresh one). For tests and diagnostics.
+    pub fn numbered_by_position(&self) -> Graph {
+        let renumber = |n: NodeId| NodeId {
+            file: self.file_of(n),
+            local: n.local,
+        };
+        let mut g = self.clone();
+        g.ids = (0..self.ids.len() as u32).collect();
+        g.positions = FilePositions::of(&g.ids);
+        g.names.renumber(renumber);
+        let mut edges: Vec<Edge> = self
+            .edges
+            .iter()
+            .map(|e| Edge {
+                from: renumber(e.from),
+                to: renumber(e.to),
+                ..*e
+            })
+            .collect();
+        edges.sort_unstable();
+        g.index_edges(edges);
+        g
+    }
+
     /// Module and declaration nodes in all.
     pub fn node_count(&self) -> usize {
         self.slots.last().map_or(0, |&n| n as usize)
@@ -405,13 +443,17 @@ impl Graph {
     /// Whether `node` is a node of this graph: its file is indexed and holds that many
     /// declarations.
     pub fn contains(&self, node: NodeId) -> bool {
-        let f = node.file as usize;
+        let Some(f) = self.positions.get(node.file) else {
+            return false;
+        };
+        let f = f as usize;
         f + 1 < self.slots.len() && node.local < self.slots[f + 1] - self.slots[f]
     }
 
-    /// Where `node`'s edges sit in the edge index.
+    /// Where `node`'s edges sit in the edge index; `node` must be one the graph holds.
     fn slot(&self, node: NodeId) -> usize {
-        (self.slots[node.file as usize] + node.local) as usize
+        let f = self.positions.get(node.file).unwrap_or_default();
+        (self.slots[f as usize] + node.local) as usize
     }
 
     /// The edges leaving `node`, sorted by (to, kind); none for a node this graph does not
@@ -436,14 +478,26 @@ impl Graph {
         (starts[slot] as usize, starts[slot + 1] as usize)
     }
 
-    /// The node of declaration `decl` in file `file`.
+    /// The node of declaration `decl` in the file at position `file`.
     pub fn decl_node(&self, file: u32, decl: u32) -> NodeId {
-        NodeId::decl(file, decl)
+        NodeId::decl(self.file_key(file), decl)
     }
 
-    /// The file position `node` belongs to.
+    /// The module node of the file at position `file`.
+    pub fn module_node(&self, file: u32) -> NodeId {
+        NodeId::module(self.file_key(file))
+    }
+
+    /// The stable id of the file at position `file` (`u32::MAX`, which no file has, past
+    /// the end).
+    fn file_key(&self, file: u32) -> u32 {
+        self.ids.get(file as usize).copied().unwrap_or(u32::MAX)
+    }
+
+    /// The position of the file `node` belongs to (`u32::MAX` when the graph lacks the
+    /// file: an id kept from before the file was removed).
     pub fn file_of(&self, node: NodeId) -> u32 {
-        node.file
+        self.positions.get(node.file).unwrap_or(u32::MAX)
     }
 
     /// The declaration index of `node` in its file; `None` for a module node.
@@ -464,7 +518,7 @@ impl Graph {
     /// Linear in the file count: for tests and diagnostics, not for hot paths.
     pub fn node_by_name(&self, path: &str, qualified: &str) -> Option<NodeId> {
         let file = self.file_id(path)?;
-        let mut parent = NodeId::module(file);
+        let mut parent = self.module_node(file);
         if qualified.is_empty() {
             return Some(parent);
         }
@@ -563,6 +617,10 @@ impl FileDecls {
 pub struct GraphPart<'a, F> {
     /// The file's identity, as its edges' [`NodeRef`]s name it.
     pub file: F,
+    /// Its stable id as a number, the [`NodeId::file`] of its nodes: unique among the
+    /// parts and independent of the file's position, so files added or removed elsewhere
+    /// change none of its node ids.
+    pub id: u32,
     /// Its repo-relative path.
     pub path: &'a str,
     /// Its declarations' names and kinds; `None` for manifests.
@@ -574,8 +632,8 @@ pub struct GraphPart<'a, F> {
     pub resolved: Option<&'a [Edge]>,
 }
 
-/// A file's edges to resolved nodes as the graph's edges, the file being at position
-/// `here`; `position` gives another file's position (`None`: outside the workspace, and
+/// A file's edges to resolved nodes as the graph's edges, the file's stable id being
+/// `here`; `position` gives another file's stable id (`None`: outside the workspace, and
 /// the edge is dropped). Appends them to `out` in the order of `edges`.
 pub fn resolve_edges<F: Copy + Eq>(
     here: u32,
@@ -722,5 +780,33 @@ impl<'a, F> Guesser<'a, '_, F> {
             .kinds
             .get(decl as usize)
             .copied()
+    }
+}
+
+/// From a file's stable id to its position in the graph: a table over the ids' range
+/// (stable ids are allocated close together, so it stays a few times the file count).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct FilePositions {
+    /// The smallest id.
+    base: u32,
+    /// Position by `id - base`; `u32::MAX` for an id no file has.
+    table: Vec<u32>,
+}
+
+impl FilePositions {
+    fn of(ids: &[u32]) -> FilePositions {
+        let (Some(&base), Some(&last)) = (ids.iter().min(), ids.iter().max()) else {
+            return FilePositions::default();
+        };
+        let mut table = vec![u32::MAX; (last - base) as usize + 1];
+        for (i, &id) in ids.iter().enumerate() {
+            table[(id - base) as usize] = i as u32;
+        }
+        FilePositions { base, table }
+    }
+
+    fn get(&self, id: u32) -> Option<u32> {
+        let at = id.checked_sub(self.base)? as usize;
+        self.table.get(at).copied().filter(|&p| p != u32::MAX)
     }
 }

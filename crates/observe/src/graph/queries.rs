@@ -112,8 +112,15 @@ pub struct FileGraphPart {
     /// Its [`file_edges`]; `None` for manifests.
     pub edges: Option<Arc<FileEdges<SourceFile>>>,
     /// Those edges' resolved part as the graph's edges (node ids are stable, so these
-    /// change only with the file's own edges or when files come or go).
+    /// change only with the file's own edges; an edge to a file no longer in the
+    /// workspace is dropped at assembly).
     pub resolved: Vec<Edge>,
+}
+
+/// A file's stable id in the graph ([`crate::graph::NodeId::file`]): its input's salsa
+/// id, which no added or removed file changes.
+pub fn file_id(file: SourceFile) -> u32 {
+    salsa::plumbing::AsId::as_id(&file).index()
 }
 
 /// Each file's position in the workspace's file list.
@@ -146,20 +153,17 @@ pub fn graph_chunk<'db>(
     ws: Workspace,
     chunk: FileBlock<'db>,
 ) -> Arc<Vec<FileGraphPart>> {
-    let (start, files) = file_block_files(db, ws, chunk);
-    let positions = file_positions(db, ws);
+    let (_, files) = file_block_files(db, ws, chunk);
     Arc::new(
         files
             .iter()
-            .enumerate()
-            .map(|(i, f)| {
+            .map(|f| {
                 let source = f.role(db) != FileRole::Manifest;
                 let edges = file_edges(db, ws, *f);
                 let mut resolved = Vec::new();
                 if let Some(edges) = &edges {
-                    let here = (start + i) as u32;
-                    let position = |t| positions.get(&t).copied();
-                    resolve_edges(here, *f, &edges.edges, position, &mut resolved);
+                    let id = |t: SourceFile| Some(file_id(t));
+                    resolve_edges(file_id(*f), *f, &edges.edges, id, &mut resolved);
                 }
                 FileGraphPart {
                     file: *f,
@@ -198,6 +202,7 @@ pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
         .flat_map(|c| c.iter())
         .map(|p| GraphPart {
             file: p.file,
+            id: file_id(p.file),
             path: p.path.as_str(),
             decls: p.decls.clone(),
             edges: p.edges.clone(),
