@@ -320,7 +320,16 @@ impl Graph {
             match f.resolved {
                 // Kept edges name their targets by stable id whether or not the target
                 // file is still in the workspace; those to a file that is not are dropped.
-                Some(resolved) => edges.extend(resolved.iter().filter(|e| g.contains(e.to))),
+                // Edges come grouped by target file, so each file is looked up once.
+                Some(resolved) => {
+                    let mut last = (u32::MAX, false);
+                    edges.extend(resolved.iter().filter(|e| {
+                        if e.to.file != last.0 {
+                            last = (e.to.file, g.positions.get(e.to.file).is_some());
+                        }
+                        last.1
+                    }))
+                }
                 None => resolve_edges(
                     here,
                     f.file,
