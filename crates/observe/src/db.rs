@@ -409,9 +409,10 @@ pub use block::FileBlock;
 /// See [`inputs`]: the same exemption for an interned struct.
 #[allow(missing_docs)]
 mod block {
-    /// A block of [`super::FILE_BLOCK_FILES`] consecutive files of the workspace's file
-    /// list, by position: the unit the graph's parts and the report's counts are gathered
-    /// in (unlike a [`super::TermChunk`], a new file shifts every later block).
+    /// A group of about [`super::FILE_BLOCK_FILES`] files of the workspace (manifests
+    /// included) by a hash of their paths, like a [`super::TermChunk`]: the unit the
+    /// graph's parts and the report's counts are gathered in. A new file lands in one
+    /// block and moves no other file to another.
     #[salsa::interned(debug)]
     pub struct FileBlock<'db> {
         /// The block's number: files `index * FILE_BLOCK_FILES ..` of the list.
@@ -420,22 +421,49 @@ mod block {
     }
 }
 
-/// Every [`FileBlock`] of the workspace, in order.
-pub fn file_blocks<'db>(db: &'db dyn Db, ws: Workspace) -> Vec<FileBlock<'db>> {
-    let blocks = ws.files(db).len().div_ceil(FILE_BLOCK_FILES);
-    (0..blocks as u32).map(|b| FileBlock::new(db, b)).collect()
+/// The files of each [`FileBlock`], in path order within a block: each file by a hash of
+/// its path ([`term_chunk_of`]).
+///
+/// Workspace-wide hazard: reads the whole file list, so it re-executes whenever a file is
+/// added or removed (a pass hashing every path); each block reads its own part through
+/// [`file_block_files`], which backdates unless that block's files changed.
+#[salsa::tracked(returns(clone))]
+pub fn file_block_layout(db: &dyn Db, ws: Workspace) -> Arc<Vec<Arc<[SourceFile]>>> {
+    let files = ws.files(db);
+    // A power of two, like the term chunks': the blocks are regrouped only when the file
+    // count crosses a power-of-two multiple of FILE_BLOCK_FILES.
+    let count = files
+        .len()
+        .div_ceil(FILE_BLOCK_FILES)
+        .max(1)
+        .next_power_of_two();
+    let count = u32::try_from(count).unwrap_or(1 << 31);
+    let mut blocks: Vec<Vec<SourceFile>> = vec![Vec::new(); count as usize];
+    for f in files {
+        blocks[term_chunk_of(f.path(db), count) as usize].push(*f);
+    }
+    Arc::new(blocks.into_iter().map(Arc::from).collect())
 }
 
-/// The files of one block with the position of the first: a slice of the file list.
-pub fn file_block_files<'a>(
-    db: &'a dyn Db,
+/// Every [`FileBlock`] of the workspace, in order.
+pub fn file_blocks<'db>(db: &'db dyn Db, ws: Workspace) -> Vec<FileBlock<'db>> {
+    (0..file_block_layout(db, ws).len() as u32)
+        .map(|b| FileBlock::new(db, b))
+        .collect()
+}
+
+/// The files of one block: a firewall between the workspace's file list and the block's
+/// parts, equal (and so not propagated) unless a file of this block came or went.
+#[salsa::tracked(returns(clone))]
+pub fn file_block_files<'db>(
+    db: &'db dyn Db,
     ws: Workspace,
-    block: FileBlock<'_>,
-) -> (usize, &'a [SourceFile]) {
-    let files = ws.files(db);
-    let start = (block.index(db) as usize * FILE_BLOCK_FILES).min(files.len());
-    let end = (start + FILE_BLOCK_FILES).min(files.len());
-    (start, &files[start..end])
+    block: FileBlock<'db>,
+) -> Arc<[SourceFile]> {
+    file_block_layout(db, ws)
+        .get(block.index(db) as usize)
+        .cloned()
+        .unwrap_or_else(|| Arc::from(Vec::new()))
 }
 
 /// Document frequencies of the source files in one chunk.

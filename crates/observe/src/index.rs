@@ -697,9 +697,9 @@ struct ChunkTotals {
 /// instead of fetching every file's facts, and only the edited chunk's is recounted.
 #[salsa::tracked]
 fn chunk_totals<'db>(db: &'db dyn crate::Db, ws: Workspace, block: FileBlock<'db>) -> ChunkTotals {
-    let (_, files) = crate::db::file_block_files(db, ws, block);
+    let files = crate::db::file_block_files(db, ws, block);
     let mut t = ChunkTotals::default();
-    for f in files {
+    for f in files.iter() {
         match f.role(db) {
             crate::walk::FileRole::Source(_) => t.source_files += 1,
             crate::walk::FileRole::Manifest => t.manifest_files += 1,

@@ -566,3 +566,42 @@ fn a_removed_file_leaves_every_other_node_id_alone() {
         assert_eq!(after.node_by_name(path, name), Some(*node), "{path} {name}");
     }
 }
+
+/// Graph chunks group files by a hash of their paths: a file added first in path order
+/// lands in one chunk and shifts no other file into another, so one chunk gathers again.
+#[test]
+fn a_new_file_gathers_exactly_one_chunks_graph_parts_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = 3 * sightline_observe::db::FILE_BLOCK_FILES - 5;
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    for i in 0..files {
+        let next = (i + 1) % files;
+        common::write_file(
+            dir.path(),
+            &format!("src/m{i:03}.ts"),
+            &format!(
+                "import {{ f{next} }} from './m{next:03}';\nexport function f{i}() {{ f{next}(); }}\n"
+            ),
+        );
+    }
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    let first = "src/a_first.ts";
+    common::write_file(
+        dir.path(),
+        first,
+        "import { f7 } from './m007';\nexport function addedFirst() { f7(); }\n",
+    );
+    assert_eq!(index.refresh().added, vec![first.to_owned()]);
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "graph_chunk"), 1, "{log_text}");
+    let graph = workspace_graph(index.db(), index.workspace());
+    let added = graph.node_by_name(first, "addedFirst").unwrap();
+    let callee = graph.node_by_name("src/m007.ts", "f7").unwrap();
+    assert!(graph.outgoing(added).iter().any(|e| e.to == callee));
+    assert_eq!(graph.file_id(first), Some(0));
+}

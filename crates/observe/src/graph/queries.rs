@@ -137,7 +137,8 @@ pub fn file_positions(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<SourceFile, u
     )
 }
 
-/// The cached graph parts of one chunk of the workspace's file list, in file order.
+/// The cached graph parts of one chunk of the workspace's files ([`FileBlock`]), in path
+/// order.
 /// The assembly fetches one of these per chunk instead of two queries per file: after an
 /// edit, only the edited file's chunk gathers its files' parts again, and the others are
 /// handed over as they are (each part is shared, not copied).
@@ -153,7 +154,7 @@ pub fn graph_chunk<'db>(
     ws: Workspace,
     chunk: FileBlock<'db>,
 ) -> Arc<Vec<FileGraphPart>> {
-    let (_, files) = file_block_files(db, ws, chunk);
+    let files = file_block_files(db, ws, chunk);
     Arc::new(
         files
             .iter()
@@ -177,7 +178,8 @@ pub fn graph_chunk<'db>(
     )
 }
 
-/// Every file's cached graph parts, in workspace order, one [`graph_chunk`] after another.
+/// Every file's cached graph parts, one [`graph_chunk`] after another (files grouped by
+/// chunk, not in workspace order).
 pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
     file_blocks(db, ws)
         .into_iter()
@@ -197,9 +199,16 @@ pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
 #[salsa::tracked(returns(clone))]
 pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
     let chunks = graph_parts(db, ws);
-    let parts: Vec<GraphPart<SourceFile>> = chunks
+    // The graph numbers files in workspace order (its positions are the file list's).
+    let by_file: FxHashMap<SourceFile, &FileGraphPart> = chunks
         .iter()
         .flat_map(|c| c.iter())
+        .map(|p| (p.file, p))
+        .collect();
+    let parts: Vec<GraphPart<SourceFile>> = ws
+        .files(db)
+        .iter()
+        .filter_map(|f| by_file.get(f))
         .map(|p| GraphPart {
             file: p.file,
             id: file_id(p.file),
