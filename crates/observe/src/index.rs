@@ -462,17 +462,7 @@ impl<D: crate::Db + Clone> Index<D> {
             seen.insert(file.path.clone());
             set_changed |= self.apply(file, &mut out);
         }
-        let removed: Vec<String> = self
-            .files
-            .keys()
-            .filter(|p| !seen.contains(*p))
-            .cloned()
-            .collect();
-        for p in removed {
-            self.files.remove(&p);
-            out.removed.push(p);
-            set_changed = true;
-        }
+        set_changed |= self.remove_where(|p| !seen.contains(p), &mut out);
         self.report.timings_ms.insert("refresh walk".into(), ms(t));
         self.finish_refresh(set_changed, out)
     }
@@ -544,19 +534,21 @@ impl<D: crate::Db + Clone> Index<D> {
                 .iter()
                 .any(|s| p.strip_prefix(s).is_some_and(|rest| rest.starts_with('/')))
         };
-        let removed: Vec<String> = self
-            .files
-            .keys()
-            .filter(|p| inside(p) && !seen.contains(*p))
-            .cloned()
-            .collect();
-        for p in removed {
-            self.files.remove(&p);
-            out.removed.push(p);
-            set_changed = true;
-        }
+        set_changed |= self.remove_where(|p| inside(p) && !seen.contains(p), out);
         self.report.timings_ms.insert("refresh walk".into(), ms(t));
         set_changed
+    }
+
+    /// Drops the indexed files whose path `gone` holds for (files a walk no longer saw),
+    /// recording them as removed. Returns whether any was.
+    fn remove_where(&mut self, gone: impl Fn(&str) -> bool, out: &mut RefreshReport) -> bool {
+        let removed: Vec<String> = self.files.keys().filter(|p| gone(p)).cloned().collect();
+        for p in &removed {
+            self.files.remove(p);
+        }
+        let any = !removed.is_empty();
+        out.removed.extend(removed);
+        any
     }
 
     /// Records one loaded file: updates a known file's text (if it changed) or adds a new
