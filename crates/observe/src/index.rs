@@ -68,36 +68,44 @@ pub enum Progress {
     },
 }
 
-/// Durability of the tree's inputs (files and the file list). Sessions, which change on
-/// every query, are low-durability inputs; marking the tree higher lets salsa skip
-/// re-verifying everything derived from the tree (the graph, the term tables) when only a
-/// session changed, so a query never pays for walking those dependencies.
-const TREE_DURABILITY: salsa::Durability = salsa::Durability::MEDIUM;
+/// Durability of a file's text as the index first reads it: high, like paths, roles and
+/// the file list. Sessions, which change on every query, are low-durability inputs, so a
+/// query never re-verifies what derives from the tree (the graph, the term tables).
+///
+/// An edited source file drops to [`EDITED_SOURCE_DURABILITY`] for good. Salsa skips
+/// re-verifying a memo whose inputs are all more durable than the last write, so after a
+/// file's first edit, later edits re-verify only what derives from edited files (their
+/// own memos, their importers' edges, their graph chunks, the assembly), not every file's
+/// memos: the cost of an edit loop over a few files stops growing with the workspace.
+///
+/// The price is paid once per file, at its first edit: that write is a high-durability
+/// write, which re-verifies everything, and salsa refuses to backdate a value whose
+/// durability dropped, so every consumer of the file recomputes that once even when the
+/// edit keeps its declarations (`xtask bench`'s body edit is a file's first edit and
+/// measures this).
+const TREE_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
 
-/// Durability of one file's inputs: manifests (package and compiler configuration) change
-/// far more rarely than source, so what derives from them alone (their parsed content) is
-/// not re-verified after a source edit.
-fn file_durability(role: crate::walk::FileRole) -> salsa::Durability {
+/// Durability of a source file's text from its first edit on, and of a file created after
+/// the index opened (a file just written is the likeliest to be written again).
+const EDITED_SOURCE_DURABILITY: salsa::Durability = salsa::Durability::MEDIUM;
+
+/// Durability of one file's text: manifests (package and compiler configuration) change
+/// far more rarely than source and stay high even when edited, so what derives from them
+/// alone (module resolution's configuration) is not re-verified after a source edit.
+fn file_durability(role: crate::walk::FileRole, edited: bool) -> salsa::Durability {
     match role {
-        crate::walk::FileRole::Manifest => salsa::Durability::HIGH,
-        crate::walk::FileRole::Source(_) => TREE_DURABILITY,
+        crate::walk::FileRole::Source(_) if edited => EDITED_SOURCE_DURABILITY,
+        _ => TREE_DURABILITY,
     }
 }
 
 /// Durability of a file's path and role, which never change after the input is created
-/// (a renamed file is a removal and an addition): what reads only those (a file's path
-/// words) is verified without walking its dependencies after any source edit.
-///
-/// The text itself cannot be made more durable for the files no one edits: salsa refuses
-/// to backdate a value whose durability dropped, so lowering a file's durability at its
-/// first edit would make every consumer of that file recompute (its importers' edges, the
-/// graph even for an edit that keeps every declaration) — the cost this design avoids.
+/// (a renamed file is a removal and an addition).
 const FIXED_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
 
 /// Durability of the workspace's file list, which changes only when a file is added or
-/// removed: what derives from paths, roles and manifests alone (module resolution, the path
-/// table, mirror trees) is then verified without walking every file's path after a source
-/// edit. Adding or removing a file is a high-durability write, which re-verifies those too.
+/// removed. Adding or removing a file is a high-durability write, which re-verifies
+/// everything derived from the tree.
 const FILE_LIST_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
 
 /// How [`Index::open`] builds the index.
@@ -270,7 +278,7 @@ impl<D: crate::Db + Clone> Index<D> {
                 file.role,
                 Some(idx),
             )
-            .durability(file_durability(file.role))
+            .durability(file_durability(file.role, false))
             .path_durability(FIXED_DURABILITY)
             .role_durability(FIXED_DURABILITY)
             .new(&db);
@@ -298,7 +306,7 @@ impl<D: crate::Db + Clone> Index<D> {
                         drop(fresh);
                         result
                     });
-                    index.finish_report(true);
+                    index.finish_report(None);
                     let t = Instant::now();
                     let result = saver
                         .join()
@@ -313,18 +321,18 @@ impl<D: crate::Db + Clone> Index<D> {
             }
             _ => {
                 drop(fresh);
-                index.finish_report(true);
+                index.finish_report(None);
             }
         }
         Ok(index)
     }
 
-    /// Computes the workspace-wide queries and fills the report's totals. `prefetch` (a new
-    /// index, where every per-file query is still to run) first computes the per-file
-    /// queries they read on every core.
-    fn finish_report(&mut self, prefetch: bool) {
+    /// Computes the workspace-wide queries and fills the report's totals. `refreshed` names
+    /// the files a refresh changed or added; `None` (a new index, where every per-file
+    /// query is still to run) first computes the per-file queries they read on every core.
+    fn finish_report(&mut self, refreshed: Option<&[String]>) {
         let t = Instant::now();
-        if prefetch {
+        if refreshed.is_none() {
             self.prefetch();
         }
         let graph = workspace_graph(&self.db, self.workspace);
@@ -340,15 +348,30 @@ impl<D: crate::Db + Clone> Index<D> {
             let _ = term_chunk_postings(&self.db, self.workspace, chunk);
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
         }
-        for f in self.workspace.files(&self.db) {
-            // A file's path words depend on its path alone, a high-durability input: an edit
-            // never makes them stale, so a new index computes them once and a refresh skips
-            // fetching them (a query's fetch finds them valid without walking anything).
-            if prefetch {
-                let _ = file_path_words(&self.db, *f);
+        match refreshed {
+            // A new index computes every file's path words and import keys once. Path
+            // words depend on the path alone, a high-durability input, so no edit makes
+            // them stale.
+            None => {
+                for f in self.workspace.files(&self.db) {
+                    let _ = file_path_words(&self.db, *f);
+                    if matches!(f.role(&self.db), crate::walk::FileRole::Source(_)) {
+                        let _ = file_import_keys(&self.db, *f);
+                    }
+                }
             }
-            if matches!(f.role(&self.db), crate::walk::FileRole::Source(_)) {
-                let _ = file_import_keys(&self.db, *f);
+            // A refresh recomputes only the refreshed files' import keys: fetching every
+            // file's would cost a lookup per file of the workspace, while a query reads
+            // those of its candidates alone.
+            Some(paths) => {
+                for p in paths {
+                    let Some((f, _)) = self.files.get(p) else {
+                        continue;
+                    };
+                    if matches!(f.role(&self.db), crate::walk::FileRole::Source(_)) {
+                        let _ = file_import_keys(&self.db, *f);
+                    }
+                }
             }
         }
         self.report.timings_ms.insert("query tables".into(), ms(t));
@@ -558,7 +581,7 @@ impl<D: crate::Db + Clone> Index<D> {
             Some((input, stamp)) => {
                 *stamp = file.stamp;
                 if **input.text(&self.db) != *file.text {
-                    let durability = file_durability(input.role(&self.db));
+                    let durability = file_durability(input.role(&self.db), true);
                     input
                         .set_text(&mut self.db)
                         .with_durability(durability)
@@ -574,7 +597,7 @@ impl<D: crate::Db + Clone> Index<D> {
             None => {
                 let input =
                     SourceFile::builder(file.path.clone(), Arc::from(file.text), file.role, None)
-                        .durability(file_durability(file.role))
+                        .durability(file_durability(file.role, true))
                         .path_durability(FIXED_DURABILITY)
                         .role_durability(FIXED_DURABILITY)
                         .new(&self.db);
@@ -604,7 +627,8 @@ impl<D: crate::Db + Clone> Index<D> {
         out.added.sort();
         out.removed.sort();
         if !out.is_empty() {
-            self.finish_report(false);
+            let refreshed: Vec<String> = out.changed.iter().chain(&out.added).cloned().collect();
+            self.finish_report(Some(&refreshed));
             // Salsa frees the memos an input change made stale at the next write, which
             // would otherwise be the first query's session: the refresh pays for its own
             // garbage instead of the query after it. (No LRU capacity is configured, so

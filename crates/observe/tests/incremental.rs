@@ -80,6 +80,7 @@ fn an_edit_that_keeps_declarations_does_not_rebuild_the_graph() {
     let dir = common::fixture_copy();
     let (mut index, log) = counted_index(dir.path());
     touch_all(&index);
+    edited_before(&mut index, dir.path(), "src/api/client.ts");
     log.lock().unwrap().clear();
 
     // Moving every line down keeps names, nesting and references: the shape backdates.
@@ -123,6 +124,15 @@ fn append(index: &mut Index, root: &std::path::Path, path: &str, extra: &str) {
     assert_eq!(index.refresh().changed, vec![path.to_owned()]);
 }
 
+/// Edits `path` once with a comment and refreshes, as a session's first edit of a file
+/// would. A file's first edit lowers its text's durability, which salsa pays for by
+/// recomputing the file's consumers once without backdating; the tests of what a single
+/// edit recomputes measure the edits after it.
+fn edited_before(index: &mut Index, root: &std::path::Path, path: &str) {
+    append(index, root, path, "\n// edited before\n");
+    touch_all(index);
+}
+
 /// How many source files import `path`'s module directly (an `imports` edge into it).
 fn importers(index: &Index, path: &str) -> usize {
     let graph = workspace_graph(index.db(), index.workspace());
@@ -141,6 +151,7 @@ fn an_edit_adding_one_call_recomputes_one_files_edges() {
     // The edited file is imported by others: their edges must not be recomputed.
     let path = "src/state/recordStore.ts";
     assert!(importers(&index, path) >= 2);
+    edited_before(&mut index, dir.path(), path);
     log.lock().unwrap().clear();
 
     append(
@@ -180,6 +191,7 @@ fn an_edit_adding_a_call_that_resolves_nowhere_does_not_assemble_the_graph_again
     let dir = common::fixture_copy();
     let (mut index, log) = counted_index(dir.path());
     touch_all(&index);
+    edited_before(&mut index, dir.path(), "src/main.tsx");
     log.lock().unwrap().clear();
 
     // A new usage changes the shape, but no binding or declaration explains the name:
@@ -203,6 +215,7 @@ fn an_edit_adding_a_private_declaration_recomputes_one_files_edges() {
     let dir = common::fixture_copy();
     let (mut index, log) = counted_index(dir.path());
     touch_all(&index);
+    edited_before(&mut index, dir.path(), "src/state/recordStore.ts");
     log.lock().unwrap().clear();
 
     let path = "src/state/recordStore.ts";
@@ -436,22 +449,10 @@ export function wants() { missing(); }
 
 #[test]
 fn an_edit_gathers_only_its_chunks_graph_parts_again() {
-    // Enough files for several chunks of the file list, each calling its neighbour.
-    let dir = tempfile::tempdir().unwrap();
-    let files = 3 * sightline_observe::db::FILE_BLOCK_FILES;
-    std::fs::create_dir_all(dir.path().join("src")).unwrap();
-    for i in 0..files {
-        let next = (i + 1) % files;
-        common::write_file(
-            dir.path(),
-            &format!("src/m{i:03}.ts"),
-            &format!(
-                "import {{ f{next} }} from './m{next:03}';\nexport function f{i}() {{ f{next}(); }}\n"
-            ),
-        );
-    }
+    let dir = ring_workspace(3 * sightline_observe::db::FILE_BLOCK_FILES);
     let (mut index, log) = counted_index(dir.path());
     touch_all(&index);
+    edited_before(&mut index, dir.path(), "src/m100.ts");
     log.lock().unwrap().clear();
 
     let path = "src/m100.ts";
@@ -604,4 +605,74 @@ fn a_new_file_gathers_exactly_one_chunks_graph_parts_again() {
     let callee = graph.node_by_name("src/m007.ts", "f7").unwrap();
     assert!(graph.outgoing(added).iter().any(|e| e.to == callee));
     assert_eq!(graph.file_id(first), Some(0));
+}
+
+/// A workspace of `files` modules `src/mNNN.ts`, each importing and calling the next: enough
+/// files for several chunks.
+fn ring_workspace(files: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    for i in 0..files {
+        let next = (i + 1) % files;
+        common::write_file(
+            dir.path(),
+            &format!("src/m{i:03}.ts"),
+            &format!(
+                "import {{ f{next} }} from './m{next:03}';\nexport function f{i}() {{ f{next}(); }}\n"
+            ),
+        );
+    }
+    dir
+}
+
+#[test]
+fn a_files_later_edits_verify_only_what_derives_from_it() {
+    let log: Log = Arc::default();
+    let sink = log.clone();
+    let db = ObserveDatabase::with_event_hook(move |event| {
+        if let salsa::EventKind::DidValidateMemoizedValue { database_key } = event.kind {
+            sink.lock().unwrap().push(format!("{database_key:?}"));
+        }
+    });
+    let files = 8 * sightline_observe::db::FILE_BLOCK_FILES;
+    let dir = ring_workspace(files);
+    let options = IndexOptions {
+        cache: CacheMode::Disabled,
+        progress: None,
+    };
+    let mut index = Index::open_with_db(db, dir.path(), &options).expect("index ring");
+    let path = "src/m100.ts";
+
+    // The first edit of a file is a write at the tree's durability: every file's memos
+    // are verified again.
+    log.lock().unwrap().clear();
+    append(&mut index, dir.path(), path, "\n// first edit\n");
+    touch_all(&index);
+    let first = executed(&log, "file_index");
+    assert!(
+        first > files / 2,
+        "{first} of {files} files' facts verified"
+    );
+
+    // Later edits of it verify (cheaply, by durability) the files of the chunks it is in
+    // and of its importer's, not the rest of the workspace.
+    log.lock().unwrap().clear();
+    append(
+        &mut index,
+        dir.path(),
+        path,
+        "\nexport function addedLater() {}\n",
+    );
+    let _ = workspace_graph(index.db(), index.workspace());
+    let _ = term_stats(index.db(), index.workspace());
+    let later = executed(&log, "file_index");
+    assert!(
+        later < files / 4,
+        "{later} of {files} files' facts verified"
+    );
+    assert!(
+        workspace_graph(index.db(), index.workspace())
+            .node_by_name(path, "addedLater")
+            .is_some()
+    );
 }
