@@ -258,8 +258,8 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
 }
 
 pub use crate::resolution::{
-    Directory, DirectoryFiles, directory_files, directory_table, manifest_files, python_paths,
-    python_resolver, resolver_config,
+    Directory, DirectoryChunk, DirectoryFiles, DirectoryPart, directory_files, directory_part,
+    directory_table, manifest_files, python_paths, python_resolver, resolver_config,
 };
 
 /// How each import of one source file resolves, in import order.

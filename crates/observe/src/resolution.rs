@@ -78,31 +78,39 @@ pub fn python_resolver(db: &dyn Db, ws: Workspace) -> Arc<PythonResolver> {
 /// The files directly in one directory, as (name, file), sorted by name.
 pub type DirectoryFiles = Arc<[(String, SourceFile)]>;
 
-/// Every directory's files.
+/// One part of the [`directory_table`]: the directories whose paths hash to it, with
+/// their files.
+pub type DirectoryPart = Arc<FxHashMap<String, DirectoryFiles>>;
+
+/// How many parts the [`directory_table`] is split into: a new file changes one part, so
+/// only the listings of that part's directories are compared again.
+const DIRECTORY_PARTS: u32 = 64;
+
+/// Every directory's files, in [`DIRECTORY_PARTS`] parts by a hash of the directory's path.
 ///
 /// Workspace-wide hazard: reads the whole file list, so it re-executes whenever a file is
 /// added or removed (a pass splitting every path); resolutions read it only through
-/// [`directory_files`], which backdates for every directory whose files did not change.
+/// [`directory_part`] and [`directory_files`], which backdate for every part and
+/// directory whose files did not change.
 #[salsa::tracked(returns(clone))]
-pub fn directory_table(db: &dyn Db, ws: Workspace) -> Arc<FxHashMap<String, DirectoryFiles>> {
+pub fn directory_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<DirectoryPart>> {
     let mut table: FxHashMap<&str, Vec<(String, SourceFile)>> = FxHashMap::default();
     for f in ws.files(db) {
         let path = f.path(db).as_str();
         let (dir, name) = split_dir(path);
         table.entry(dir).or_default().push((name.to_owned(), *f));
     }
-    Arc::new(
-        table
-            .into_iter()
-            .map(|(dir, mut files)| {
-                files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                (dir.to_owned(), Arc::from(files))
-            })
-            .collect(),
-    )
+    let mut parts: Vec<FxHashMap<String, DirectoryFiles>> =
+        vec![FxHashMap::default(); DIRECTORY_PARTS as usize];
+    for (dir, mut files) in table {
+        files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let part = crate::db::term_chunk_of(dir, DIRECTORY_PARTS) as usize;
+        parts[part].insert(dir.to_owned(), Arc::from(files));
+    }
+    Arc::new(parts.into_iter().map(Arc::new).collect())
 }
 
-pub use interned::Directory;
+pub use interned::{Directory, DirectoryChunk};
 
 /// See `db::inputs`: salsa generates the constructor without docs.
 #[allow(missing_docs)]
@@ -113,14 +121,38 @@ mod interned {
         #[returns(ref)]
         pub path: String,
     }
+
+    /// The number of one part of the [`super::directory_table`], as a key of
+    /// [`super::directory_part`].
+    #[salsa::interned(debug)]
+    pub struct DirectoryChunk<'db> {
+        pub index: u32,
+    }
 }
 
-/// The files directly in `dir`: a firewall between the workspace's file list and the
+/// One part of the [`directory_table`]: a firewall between the workspace's file list and
+/// the [`directory_files`] of its directories, equal unless a file of one of them came or
+/// went.
+#[salsa::tracked(returns(clone))]
+pub fn directory_part<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: DirectoryChunk<'db>,
+) -> DirectoryPart {
+    directory_table(db, ws)
+        .get(*chunk.index(db) as usize)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The files directly in `dir`: a firewall between its [`directory_part`] and the
 /// resolutions that probed this directory, equal unless a file of it came or went.
 #[salsa::tracked(returns(clone))]
 pub fn directory_files<'db>(db: &'db dyn Db, ws: Workspace, dir: Directory<'db>) -> DirectoryFiles {
-    directory_table(db, ws)
-        .get(dir.path(db).as_str())
+    let path = dir.path(db).as_str();
+    let chunk = DirectoryChunk::new(db, crate::db::term_chunk_of(path, DIRECTORY_PARTS));
+    directory_part(db, ws, chunk)
+        .get(path)
         .cloned()
         .unwrap_or_else(|| Arc::from(Vec::new()))
 }

@@ -572,19 +572,7 @@ fn a_removed_file_leaves_every_other_node_id_alone() {
 /// lands in one chunk and shifts no other file into another, so one chunk gathers again.
 #[test]
 fn a_new_file_gathers_exactly_one_chunks_graph_parts_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let files = 3 * sightline_observe::db::FILE_BLOCK_FILES - 5;
-    std::fs::create_dir_all(dir.path().join("src")).unwrap();
-    for i in 0..files {
-        let next = (i + 1) % files;
-        common::write_file(
-            dir.path(),
-            &format!("src/m{i:03}.ts"),
-            &format!(
-                "import {{ f{next} }} from './m{next:03}';\nexport function f{i}() {{ f{next}(); }}\n"
-            ),
-        );
-    }
+    let dir = ring_workspace(3 * sightline_observe::db::FILE_BLOCK_FILES - 5);
     let (mut index, log) = counted_index(dir.path());
     touch_all(&index);
     log.lock().unwrap().clear();
@@ -673,6 +661,45 @@ fn a_files_later_edits_verify_only_what_derives_from_it() {
     assert!(
         workspace_graph(index.db(), index.workspace())
             .node_by_name(path, "addedLater")
+            .is_some()
+    );
+}
+
+/// Directory listings are compared again only in the part of the directory table a new
+/// file's directory hashes to, not for every directory.
+#[test]
+fn a_new_file_lists_again_only_the_directories_of_its_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let dirs = 128;
+    for i in 0..dirs {
+        let next = (i + 1) % dirs;
+        std::fs::create_dir(dir.path().join(format!("d{i:03}"))).unwrap();
+        common::write_file(
+            dir.path(),
+            &format!("d{i:03}/m.ts"),
+            &format!(
+                "import {{ f{next} }} from '../d{next:03}/m';\nexport function f{i}() {{ f{next}(); }}\n"
+            ),
+        );
+    }
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    let added = "d042/added.ts";
+    common::write_file(dir.path(), added, "export function added() {}\n");
+    assert_eq!(index.refresh_paths(&[added]).added, [added]);
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    let listed = executed(&log, "directory_files");
+    assert!(
+        (1..dirs / 8).contains(&listed),
+        "{listed} of {dirs}: {log_text}"
+    );
+    assert!(
+        workspace_graph(index.db(), index.workspace())
+            .node_by_name(added, "added")
             .is_some()
     );
 }

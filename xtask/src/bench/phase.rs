@@ -118,6 +118,8 @@ fn session(repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<S
     let t = Instant::now();
     let _ = walk_changed(index.root(), &|_, _| true);
     out.unchanged_walk_ms = ms(t);
+    // The order matters: a file's first edit lowers its text's durability (the body edit
+    // pays for that), and the edits after it re-verify only what derives from it.
     for path in out.edited_files.clone() {
         let (body, _) = timed_edit(&mut index, &path, BODY_EDIT, backup_dir, Told::Walk)?;
         out.body_edit_ms.push(body);

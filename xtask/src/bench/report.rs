@@ -83,7 +83,7 @@ fn num(v: Option<f64>, decimals: usize) -> String {
 fn headline(out: &mut String, results: &[RepoResult]) {
     out.push_str(
         "| repo | files | MB | cold s | cold RSS MB | warm s | warm RSS MB \
-         | 1-file re-index ms (body / shape) | explore p50 / p95 ms |\n",
+         | 1-file re-index ms (body: its 1st edit / shape: 2nd) | explore p50 / p95 ms |\n",
     );
     out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in results {
@@ -158,8 +158,8 @@ fn reindex(out: &mut String, results: &[RepoResult]) {
         "totals",
     ];
     out.push_str(
-        "| repo | shape edit ms: refresh walk / graph / term stats / query tables / totals \
-         | shape edit by path ms | new file ms |\n",
+        "| repo | shape edit ms (2nd edit): refresh walk / graph / term stats / query tables / totals \
+         | shape edit by path ms (3rd edit) | new file ms |\n",
     );
     out.push_str("|---|---:|---:|---:|\n");
     for r in results {
