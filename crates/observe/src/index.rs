@@ -824,10 +824,7 @@ mod tests {
         let fresh = open(root);
         let graph = workspace_graph(index.db(), index.workspace());
         let fresh_graph = workspace_graph(fresh.db(), fresh.workspace());
-        assert_eq!(
-            graph.numbered_by_position(),
-            fresh_graph.numbered_by_position()
-        );
+        assert_eq!(*graph, *fresh_graph);
         assert_eq!(
             *term_stats(index.db(), index.workspace()),
             *term_stats(fresh.db(), fresh.workspace())

@@ -4,8 +4,8 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use sightline_observe::db::{file_index, file_shape, term_stats, workspace_graph};
-use sightline_observe::graph::EdgeKind;
+use sightline_observe::db::{file_index, graph_parts, term_stats, workspace_graph};
+use sightline_observe::graph::{Edge, EdgeKind};
 use sightline_observe::{CacheMode, Index, IndexOptions, ObserveDatabase};
 
 type Log = Arc<Mutex<Vec<String>>>;
@@ -509,63 +509,68 @@ fn a_declaration_added_to_one_file_leaves_every_other_files_node_ids_alone() {
     assert_eq!(leaving(&after, file), leaving(&before, file));
 }
 
-/// Every top-level declaration node of the workspace by (path, name): what a node id must
-/// keep meaning across an edit.
-fn named_nodes(index: &Index) -> Vec<(String, String, sightline_observe::graph::NodeId)> {
-    let db = index.db();
-    let graph = workspace_graph(db, index.workspace());
-    let mut out = Vec::new();
-    for f in index.workspace().files(db) {
-        let path = f.path(db);
-        let decls = sightline_observe::graph::FileDecls::of(&file_shape(db, *f));
-        for i in 0..decls.len() {
-            let name = decls.name(i);
-            if let Some(node) = graph.node_by_name(path, name) {
-                out.push((path.clone(), name.to_owned(), node));
-            }
-        }
-    }
-    out
+/// Every file's cached graph part by path: its resolved edges, which name files by
+/// their stable ids.
+fn cached_edges(index: &Index) -> std::collections::BTreeMap<String, Vec<Edge>> {
+    graph_parts(index.db(), index.workspace())
+        .iter()
+        .flat_map(|chunk| chunk.iter())
+        .map(|part| (part.path.clone(), part.resolved.clone()))
+        .collect()
+}
+
+/// The graph of a fresh index of the same tree.
+fn fresh_graph(root: &std::path::Path) -> Arc<sightline_observe::graph::Graph> {
+    let (fresh, _log) = counted_index(root);
+    workspace_graph(fresh.db(), fresh.workspace())
 }
 
 #[test]
-fn a_file_added_before_every_other_leaves_every_node_id_alone() {
+fn a_file_added_before_every_other_leaves_every_cached_edge_alone() {
     let dir = common::fixture_copy();
     let (mut index, _log) = counted_index(dir.path());
-    let nodes = named_nodes(&index);
-    assert!(nodes.len() > 5, "{nodes:?}");
+    let before = cached_edges(&index);
+    assert!(before.values().any(|edges| !edges.is_empty()));
 
-    // First in path order: with node ids numbered by file position, every file's would shift.
+    // First in path order: with files numbered by position, every file's would shift.
     let first = "a_first.ts";
     common::write_file(dir.path(), first, "export function addedFirst() {}\n");
     assert_eq!(index.refresh().added, vec![first.to_owned()]);
-    let after = workspace_graph(index.db(), index.workspace());
-    assert_eq!(after.file_id(first), Some(0));
-    assert!(after.node_by_name(first, "addedFirst").is_some());
-    for (path, name, node) in &nodes {
-        assert_eq!(after.node_by_name(path, name), Some(*node), "{path} {name}");
+    let after = cached_edges(&index);
+    for (path, edges) in &before {
+        assert_eq!(after.get(path), Some(edges), "{path}");
     }
+    // The assembled graph numbers files by position: the same as a fresh index's, although
+    // the new file's stable id is the largest.
+    let graph = workspace_graph(index.db(), index.workspace());
+    assert_eq!(graph.file_id(first), Some(0));
+    assert!(graph.node_by_name(first, "addedFirst").is_some());
+    assert_eq!(*graph, *fresh_graph(dir.path()));
 }
 
 #[test]
-fn a_removed_file_leaves_every_other_node_id_alone() {
+fn a_removed_file_leaves_the_cached_edges_of_files_not_reaching_it_alone() {
     let dir = common::fixture_copy();
     let (mut index, _log) = counted_index(dir.path());
-    let before = workspace_graph(index.db(), index.workspace());
-    let removed = before.paths[0].clone();
-    let nodes: Vec<_> = named_nodes(&index)
+    let removed = workspace_graph(index.db(), index.workspace()).paths[0].clone();
+    let gone = sightline_observe::db::file_id(index.file(&removed).unwrap());
+    let before: Vec<(String, Vec<Edge>)> = cached_edges(&index)
         .into_iter()
-        .filter(|(p, _, _)| *p != removed)
+        .filter(|(p, edges)| *p != removed && edges.iter().all(|e| e.to.file != gone))
         .collect();
-    assert!(nodes.len() > 5, "{nodes:?}");
+    assert!(before.len() > 5, "{before:?}");
 
     std::fs::remove_file(dir.path().join(&removed)).unwrap();
     assert_eq!(index.refresh().removed, vec![removed.clone()]);
-    let after = workspace_graph(index.db(), index.workspace());
-    assert!(after.file_id(&removed).is_none());
-    for (path, name, node) in &nodes {
-        assert_eq!(after.node_by_name(path, name), Some(*node), "{path} {name}");
+    let after = cached_edges(&index);
+    assert!(!after.contains_key(&removed));
+    for (path, edges) in &before {
+        assert_eq!(after.get(path), Some(edges), "{path}");
     }
+    assert_eq!(
+        *workspace_graph(index.db(), index.workspace()),
+        *fresh_graph(dir.path())
+    );
 }
 
 /// Graph chunks group files by a hash of their paths: a file added first in path order

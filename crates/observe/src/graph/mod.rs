@@ -30,16 +30,21 @@ use crate::db::FileShape;
 use crate::facts::{DeclKind, Lang};
 use crate::resolve::{ModuleResolver, Resolution};
 
-/// A node of the workspace graph by identity: a file (its stable id, [`GraphPart::id`],
-/// never its position in the file list) and, within it, the module (`local` 0) or
-/// declaration `d` (`local` `d + 1`). Never a position: a declaration added to one file,
-/// or a file added before it, changes no other file's node ids. Ordered by file id, then
-/// module before declarations in source order.
+/// A node: a file and, within it, the module (`local` 0) or declaration `d` (`local`
+/// `d + 1`), so a declaration added to one file changes no other file's node ids.
+///
+/// The file is named two ways. The edges a graph part caches ([`GraphPart::resolved`])
+/// name it by its stable id ([`GraphPart::id`]), so a file added or removed elsewhere
+/// leaves every cached part as it is. An assembled [`Graph`] names it by its position in
+/// the graph's files (path order), into which the assembly renumbers the cached edges: the
+/// same tree gives the same graph, node for node and in the same order, whatever files
+/// came and went before (ties broken by node order never depend on the index's history).
+/// Ordered by file, then module before declarations in source order.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
 pub struct NodeId {
-    /// The file's stable id ([`GraphPart::id`]).
+    /// The file's position in an assembled graph; its stable id in cached parts.
     pub file: u32,
     /// `0` for the module, `d + 1` for declaration `d` (a [`LocalNode`]).
     pub local: LocalNode,
@@ -145,10 +150,6 @@ pub struct GraphFile {
 pub struct Graph {
     /// Each file's path, by file position.
     pub paths: Vec<String>,
-    /// Each file's stable id ([`NodeId::file`]), by file position.
-    ids: Vec<u32>,
-    /// From a stable file id to the file's position.
-    positions: FilePositions,
     /// Where each file's nodes start in the edge index (`slots`), and one past the last
     /// file's: an internal numbering, never a node's identity.
     slots: Vec<u32>,
@@ -270,23 +271,23 @@ impl Graph {
             .map(|f| 1 + f.decls.as_ref().map_or(0, |d| d.len()))
             .sum();
         g.slots.reserve(files.len() + 1);
-        g.ids = files.iter().map(|f| f.id).collect();
-        g.positions = FilePositions::of(&g.ids);
-        // Each file's stable id by its identity in the edges.
-        let mut ids: FxHashMap<F, u32> = FxHashMap::default();
-        ids.reserve(files.len());
+        // Each file's position by its stable id (for cached edges) and by its identity in
+        // the edges (for edges resolved here).
+        let by_id = FilePositions::of(files.iter().map(|f| f.id));
+        let mut positions: FxHashMap<F, u32> = FxHashMap::default();
+        positions.reserve(files.len());
         let mut slot = 0u32;
-        for f in files {
-            ids.insert(f.file, f.id);
+        for (fi, f) in files.iter().enumerate() {
+            positions.insert(f.file, fi as u32);
             g.slots.push(slot);
             let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
             slot += 1 + decls;
             g.stats.declarations += decls;
         }
         g.slots.push(slot);
-        let named = files.iter().flat_map(|f| {
+        let named = files.iter().enumerate().flat_map(|(fi, f)| {
             f.decls.iter().flat_map(move |d| {
-                (0..d.len()).map(move |di| (d.name(di), NodeId::decl(f.id, di as u32)))
+                (0..d.len()).map(move |di| (d.name(di), NodeId::decl(fi as u32, di as u32)))
             })
         });
         g.names = NameTable::build(named, nodes - files.len());
@@ -314,27 +315,37 @@ impl Graph {
                 continue;
             };
             stats.add(f.path, &file_edges.imports);
-            let here = f.id;
+            let here = fi as u32;
             // The file's resolved edges go straight to the end of `edges`.
             let start = edges.len();
             match f.resolved {
-                // Kept edges name their targets by stable id whether or not the target
-                // file is still in the workspace; those to a file that is not are dropped.
-                // Edges come grouped by target file, so each file is looked up once.
+                // Cached edges name files by stable id, renumbered here by position;
+                // those to a file no longer in the workspace are dropped. Edges come
+                // grouped by target file, so each file is looked up once.
                 Some(resolved) => {
-                    let mut last = (u32::MAX, false);
-                    edges.extend(resolved.iter().filter(|e| {
+                    let mut last = (u32::MAX, None);
+                    edges.extend(resolved.iter().filter_map(|e| {
                         if e.to.file != last.0 {
-                            last = (e.to.file, g.positions.get(e.to.file).is_some());
+                            last = (e.to.file, by_id.get(e.to.file));
                         }
-                        last.1
+                        Some(Edge {
+                            from: NodeId {
+                                file: here,
+                                local: e.from.local,
+                            },
+                            to: NodeId {
+                                file: last.1?,
+                                local: e.to.local,
+                            },
+                            ..*e
+                        })
                     }))
                 }
                 None => resolve_edges(
                     here,
                     f.file,
                     &file_edges.edges,
-                    |t| ids.get(&t).copied(),
+                    |t| positions.get(&t).copied(),
                     &mut edges,
                 ),
             }
@@ -417,33 +428,6 @@ impl Graph {
         self.edges = edges;
     }
 
-    /// The same graph with each file's id replaced by its position, as a fresh
-    /// [`Graph::build`] numbers them: graphs of the same files compare equal this way
-    /// whatever ids their files were given (an index refreshed after files came and went,
-    /// and a fresh one). For tests and diagnostics.
-    pub fn numbered_by_position(&self) -> Graph {
-        let renumber = |n: NodeId| NodeId {
-            file: self.file_of(n),
-            local: n.local,
-        };
-        let mut g = self.clone();
-        g.ids = (0..self.ids.len() as u32).collect();
-        g.positions = FilePositions::of(&g.ids);
-        g.names.renumber(renumber);
-        let mut edges: Vec<Edge> = self
-            .edges
-            .iter()
-            .map(|e| Edge {
-                from: renumber(e.from),
-                to: renumber(e.to),
-                ..*e
-            })
-            .collect();
-        edges.sort_unstable();
-        g.index_edges(edges);
-        g
-    }
-
     /// Module and declaration nodes in all.
     pub fn node_count(&self) -> usize {
         self.slots.last().map_or(0, |&n| n as usize)
@@ -452,17 +436,13 @@ impl Graph {
     /// Whether `node` is a node of this graph: its file is indexed and holds that many
     /// declarations.
     pub fn contains(&self, node: NodeId) -> bool {
-        let Some(f) = self.positions.get(node.file) else {
-            return false;
-        };
-        let f = f as usize;
+        let f = node.file as usize;
         f + 1 < self.slots.len() && node.local < self.slots[f + 1] - self.slots[f]
     }
 
     /// Where `node`'s edges sit in the edge index; `node` must be one the graph holds.
     fn slot(&self, node: NodeId) -> usize {
-        let f = self.positions.get(node.file).unwrap_or_default();
-        (self.slots[f as usize] + node.local) as usize
+        (self.slots[node.file as usize] + node.local) as usize
     }
 
     /// The edges leaving `node`, sorted by (to, kind); none for a node this graph does not
@@ -489,24 +469,17 @@ impl Graph {
 
     /// The node of declaration `decl` in the file at position `file`.
     pub fn decl_node(&self, file: u32, decl: u32) -> NodeId {
-        NodeId::decl(self.file_key(file), decl)
+        NodeId::decl(file, decl)
     }
 
     /// The module node of the file at position `file`.
     pub fn module_node(&self, file: u32) -> NodeId {
-        NodeId::module(self.file_key(file))
+        NodeId::module(file)
     }
 
-    /// The stable id of the file at position `file` (`u32::MAX`, which no file has, past
-    /// the end).
-    fn file_key(&self, file: u32) -> u32 {
-        self.ids.get(file as usize).copied().unwrap_or(u32::MAX)
-    }
-
-    /// The position of the file `node` belongs to (`u32::MAX` when the graph lacks the
-    /// file: an id kept from before the file was removed).
+    /// The position of the file `node` belongs to.
     pub fn file_of(&self, node: NodeId) -> u32 {
-        self.positions.get(node.file).unwrap_or(u32::MAX)
+        node.file
     }
 
     /// The declaration index of `node` in its file; `None` for a module node.
@@ -626,9 +599,9 @@ impl FileDecls {
 pub struct GraphPart<'a, F> {
     /// The file's identity, as its edges' [`NodeRef`]s name it.
     pub file: F,
-    /// Its stable id as a number, the [`NodeId::file`] of its nodes: unique among the
-    /// parts and independent of the file's position, so files added or removed elsewhere
-    /// change none of its node ids.
+    /// Its stable id as a number, the [`NodeId::file`] of its nodes in
+    /// [`GraphPart::resolved`]: unique among the parts and independent of the file's
+    /// position, so files added or removed elsewhere change none of its cached edges.
     pub id: u32,
     /// Its repo-relative path.
     pub path: &'a str,
@@ -636,14 +609,16 @@ pub struct GraphPart<'a, F> {
     pub decls: Option<Arc<FileDecls>>,
     /// Its outgoing edges; `None` for manifests.
     pub edges: Option<Arc<FileEdges<F>>>,
-    /// `edges.edges` already resolved to node ids ([`resolve_edges`]), when the caller
-    /// keeps them (the workspace's chunks do): the assembly copies them instead.
+    /// `edges.edges` already resolved to node ids by stable file id ([`resolve_edges`]
+    /// with [`GraphPart::id`]s), when the caller keeps them (the workspace's chunks do):
+    /// the assembly renumbers them instead of resolving again.
     pub resolved: Option<&'a [Edge]>,
 }
 
-/// A file's edges to resolved nodes as the graph's edges, the file's stable id being
-/// `here`; `position` gives another file's stable id (`None`: outside the workspace, and
-/// the edge is dropped). Appends them to `out` in the order of `edges`.
+/// A file's edges to resolved nodes as the graph's edges, the file's number being `here`;
+/// `position` gives another file's number (`None`: outside the workspace, and the edge is
+/// dropped): positions in an assembled graph, stable ids in a cached part. Appends them to
+/// `out` in the order of `edges`.
 pub fn resolve_edges<F: Copy + Eq>(
     here: u32,
     file: F,
@@ -803,12 +778,12 @@ struct FilePositions {
 }
 
 impl FilePositions {
-    fn of(ids: &[u32]) -> FilePositions {
-        let (Some(&base), Some(&last)) = (ids.iter().min(), ids.iter().max()) else {
+    fn of(ids: impl Iterator<Item = u32> + Clone) -> FilePositions {
+        let (Some(base), Some(last)) = (ids.clone().min(), ids.clone().max()) else {
             return FilePositions::default();
         };
         let mut table = vec![u32::MAX; (last - base) as usize + 1];
-        for (i, &id) in ids.iter().enumerate() {
+        for (i, id) in ids.enumerate() {
             table[(id - base) as usize] = i as u32;
         }
         FilePositions { base, table }

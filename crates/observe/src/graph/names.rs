@@ -100,13 +100,6 @@ impl NameTable {
         Some(&self.nodes[self.starts[g] as usize..self.starts[g + 1] as usize])
     }
 
-    /// Replaces every node by `f` of it (the order within each name is kept).
-    pub(crate) fn renumber(&mut self, f: impl Fn(NodeId) -> NodeId) {
-        for n in &mut self.nodes {
-            *n = f(*n);
-        }
-    }
-
     /// Whether any declaration is named `name`.
     pub fn contains_key(&self, name: &str) -> bool {
         self.find(name, hash_of(name)).is_some()
