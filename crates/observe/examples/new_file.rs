@@ -127,8 +127,8 @@ fn main() {
 /// resolving every import of every file with it, and assembling the graph from the cached
 /// per-file parts.
 fn print_resolution_costs(index: &Index) {
-    use sightline_observe::db::{file_shape, graph_parts};
-    use sightline_observe::graph::{Graph, GraphPart};
+    use sightline_observe::db::{assembly_parts, file_shape, graph_parts};
+    use sightline_observe::graph::Graph;
     use sightline_observe::resolve::ModuleResolver;
     use sightline_observe::walk::FileRole;
     let (db, ws) = (index.db(), index.workspace());
@@ -156,18 +156,7 @@ fn print_resolution_costs(index: &Index) {
     }
     let resolve = t.elapsed();
     let chunks = graph_parts(db, ws);
-    let parts: Vec<GraphPart<_>> = chunks
-        .iter()
-        .flat_map(|c| c.iter())
-        .map(|p| GraphPart {
-            file: p.file,
-            id: sightline_observe::db::file_id(p.file),
-            path: p.path.as_str(),
-            decls: p.decls.clone(),
-            edges: p.edges.clone(),
-            resolved: Some(&p.resolved),
-        })
-        .collect();
+    let parts = assembly_parts(db, ws, &chunks);
     let t = Instant::now();
     let _ = Graph::assemble(&parts);
     let assemble = t.elapsed();

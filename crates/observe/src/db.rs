@@ -10,8 +10,8 @@ use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
 pub use crate::graph::queries::{
-    FileGraphPart, file_edges, file_exports, file_id, file_positions, graph_chunk, graph_parts,
-    workspace_graph,
+    FileGraphPart, assembly_parts, file_edges, file_exports, file_id, file_positions, graph_chunk,
+    graph_parts, workspace_graph,
 };
 
 /// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.

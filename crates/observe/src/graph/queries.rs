@@ -199,14 +199,22 @@ pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
 #[salsa::tracked(returns(clone))]
 pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
     let chunks = graph_parts(db, ws);
-    // The graph numbers files in workspace order (its positions are the file list's).
+    Arc::new(Graph::assemble(&assembly_parts(db, ws, &chunks)))
+}
+
+/// The parts of `chunks` (the [`graph_parts`] of `ws`) as [`Graph::assemble`] takes them:
+/// in the workspace's file order, which numbers the graph's files.
+pub fn assembly_parts<'a>(
+    db: &dyn Db,
+    ws: Workspace,
+    chunks: &'a [Arc<Vec<FileGraphPart>>],
+) -> Vec<GraphPart<'a, SourceFile>> {
     let by_file: FxHashMap<SourceFile, &FileGraphPart> = chunks
         .iter()
         .flat_map(|c| c.iter())
         .map(|p| (p.file, p))
         .collect();
-    let parts: Vec<GraphPart<SourceFile>> = ws
-        .files(db)
+    ws.files(db)
         .iter()
         .filter_map(|f| by_file.get(f))
         .map(|p| GraphPart {
@@ -217,6 +225,5 @@ pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
             edges: p.edges.clone(),
             resolved: Some(&p.resolved),
         })
-        .collect();
-    Arc::new(Graph::assemble(&parts))
+        .collect()
 }
