@@ -50,6 +50,10 @@ pub struct Session {
     /// The shape edit again, told to the index as a watcher would (`refresh_paths`), so
     /// no tree walk is timed.
     pub shape_edit_watched_ms: Vec<f64>,
+    /// The body edit again, told by path: a file's fourth edit, the cost of an edit loop
+    /// once its first edit has lowered its durability (the first body edit pays that).
+    #[serde(default)]
+    pub body_edit_watched_ms: Vec<f64>,
     /// Where the walked shape edits' time went: the index report's refresh phases
     /// (`refresh walk`, `graph`, `term stats`, `query tables`, `totals`), one sample each.
     pub shape_edit_parts_ms: BTreeMap<String, Vec<f64>>,
@@ -87,6 +91,8 @@ pub struct Summary {
     pub body_edit_ms: Option<f64>,
     pub shape_edit_ms: Option<f64>,
     pub shape_edit_watched_ms: Option<f64>,
+    #[serde(default)]
+    pub body_edit_watched_ms: Option<f64>,
     pub new_file_ms: Option<f64>,
     /// Median of each part of [`Session::shape_edit_parts_ms`].
     pub shape_edit_parts_ms: BTreeMap<String, f64>,

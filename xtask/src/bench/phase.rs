@@ -130,6 +130,8 @@ fn session(repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<S
         }
         let (watched, _) = timed_edit(&mut index, &path, SHAPE_EDIT, backup_dir, Told::Paths)?;
         out.shape_edit_watched_ms.push(watched);
+        let (watched, _) = timed_edit(&mut index, &path, BODY_EDIT, backup_dir, Told::Paths)?;
+        out.body_edit_watched_ms.push(watched);
         out.new_file_ms
             .push(timed_new_file(&mut index, &path, backup_dir)?);
     }

@@ -148,7 +148,8 @@ fn profile(out: &mut String, results: &[RepoResult]) {
 }
 
 /// Re-indexing after one edit: the walked shape edit's parts (the refresh walk, then each
-/// workspace-wide query), the same edit told by path (no walk), and a new file.
+/// workspace-wide query), the same edit told by path (no walk), a body edit told by path
+/// (a later edit of the file), and a new file.
 fn reindex(out: &mut String, results: &[RepoResult]) {
     const PARTS: [&str; 5] = [
         "refresh walk",
@@ -159,9 +160,9 @@ fn reindex(out: &mut String, results: &[RepoResult]) {
     ];
     out.push_str(
         "| repo | shape edit ms (2nd edit): refresh walk / graph / term stats / query tables / totals \
-         | shape edit by path ms (3rd edit) | new file ms |\n",
+         | shape edit by path ms (3rd edit) | body edit by path ms (4th edit) | new file ms |\n",
     );
-    out.push_str("|---|---:|---:|---:|\n");
+    out.push_str("|---|---:|---:|---:|---:|\n");
     for r in results {
         let s = &r.summary;
         let parts: Vec<String> = PARTS
@@ -170,10 +171,11 @@ fn reindex(out: &mut String, results: &[RepoResult]) {
             .collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |",
             name(r),
             parts.join(" / "),
             num(s.shape_edit_watched_ms, 1),
+            num(s.body_edit_watched_ms, 1),
             num(s.new_file_ms, 1),
         );
     }

@@ -24,6 +24,7 @@ pub fn summarize(r: &RepoResult) -> Summary {
         body_edit_ms: median(&r.session.body_edit_ms),
         shape_edit_ms: median(&r.session.shape_edit_ms),
         shape_edit_watched_ms: median(&r.session.shape_edit_watched_ms),
+        body_edit_watched_ms: median(&r.session.body_edit_watched_ms),
         new_file_ms: median(&r.session.new_file_ms),
         shape_edit_parts_ms: r
             .session
