@@ -314,11 +314,28 @@ pub const TERM_CHUNK_FILES: usize = 64;
 /// changes (and every chunk is regrouped) only when the count crosses a power-of-two
 /// multiple of [`TERM_CHUNK_FILES`], not with each added or removed file.
 pub fn term_chunk_count(sources: usize) -> u32 {
-    let count = sources
-        .div_ceil(TERM_CHUNK_FILES)
-        .max(1)
-        .next_power_of_two();
+    group_count(sources, TERM_CHUNK_FILES)
+}
+
+/// How many groups of about `per_group` files `files` files make: a power of two, so it
+/// changes only when the file count crosses a power-of-two multiple of `per_group`.
+fn group_count(files: usize, per_group: usize) -> u32 {
+    let count = files.div_ceil(per_group).max(1).next_power_of_two();
     u32::try_from(count).unwrap_or(1 << 31)
+}
+
+/// `files` in `count` groups by a hash of each path ([`term_chunk_of`]), in their order
+/// within a group: a file stays in its group whatever other files come or go.
+fn group_by_path_hash(
+    db: &dyn Db,
+    files: impl Iterator<Item = SourceFile>,
+    count: u32,
+) -> Arc<Vec<Arc<[SourceFile]>>> {
+    let mut groups: Vec<Vec<SourceFile>> = vec![Vec::new(); count as usize];
+    for f in files {
+        groups[term_chunk_of(f.path(db), count) as usize].push(f);
+    }
+    Arc::new(groups.into_iter().map(Arc::from).collect())
 }
 
 /// The chunk of `path` among `count` (a power of two): a hash of the path alone, so a file
@@ -337,18 +354,12 @@ pub fn term_chunk_of(path: &str, count: u32) -> u32 {
 /// [`term_chunk_files`], which backdates unless that chunk's files changed.
 #[salsa::tracked(returns(clone))]
 pub fn term_chunk_layout(db: &dyn Db, ws: Workspace) -> Arc<Vec<Arc<[SourceFile]>>> {
-    let sources: Vec<SourceFile> = ws
+    let sources = ws
         .files(db)
         .iter()
-        .filter(|f| matches!(f.role(db), FileRole::Source(_)))
-        .copied()
-        .collect();
-    let count = term_chunk_count(sources.len());
-    let mut chunks: Vec<Vec<SourceFile>> = vec![Vec::new(); count as usize];
-    for f in sources {
-        chunks[term_chunk_of(f.path(db), count) as usize].push(f);
-    }
-    Arc::new(chunks.into_iter().map(Arc::from).collect())
+        .filter(|f| matches!(f.role(db), FileRole::Source(_)));
+    let count = term_chunk_count(sources.clone().count());
+    group_by_path_hash(db, sources.copied(), count)
 }
 
 /// Every term chunk of the workspace, in order.
@@ -415,7 +426,7 @@ mod block {
     /// block and moves no other file to another.
     #[salsa::interned(debug)]
     pub struct FileBlock<'db> {
-        /// The block's number: files `index * FILE_BLOCK_FILES ..` of the list.
+        /// The block's number: the files whose paths hash to it ([`super::file_block_layout`]).
         #[returns(copy)]
         pub index: u32,
     }
@@ -430,19 +441,8 @@ mod block {
 #[salsa::tracked(returns(clone))]
 pub fn file_block_layout(db: &dyn Db, ws: Workspace) -> Arc<Vec<Arc<[SourceFile]>>> {
     let files = ws.files(db);
-    // A power of two, like the term chunks': the blocks are regrouped only when the file
-    // count crosses a power-of-two multiple of FILE_BLOCK_FILES.
-    let count = files
-        .len()
-        .div_ceil(FILE_BLOCK_FILES)
-        .max(1)
-        .next_power_of_two();
-    let count = u32::try_from(count).unwrap_or(1 << 31);
-    let mut blocks: Vec<Vec<SourceFile>> = vec![Vec::new(); count as usize];
-    for f in files {
-        blocks[term_chunk_of(f.path(db), count) as usize].push(*f);
-    }
-    Arc::new(blocks.into_iter().map(Arc::from).collect())
+    let count = group_count(files.len(), FILE_BLOCK_FILES);
+    group_by_path_hash(db, files.iter().copied(), count)
 }
 
 /// Every [`FileBlock`] of the workspace, in order.
