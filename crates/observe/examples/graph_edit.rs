@@ -7,8 +7,8 @@
 
 use std::time::Instant;
 
-use sightline_observe::db::{graph_parts, workspace_graph};
-use sightline_observe::graph::{Graph, GraphPart};
+use sightline_observe::db::{assembly_parts, graph_parts, workspace_graph};
+use sightline_observe::graph::Graph;
 use sightline_observe::{Index, IndexOptions};
 
 fn main() {
@@ -54,18 +54,7 @@ fn main() {
         let ws = index.workspace();
         let t = Instant::now();
         let chunks = graph_parts(db, ws);
-        let parts: Vec<GraphPart<_>> = chunks
-            .iter()
-            .flat_map(|c| c.iter())
-            .map(|p| GraphPart {
-                file: p.file,
-                id: sightline_observe::db::file_id(p.file),
-                path: p.path.as_str(),
-                decls: p.decls.clone(),
-                edges: p.edges.clone(),
-                resolved: Some(&p.resolved),
-            })
-            .collect();
+        let parts = assembly_parts(db, ws, &chunks);
         let fetch = t.elapsed();
         let t = Instant::now();
         let _ = Graph::assemble(&parts);
@@ -77,20 +66,9 @@ fn main() {
     }
     std::fs::write(&path, original.clone()).unwrap();
     // The assembly alone, repeated: its minimum is stable even on a busy machine.
-    let db = index.db();
-    let chunks = graph_parts(db, index.workspace());
-    let parts: Vec<GraphPart<_>> = chunks
-        .iter()
-        .flat_map(|c| c.iter())
-        .map(|p| GraphPart {
-            file: p.file,
-            id: sightline_observe::db::file_id(p.file),
-            path: p.path.as_str(),
-            decls: p.decls.clone(),
-            edges: p.edges.clone(),
-            resolved: Some(&p.resolved),
-        })
-        .collect();
+    let (db, ws) = (index.db(), index.workspace());
+    let chunks = graph_parts(db, ws);
+    let parts = assembly_parts(db, ws, &chunks);
     let fastest = (0..50)
         .map(|_| {
             let t = Instant::now();
