@@ -338,6 +338,12 @@ fn group_by_path_hash(
     Arc::new(groups.into_iter().map(Arc::from).collect())
 }
 
+/// Part `index` of a table split in parts (a chunk's or block's files, a part of the
+/// directory table), or an empty one past the end.
+pub(crate) fn nth_part<T: Clone + Default>(parts: &[T], index: u32) -> T {
+    parts.get(index as usize).cloned().unwrap_or_default()
+}
+
 /// The chunk of `path` among `count` (a power of two): a hash of the path alone, so a file
 /// stays in its chunk whatever other files appear or disappear.
 pub fn term_chunk_of(path: &str, count: u32) -> u32 {
@@ -377,10 +383,7 @@ pub fn term_chunk_files<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<[SourceFile]> {
-    term_chunk_layout(db, ws)
-        .get(chunk.index(db) as usize)
-        .cloned()
-        .unwrap_or_else(|| Arc::from(Vec::new()))
+    nth_part(&term_chunk_layout(db, ws), chunk.index(db))
 }
 
 /// Document frequencies of the repository's own vocabulary, over source files.
@@ -460,10 +463,7 @@ pub fn file_block_files<'db>(
     ws: Workspace,
     block: FileBlock<'db>,
 ) -> Arc<[SourceFile]> {
-    file_block_layout(db, ws)
-        .get(block.index(db) as usize)
-        .cloned()
-        .unwrap_or_else(|| Arc::from(Vec::new()))
+    nth_part(&file_block_layout(db, ws), block.index(db))
 }
 
 /// Document frequencies of the source files in one chunk.

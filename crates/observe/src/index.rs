@@ -327,10 +327,10 @@ impl<D: crate::Db + Clone> Index<D> {
         Ok(index)
     }
 
-    /// Computes the workspace-wide queries and fills the report's totals. `refreshed` names
-    /// the files a refresh changed or added; `None` (a new index, where every per-file
-    /// query is still to run) first computes the per-file queries they read on every core.
-    fn finish_report(&mut self, refreshed: Option<&[String]>) {
+    /// Computes the workspace-wide queries and fills the report's totals. `refreshed` is
+    /// what a refresh changed; `None` (a new index, where every per-file query is still to
+    /// run) first computes the per-file queries they read on every core.
+    fn finish_report(&mut self, refreshed: Option<&RefreshReport>) {
         let t = Instant::now();
         if refreshed.is_none() {
             self.prefetch();
@@ -363,8 +363,8 @@ impl<D: crate::Db + Clone> Index<D> {
             // A refresh recomputes only the refreshed files' import keys: fetching every
             // file's would cost a lookup per file of the workspace, while a query reads
             // those of its candidates alone.
-            Some(paths) => {
-                for p in paths {
+            Some(refreshed) => {
+                for p in refreshed.changed.iter().chain(&refreshed.added) {
                     let Some((f, _)) = self.files.get(p) else {
                         continue;
                     };
@@ -627,8 +627,7 @@ impl<D: crate::Db + Clone> Index<D> {
         out.added.sort();
         out.removed.sort();
         if !out.is_empty() {
-            let refreshed: Vec<String> = out.changed.iter().chain(&out.added).cloned().collect();
-            self.finish_report(Some(&refreshed));
+            self.finish_report(Some(&out));
             // Salsa frees the memos an input change made stale at the next write, which
             // would otherwise be the first query's session: the refresh pays for its own
             // garbage instead of the query after it. (No LRU capacity is configured, so

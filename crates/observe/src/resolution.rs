@@ -139,10 +139,7 @@ pub fn directory_part<'db>(
     ws: Workspace,
     chunk: DirectoryChunk<'db>,
 ) -> DirectoryPart {
-    directory_table(db, ws)
-        .get(*chunk.index(db) as usize)
-        .cloned()
-        .unwrap_or_default()
+    crate::db::nth_part(&directory_table(db, ws), *chunk.index(db))
 }
 
 /// The files directly in `dir`: a firewall between its [`directory_part`] and the

@@ -4,9 +4,10 @@
 //! Built in two steps so that an edit costs in proportion to what it changed: each file's
 //! outgoing edges are resolved on their own, to stable node identities
 //! ([`file_edges`], a tracked query per file in [`crate::db`]); then [`Graph::assemble`]
-//! concatenates those lists, resolving only the guesses by name. A node is identified by
-//! its file and its declaration in that file ([`NodeId`]), never by a position in the
-//! graph, so one file's edges as graph edges stay valid when another file changes.
+//! concatenates those lists, resolving only the guesses by name. A node is a file and a
+//! declaration in it ([`NodeId`]), never a global node position; cached edges name their
+//! files by stable id, so one file's edges stay valid when another file changes or a file
+//! comes or goes, and the assembly renumbers them by file position.
 
 pub mod file_edges;
 pub mod names;
@@ -472,11 +473,6 @@ impl Graph {
         NodeId::decl(file, decl)
     }
 
-    /// The module node of the file at position `file`.
-    pub fn module_node(&self, file: u32) -> NodeId {
-        NodeId::module(file)
-    }
-
     /// The position of the file `node` belongs to.
     pub fn file_of(&self, node: NodeId) -> u32 {
         node.file
@@ -500,7 +496,7 @@ impl Graph {
     /// Linear in the file count: for tests and diagnostics, not for hot paths.
     pub fn node_by_name(&self, path: &str, qualified: &str) -> Option<NodeId> {
         let file = self.file_id(path)?;
-        let mut parent = self.module_node(file);
+        let mut parent = NodeId::module(file);
         if qualified.is_empty() {
             return Some(parent);
         }
@@ -769,7 +765,7 @@ impl<'a, F> Guesser<'a, '_, F> {
 
 /// From a file's stable id to its position in the graph: a table over the ids' range
 /// (stable ids are allocated close together, so it stays a few times the file count).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Default)]
 struct FilePositions {
     /// The smallest id.
     base: u32,

@@ -111,9 +111,9 @@ pub struct FileGraphPart {
     pub decls: Option<Arc<FileDecls>>,
     /// Its [`file_edges`]; `None` for manifests.
     pub edges: Option<Arc<FileEdges<SourceFile>>>,
-    /// Those edges' resolved part as the graph's edges (node ids are stable, so these
-    /// change only with the file's own edges; an edge to a file no longer in the
-    /// workspace is dropped at assembly).
+    /// Those edges' resolved part as edges naming files by stable id ([`file_id`]), so
+    /// these change only with the file's own edges; the assembly renumbers them by
+    /// position and drops any to a file no longer in the workspace.
     pub resolved: Vec<Edge>,
 }
 
@@ -193,9 +193,10 @@ pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
 ///
 /// Workspace-wide hazard: reads every file's declarations and edges (through
 /// [`graph_chunk`]), so it re-executes after any edit that changes a file's declarations
-/// or outgoing edges (its cost is a pass over nodes and edges); an edit that only moves
-/// lines backdates at [`file_shape`], and one that changes usages without changing edges
-/// backdates at [`file_edges`], and both leave it alone.
+/// or outgoing edges (its cost is a pass over nodes and edges); a later edit that only
+/// moves lines backdates at [`file_shape`], and one that changes usages without changing
+/// edges backdates at [`file_edges`], and both leave it alone (a file's first edit lowers
+/// its durability, which salsa never backdates: that one edit re-assembles it).
 #[salsa::tracked(returns(clone))]
 pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
     let chunks = graph_parts(db, ws);
@@ -209,14 +210,16 @@ pub fn assembly_parts<'a>(
     ws: Workspace,
     chunks: &'a [Arc<Vec<FileGraphPart>>],
 ) -> Vec<GraphPart<'a, SourceFile>> {
-    let by_file: FxHashMap<SourceFile, &FileGraphPart> = chunks
-        .iter()
-        .flat_map(|c| c.iter())
-        .map(|p| (p.file, p))
-        .collect();
-    ws.files(db)
-        .iter()
-        .filter_map(|f| by_file.get(f))
+    let positions = file_positions(db, ws);
+    let mut ordered: Vec<Option<&FileGraphPart>> = vec![None; positions.len()];
+    for part in chunks.iter().flat_map(|c| c.iter()) {
+        if let Some(&at) = positions.get(&part.file) {
+            ordered[at as usize] = Some(part);
+        }
+    }
+    ordered
+        .into_iter()
+        .flatten()
         .map(|p| GraphPart {
             file: p.file,
             id: file_id(p.file),
