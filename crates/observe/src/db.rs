@@ -10,8 +10,8 @@ use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
 pub use crate::graph::queries::{
-    FileGraphPart, assembly_parts, file_edges, file_exports, file_id, file_positions, graph_chunk,
-    graph_parts, workspace_graph,
+    FileGraphPart, FileLink, assembly_parts, file_edges, file_exports, file_id, file_link,
+    file_positions, graph_chunk, graph_parts, workspace_graph,
 };
 
 /// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.
@@ -117,29 +117,75 @@ impl FileIndex {
     }
 }
 
-/// Syntax facts and term counts of one file.
-#[salsa::tracked(returns(clone))]
-pub fn file_index(db: &dyn Db, file: SourceFile) -> Arc<FileIndex> {
-    if let Some(known) = file.known(db) {
-        return known;
+pub use parts::FileParts;
+
+/// [`FileParts`] in a module of its own, like the inputs: salsa generates its constructor
+/// without docs.
+#[allow(missing_docs)]
+mod parts {
+    use std::sync::Arc;
+
+    use super::{FileIndex, FileShape};
+    use crate::terms::TermCounts;
+
+    /// Everything derived from one file's text, created by [`file_parts`]: its facts, its
+    /// shape, its term counts and its import keys, each a separately tracked field. A query
+    /// that reads one field depends on that field alone, so an edit that keeps a file's shape
+    /// (only lines move) changes `index` but not `shape`, and what reads the shape is not
+    /// recomputed. One memo per file instead of one per projection: after a high-durability
+    /// write (a file's first edit, a new file) salsa re-verifies this one memo, and a field
+    /// read verifies by comparing a revision, without a memo to walk.
+    #[salsa::tracked]
+    pub struct FileParts<'db> {
+        /// Syntax facts and term counts ([`file_index`]).
+        #[tracked]
+        #[returns(clone)]
+        pub index: Arc<FileIndex>,
+        /// The line-free projection of the facts ([`file_shape`]).
+        #[tracked]
+        #[returns(clone)]
+        pub shape: Arc<FileShape>,
+        /// The term counts alone ([`file_terms`]).
+        #[tracked]
+        #[returns(clone)]
+        pub terms: Arc<TermCounts>,
+        /// The compound keys of the names it imports ([`file_import_keys`]).
+        #[tracked]
+        #[returns(clone)]
+        pub import_keys: Arc<Vec<(String, bool)>>,
     }
-    Arc::new(FileIndex::build(file.role(db), file.text(db)))
 }
 
-/// Term counts alone: a firewall so edits that keep a file's vocabulary (whitespace, moved
-/// lines) do not recompute the repository's term statistics.
-#[salsa::tracked(returns(clone))]
+/// Parses and scans one file (or takes what is already [`SourceFile::known`] for its text)
+/// and splits the result into its separately tracked [`FileParts`].
+#[salsa::tracked(returns(copy))]
+pub fn file_parts(db: &dyn Db, file: SourceFile) -> FileParts<'_> {
+    let index = match file.known(db) {
+        Some(known) => known,
+        None => Arc::new(FileIndex::build(file.role(db), file.text(db))),
+    };
+    let shape = index.shape_memo.get_or_compute(&index.facts);
+    let terms = Arc::new(index.terms.clone());
+    let import_keys = Arc::new(import_keys(&shape));
+    FileParts::new(db, index, shape, terms, import_keys)
+}
+
+/// Syntax facts and term counts of one file.
+pub fn file_index(db: &dyn Db, file: SourceFile) -> Arc<FileIndex> {
+    file_parts(db, file).index(db)
+}
+
+/// Term counts alone: edits that keep a file's vocabulary (whitespace, moved lines) do
+/// not recompute the repository's term statistics.
 pub fn file_terms(db: &dyn Db, file: SourceFile) -> Arc<TermCounts> {
-    Arc::new(file_index(db, file).terms.clone())
+    file_parts(db, file).terms(db)
 }
 
 /// The line-free projection of a file's facts that the workspace graph is built from: an
-/// edit that keeps names, nesting and references (only lines move) backdates here, so the
-/// graph is not recomputed.
-#[salsa::tracked(returns(clone))]
+/// edit that keeps names, nesting and references (only lines move) leaves it equal, so
+/// the graph is not recomputed.
 pub fn file_shape(db: &dyn Db, file: SourceFile) -> Arc<FileShape> {
-    let index = file_index(db, file);
-    index.shape_memo.get_or_compute(&index.facts)
+    file_parts(db, file).shape(db)
 }
 
 /// A declaration without its lines: what the graph needs of it.
@@ -272,16 +318,25 @@ pub struct ImportResolutions {
     pub targets: Vec<Option<SourceFile>>,
 }
 
-/// How each import of a source file resolves, and to which file, in import order.
-/// Depends on the file's shape, the configuration ([`resolver_config`]), the files of the
-/// directories its candidate paths fall in ([`directory_files`]) and, for Python, the
-/// Python resolver: editing another file does not re-resolve these, and adding or
-/// removing one re-resolves only the files that probed its directory.
-#[salsa::tracked(returns(clone))]
+/// How each import of a source file resolves, and to which file, in import order
+/// (a field of the file's [`crate::graph::queries::FileLink`]). Depends on the file's
+/// shape, the configuration ([`resolver_config`]), the files of the directories its
+/// candidate paths fall in ([`directory_files`]) and, for Python, the Python resolver:
+/// editing another file does not re-resolve these, and adding or removing one re-resolves
+/// only the files that probed its directory.
 pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<ImportResolutions> {
-    let shape = file_shape(db, file);
+    crate::graph::queries::file_link(db, ws, file).resolutions(db)
+}
+
+/// Resolves the imports of `shape` (the shape of `file`); see [`file_resolutions`].
+pub(crate) fn resolve_imports(
+    db: &dyn Db,
+    ws: Workspace,
+    file: SourceFile,
+    shape: &FileShape,
+) -> ImportResolutions {
     if shape.imports.is_empty() {
-        return Arc::default();
+        return ImportResolutions::default();
     }
     let config = resolver_config(db, ws);
     let files = crate::resolution::TrackedFiles::new(db, ws);
@@ -300,10 +355,10 @@ pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<Imp
             _ => None,
         })
         .collect();
-    Arc::new(ImportResolutions {
+    ImportResolutions {
         resolutions,
         targets,
-    })
+    }
 }
 
 /// Source files per term chunk, at most on average: an edit recomputes one chunk's
@@ -554,9 +609,12 @@ pub fn file_path_words(db: &dyn Db, file: SourceFile) -> Arc<(Vec<String>, Vec<S
 /// The compound keys (`usematchroute`) of the multi-word names a file imports or
 /// re-exports, with whether it re-exports them: what the search matches a query's exact
 /// identifiers against, without splitting every import name on every query.
-#[salsa::tracked(returns(clone))]
 pub fn file_import_keys(db: &dyn Db, file: SourceFile) -> Arc<Vec<(String, bool)>> {
-    let shape = file_shape(db, file);
+    file_parts(db, file).import_keys(db)
+}
+
+/// See [`file_import_keys`].
+fn import_keys(shape: &FileShape) -> Vec<(String, bool)> {
     let mut keys: Vec<(String, bool)> = Vec::new();
     for imp in &shape.imports {
         for n in &imp.names {
@@ -571,7 +629,7 @@ pub fn file_import_keys(db: &dyn Db, file: SourceFile) -> Arc<Vec<(String, bool)
             }
         }
     }
-    Arc::new(keys)
+    keys
 }
 
 /// Whether a path parses as source, and with which grammar.

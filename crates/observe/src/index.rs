@@ -14,8 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
 use crate::db::{
     FileBlock, FileIndex, ObserveDatabase, SourceFile, TermChunk, Workspace, decl_word_chunk,
-    file_import_keys, file_index, file_path_words, term_chunk_postings, term_chunks, term_stats,
-    workspace_graph,
+    file_index, file_path_words, term_chunk_postings, term_chunks, term_stats, workspace_graph,
 };
 use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
 
@@ -68,8 +67,8 @@ pub enum Progress {
     },
 }
 
-/// Durability of a file's text as the index first reads it: high, like paths, roles and
-/// the file list. Sessions, which change on every query, are low-durability inputs, so a
+/// Durability of a file's text as the index first reads it: high, like the file list
+/// (paths, roles and the root never change: [`FIXED_DURABILITY`]). Sessions, which change on every query, are low-durability inputs, so a
 /// query never re-verifies what derives from the tree (the graph, the term tables).
 ///
 /// An edited source file drops to [`EDITED_SOURCE_DURABILITY`] for good. Salsa skips
@@ -99,9 +98,11 @@ fn file_durability(role: crate::walk::FileRole, edited: bool) -> salsa::Durabili
     }
 }
 
-/// Durability of a file's path and role, which never change after the input is created
-/// (a renamed file is a removal and an addition).
-const FIXED_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
+/// Durability of a file's path and role and of the workspace's root, which never change
+/// after the input is created (a renamed file is a removal and an addition). Salsa never re-verifies what derives
+/// from these alone (a path's words and traits, a manifest's empty graph part), so a
+/// high-durability write does not walk those memos.
+const FIXED_DURABILITY: salsa::Durability = salsa::Durability::NEVER_CHANGE;
 
 /// Durability of the workspace's file list, which changes only when a file is added or
 /// removed. Adding or removing a file is a high-durability write, which re-verifies
@@ -287,6 +288,7 @@ impl<D: crate::Db + Clone> Index<D> {
         }
         let workspace = Workspace::builder(root.clone(), inputs)
             .durability(FILE_LIST_DURABILITY)
+            .root_durability(FIXED_DURABILITY)
             .new(&db);
         let mut index = Index {
             db,
@@ -348,28 +350,19 @@ impl<D: crate::Db + Clone> Index<D> {
             let _ = term_chunk_postings(&self.db, self.workspace, chunk);
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
         }
+        // Every file's path words, computed once: they depend on the path alone, which
+        // never changes, so salsa never re-verifies them. A refresh computes those of the
+        // files it added. (Import keys come with each file's parts, parsed or not.)
         match refreshed {
-            // A new index computes every file's path words and import keys once. Path
-            // words depend on the path alone, a high-durability input, so no edit makes
-            // them stale.
             None => {
                 for f in self.workspace.files(&self.db) {
                     let _ = file_path_words(&self.db, *f);
-                    if matches!(f.role(&self.db), crate::walk::FileRole::Source(_)) {
-                        let _ = file_import_keys(&self.db, *f);
-                    }
                 }
             }
-            // A refresh recomputes only the refreshed files' import keys: fetching every
-            // file's would cost a lookup per file of the workspace, while a query reads
-            // those of its candidates alone.
             Some(refreshed) => {
-                for p in refreshed.changed.iter().chain(&refreshed.added) {
-                    let Some((f, _)) = self.files.get(p) else {
-                        continue;
-                    };
-                    if matches!(f.role(&self.db), crate::walk::FileRole::Source(_)) {
-                        let _ = file_import_keys(&self.db, *f);
+                for p in &refreshed.added {
+                    if let Some((f, _)) = self.files.get(p) {
+                        let _ = file_path_words(&self.db, *f);
                     }
                 }
             }

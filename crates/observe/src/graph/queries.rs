@@ -16,8 +16,8 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use crate::db::{
-    Db, FileBlock, SourceFile, Workspace, file_block_files, file_blocks, file_resolutions,
-    file_shape,
+    Db, FileBlock, SourceFile, Workspace, file_block_files, file_blocks, file_shape,
+    resolve_imports,
 };
 use crate::facts::Lang;
 use crate::graph::{
@@ -26,21 +26,57 @@ use crate::graph::{
 };
 use crate::walk::FileRole;
 
+pub use link::FileLink;
+
+/// [`FileLink`] in a module of its own: salsa generates its constructor without docs.
+#[allow(missing_docs)]
+mod link {
+    use std::sync::Arc;
+
+    use crate::db::{ImportResolutions, SourceFile};
+    use crate::graph::FileExports;
+
+    /// How one file links to the others, created by [`super::file_link`]: how its
+    /// imports resolve, and what other files' edges can see of it. Two separately
+    /// tracked fields of one memo: the file's own edges read both, its importers only the
+    /// exports, and salsa re-verifies one memo per file, not two.
+    #[salsa::tracked]
+    pub struct FileLink<'db> {
+        /// [`crate::db::file_resolutions`].
+        #[tracked]
+        #[returns(clone)]
+        pub resolutions: Arc<ImportResolutions>,
+        /// [`super::file_exports`].
+        #[tracked]
+        #[returns(clone)]
+        pub exports: Option<Arc<FileExports<SourceFile>>>,
+    }
+}
+
+/// Resolves `file`'s imports and derives what other files can see of it ([`FileLink`]);
+/// a manifest links to nothing. Reads the file's shape, so an edit that keeps the shape
+/// does not re-run it.
+#[salsa::tracked(returns(copy))]
+pub fn file_link<'db>(db: &'db dyn Db, ws: Workspace, file: SourceFile) -> FileLink<'db> {
+    if file.role(db) == FileRole::Manifest {
+        return FileLink::new(db, Arc::default(), None);
+    }
+    let shape = file_shape(db, file);
+    let resolved = Arc::new(resolve_imports(db, ws, file, &shape));
+    let exports = Arc::new(FileExports::of(&shape, &resolved.targets));
+    FileLink::new(db, resolved, Some(exports))
+}
+
 /// What other files' edges can see of `file`: its exports, members and resolved imports
-/// ([`FileExports`]); `None` for a manifest. A firewall: an edit that adds a call or a
-/// private function, or moves code, keeps this equal, so importers are not recomputed.
-#[salsa::tracked(returns(clone))]
+/// ([`FileExports`]); `None` for a manifest. A firewall (a tracked field of
+/// [`file_link`]): an edit that adds a call or a private function, or moves code, keeps
+/// this equal, so importers are not recomputed.
 pub fn file_exports(
     db: &dyn Db,
     ws: Workspace,
     file: SourceFile,
 ) -> Option<Arc<FileExports<SourceFile>>> {
-    if file.role(db) == FileRole::Manifest {
-        return None;
-    }
-    let shape = file_shape(db, file);
-    let resolved = file_resolutions(db, ws, file);
-    Some(Arc::new(FileExports::of(&shape, &resolved.targets)))
+    file_link(db, ws, file).exports(db)
 }
 
 /// [`ExportsLookup`] through the tracked queries, so each file's edges depend on exactly
@@ -78,9 +114,10 @@ pub fn file_edges(
     ws: Workspace,
     file: SourceFile,
 ) -> Option<Arc<FileEdges<SourceFile>>> {
-    let own = file_exports(db, ws, file)?;
+    let link = file_link(db, ws, file);
+    let own = link.exports(db)?;
     let shape = file_shape(db, file);
-    let resolved = file_resolutions(db, ws, file);
+    let resolved = link.resolutions(db);
     let language = Lang::from_path(file.path(db)).map(crate::lang::language_index);
     let is_self_receiver =
         |r: &str| language.is_some_and(|l| crate::lang::LANGUAGES[l].is_self_receiver(r));
