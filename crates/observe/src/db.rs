@@ -16,7 +16,44 @@ pub use crate::graph::queries::{
 
 /// The observe stage's database. Later stages declare `trait Db: sightline_observe::Db`.
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// The graph [`workspace_graph`] last assembled, which its next run starts from.
+    fn last_assembly(&self) -> &LastAssembly;
+}
+
+/// The last graph [`workspace_graph`] assembled, with the parts it read: the next
+/// assembly copies the edges of the files whose parts are unchanged
+/// ([`crate::graph::Graph::reassemble`]) instead of computing them again. Kept beside
+/// salsa's storage, not in it (a query cannot read its own previous value); the graph it
+/// gives is the one a whole assembly gives, so the query stays a function of its inputs.
+/// Handles of one database share it.
+#[derive(Clone, Default)]
+pub struct LastAssembly(Arc<std::sync::Mutex<Option<WorkspaceAssembly>>>);
+
+/// A workspace and its last assembly.
+type WorkspaceAssembly = (Workspace, crate::graph::Assembled<SourceFile>);
+
+impl LastAssembly {
+    /// The graph of `parts` (the assembly parts of `ws`), from the last assembly of `ws`
+    /// when there is one, which it then replaces.
+    pub fn assemble(
+        &self,
+        ws: Workspace,
+        parts: &[crate::graph::GraphPart<'_, SourceFile>],
+    ) -> Arc<crate::graph::Graph> {
+        use crate::graph::{Assembled, Graph};
+        // A panic while the lock was held (a cancelled query) leaves a whole value: the
+        // previous assembly or the new one.
+        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let graph = match last.as_ref() {
+            Some((w, prev)) if *w == ws => Graph::reassemble(prev, parts).0,
+            _ => Graph::assemble(parts),
+        };
+        let graph = Arc::new(graph);
+        *last = Some((ws, Assembled::new(parts, graph.clone())));
+        graph
+    }
+}
 
 pub use inputs::{SourceFile, Workspace};
 
@@ -645,6 +682,7 @@ pub fn lang_of(db: &dyn Db, file: SourceFile) -> Option<Lang> {
 #[derive(Clone, Default)]
 pub struct ObserveDatabase {
     storage: salsa::Storage<Self>,
+    last_assembly: LastAssembly,
 }
 
 impl ObserveDatabase {
@@ -653,6 +691,7 @@ impl ObserveDatabase {
     pub fn with_event_hook(on_event: impl Fn(salsa::Event) + Send + Sync + 'static) -> Self {
         Self {
             storage: salsa::Storage::new(Some(Box::new(on_event))),
+            last_assembly: LastAssembly::default(),
         }
     }
 }
@@ -661,4 +700,8 @@ impl ObserveDatabase {
 impl salsa::Database for ObserveDatabase {}
 
 #[salsa::db]
-impl Db for ObserveDatabase {}
+impl Db for ObserveDatabase {
+    fn last_assembly(&self) -> &LastAssembly {
+        &self.last_assembly
+    }
+}

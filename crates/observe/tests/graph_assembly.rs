@@ -9,8 +9,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use sightline_observe::db::{file_shape, module_resolver, workspace_graph};
-use sightline_observe::graph::{Graph, GraphFile};
+use sightline_observe::db::{
+    SourceFile, assembly_parts, file_shape, graph_parts, module_resolver, workspace_graph,
+};
+use sightline_observe::graph::{Assembled, EdgeKind, Graph, GraphFile, Reassembly};
 use sightline_observe::walk::FileRole;
 use sightline_observe::{CacheMode, Index, IndexOptions};
 
@@ -110,4 +112,158 @@ proptest! {
             prop_assert_eq!(&*graph, &built_from_scratch(&index));
         }
     }
+}
+
+/// The graph of `index` assembled whole from its parts, with what a reassembly needs.
+fn assembled(index: &Index) -> Assembled<SourceFile> {
+    let (db, ws) = (index.db(), index.workspace());
+    let chunks = graph_parts(db, ws);
+    let parts = assembly_parts(db, ws, &chunks);
+    Assembled::new(&parts, Arc::new(Graph::assemble(&parts)))
+}
+
+/// Reassembles `index`'s parts from `prev`: the graph, how it was reassembled, and the
+/// same parts assembled whole.
+fn reassembled(index: &Index, prev: &Assembled<SourceFile>) -> (Graph, Reassembly, Graph) {
+    let (db, ws) = (index.db(), index.workspace());
+    let chunks = graph_parts(db, ws);
+    let parts = assembly_parts(db, ws, &chunks);
+    let (graph, how) = Graph::reassemble(prev, &parts);
+    (graph, how, Graph::assemble(&parts))
+}
+
+/// One step: a file of [`PATHS`] gets new text, gets one more statement, or is removed.
+#[derive(Clone, Debug)]
+enum Step {
+    Replace(String),
+    Append(&'static str),
+    Remove,
+}
+
+fn step() -> impl Strategy<Value = (usize, Step)> {
+    let step = prop_oneof![
+        2 => module().prop_map(Step::Replace),
+        3 => proptest::sample::select(STATEMENTS).prop_map(Step::Append),
+        1 => Just(Step::Remove),
+    ];
+    (0..PATHS.len(), step)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Reassembling from the previous assembly gives the whole assembly's graph, and
+    /// copies edges (recomputes fewer files than it has) whenever the file list is kept.
+    #[test]
+    fn reassembly_gives_the_whole_assemblys_graph(
+        initial in proptest::collection::vec(proptest::option::weighted(0.9, module()), PATHS.len()),
+        steps in proptest::collection::vec(step(), 1..8),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (path, text) in PATHS.iter().zip(&initial) {
+            if let Some(text) = text {
+                common::write_file(root, path, text);
+            }
+        }
+        let mut index = open(root);
+        for (file, step) in steps {
+            let prev = assembled(&index);
+            let before = index.workspace().files(index.db()).clone();
+            let path = root.join(PATHS[file]);
+            match step {
+                Step::Replace(text) => common::write_file(root, PATHS[file], &text),
+                Step::Append(statement) => {
+                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    common::write_file(root, PATHS[file], &format!("{text}{statement}"));
+                }
+                Step::Remove => {
+                    let _ = std::fs::remove_file(&path);
+                }
+            }
+            index.refresh();
+            let (graph, how, whole) = reassembled(&index, &prev);
+            prop_assert_eq!(&graph, &whole);
+            let kept = *index.workspace().files(index.db()) == before;
+            match how {
+                Reassembly::Whole => prop_assert!(!kept),
+                Reassembly::Files(n) => {
+                    prop_assert!(kept);
+                    prop_assert!(n <= before.len());
+                }
+            }
+        }
+    }
+}
+
+/// `files` modules `src/mNNN.ts`, each importing and calling the next.
+fn ring(files: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    for i in 0..files {
+        let next = (i + 1) % files;
+        common::write_file(
+            dir.path(),
+            &format!("src/m{i:03}.ts"),
+            &format!(
+                "import {{ f{next} }} from './m{next:03}';\nexport function f{i}() {{ f{next}(); }}\n"
+            ),
+        );
+    }
+    dir
+}
+
+#[test]
+fn an_edit_adding_a_call_reassembles_one_files_edges_and_keeps_the_name_table() {
+    let dir = ring(100);
+    let mut index = open(dir.path());
+    let prev = assembled(&index);
+    let path = "src/m042.ts";
+    let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
+    common::write_file(
+        dir.path(),
+        path,
+        &format!("{text}\nf43();\nunknownHelper();\n"),
+    );
+    index.refresh();
+    let (graph, how, whole) = reassembled(&index, &prev);
+    assert_eq!(graph, whole);
+    assert_eq!(how, Reassembly::Files(1));
+    assert!(Arc::ptr_eq(&graph.names, &prev.graph().names));
+}
+
+#[test]
+fn an_edit_adding_a_declaration_reassembles_the_files_guessing_its_name() {
+    let dir = ring(100);
+    // Two files call a member by a name no file declares yet.
+    for guesser in ["src/m010.ts", "src/m020.ts"] {
+        let text = std::fs::read_to_string(dir.path().join(guesser)).unwrap();
+        common::write_file(
+            dir.path(),
+            guesser,
+            &format!("{text}\nexport function g(o: any) {{ o.declaredLater(); }}\n"),
+        );
+    }
+    let mut index = open(dir.path());
+    let prev = assembled(&index);
+    let path = "src/m042.ts";
+    let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
+    common::write_file(
+        dir.path(),
+        path,
+        &format!("{text}\nexport class Later {{ declaredLater() {{}} }}\n"),
+    );
+    index.refresh();
+    let (graph, how, whole) = reassembled(&index, &prev);
+    assert_eq!(graph, whole);
+    // The edited file and the two whose guesses now find a declaration.
+    assert_eq!(how, Reassembly::Files(3));
+    let target = graph.node_by_name(path, "Later.declaredLater").unwrap();
+    assert_eq!(
+        graph
+            .incoming(target)
+            .filter(|e| e.kind == EdgeKind::Calls)
+            .count(),
+        2
+    );
 }

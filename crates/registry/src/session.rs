@@ -120,6 +120,8 @@ pub struct RegistryDatabase {
     idle_sessions: Vec<Session>,
     /// Session inputs ever created, for tests and measurements of that bound.
     sessions_created: usize,
+    /// See [`sightline_observe::db::LastAssembly`].
+    last_assembly: sightline_observe::db::LastAssembly,
 }
 
 impl RegistryDatabase {
@@ -166,7 +168,11 @@ impl RegistryDatabase {
 impl salsa::Database for RegistryDatabase {}
 
 #[salsa::db]
-impl sightline_observe::Db for RegistryDatabase {}
+impl sightline_observe::Db for RegistryDatabase {
+    fn last_assembly(&self) -> &sightline_observe::db::LastAssembly {
+        &self.last_assembly
+    }
+}
 
 #[salsa::db]
 impl Db for RegistryDatabase {}

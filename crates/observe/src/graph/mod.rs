@@ -9,6 +9,7 @@
 //! files by stable id, so one file's edges stay valid when another file changes or a file
 //! comes or goes, and the assembly renumbers them by file position.
 
+pub mod assemble;
 pub mod file_edges;
 pub mod names;
 pub mod queries;
@@ -20,6 +21,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
+pub use assemble::{Assembled, Reassembly};
 pub use names::NameTable;
 
 pub use file_edges::{
@@ -149,8 +151,9 @@ pub struct GraphFile {
 /// its declarations), edges in CSR form both ways, and a name table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Graph {
-    /// Each file's path, by file position.
-    pub paths: Vec<String>,
+    /// Each file's path, by file position (shared with the graph it was reassembled
+    /// from when the file list is the same).
+    pub paths: Arc<[String]>,
     /// Where each file's nodes start in the edge index (`slots`), and one past the last
     /// file's: an internal numbering, never a node's identity.
     slots: Vec<u32>,
@@ -160,8 +163,9 @@ pub struct Graph {
     /// Edge indices sorted by target.
     in_order: Vec<u32>,
     in_start: Vec<u32>,
-    /// Declaration nodes by exact name.
-    pub names: NameTable,
+    /// Declaration nodes by exact name (shared with the graph it was reassembled from when
+    /// no declaration changed).
+    pub names: Arc<NameTable>,
     /// Counts for the index report.
     pub stats: GraphStats,
 }
@@ -256,139 +260,6 @@ impl Graph {
             })
             .collect();
         Graph::assemble(&parts)
-    }
-
-    /// The graph of `files` from their already computed edges: maps every edge's
-    /// [`NodeRef`] to a [`NodeId`] (or copies [`GraphPart::resolved`]), resolves the
-    /// guesses by name against the name table, and indexes the edges. No import is
-    /// resolved here: the work is a pass over nodes and edges.
-    pub fn assemble<F: Copy + Eq + Hash>(files: &[GraphPart<'_, F>]) -> Graph {
-        let mut g = Graph {
-            paths: files.iter().map(|f| f.path.to_owned()).collect(),
-            ..Graph::default()
-        };
-        let nodes: usize = files
-            .iter()
-            .map(|f| 1 + f.decls.as_ref().map_or(0, |d| d.len()))
-            .sum();
-        g.slots.reserve(files.len() + 1);
-        // Each file's position by its stable id (for cached edges) and by its identity in
-        // the edges (for edges resolved here).
-        let by_id = FilePositions::of(files.iter().map(|f| f.id));
-        let mut positions: FxHashMap<F, u32> = FxHashMap::default();
-        positions.reserve(files.len());
-        let mut slot = 0u32;
-        for (fi, f) in files.iter().enumerate() {
-            positions.insert(f.file, fi as u32);
-            g.slots.push(slot);
-            let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
-            slot += 1 + decls;
-            g.stats.declarations += decls;
-        }
-        g.slots.push(slot);
-        let named = files.iter().enumerate().flat_map(|(fi, f)| {
-            f.decls.iter().flat_map(move |d| {
-                (0..d.len()).map(move |di| (d.name(di), NodeId::decl(fi as u32, di as u32)))
-            })
-        });
-        g.names = NameTable::build(named, nodes - files.len());
-        let languages: Vec<Option<usize>> = files
-            .iter()
-            .map(|f| Lang::from_path(f.path).map(crate::lang::language_index))
-            .collect();
-        let mut guesser = Guesser {
-            graph: &g,
-            files,
-            languages: &languages,
-            memo: FxHashMap::default(),
-        };
-        let total: usize = files
-            .iter()
-            .filter_map(|f| f.edges.as_ref())
-            .map(|e| e.edges.len() + e.by_name.len())
-            .sum();
-        let mut edges: Vec<Edge> = Vec::with_capacity(total);
-        let mut stats = ImportStats::default();
-        let mut resolved: Vec<Edge> = Vec::new();
-        let mut guessed: Vec<Edge> = Vec::new();
-        for (fi, f) in files.iter().enumerate() {
-            let Some(file_edges) = &f.edges else {
-                continue;
-            };
-            stats.add(f.path, &file_edges.imports);
-            let here = fi as u32;
-            // The file's resolved edges go straight to the end of `edges`.
-            let start = edges.len();
-            match f.resolved {
-                // Cached edges name files by stable id, renumbered here by position;
-                // those to a file no longer in the workspace are dropped. Edges come
-                // grouped by target file, so each file is looked up once.
-                Some(resolved) => {
-                    let mut last = (u32::MAX, None);
-                    edges.extend(resolved.iter().filter_map(|e| {
-                        if e.to.file != last.0 {
-                            last = (e.to.file, by_id.get(e.to.file));
-                        }
-                        Some(Edge {
-                            from: NodeId {
-                                file: here,
-                                local: e.from.local,
-                            },
-                            to: NodeId {
-                                file: last.1?,
-                                local: e.to.local,
-                            },
-                            ..*e
-                        })
-                    }))
-                }
-                None => resolve_edges(
-                    here,
-                    f.file,
-                    &file_edges.edges,
-                    |t| positions.get(&t).copied(),
-                    &mut edges,
-                ),
-            }
-            // Resolved edges arrive sorted and deduplicated in graph order when the files
-            // are in path order, as a workspace's are.
-            if !edges[start..].is_sorted() {
-                resolved.clear();
-                resolved.extend(edges.drain(start..));
-                resolved.sort_unstable();
-                dedup_edges(&mut resolved);
-                edges.extend_from_slice(&resolved);
-            }
-            guessed.clear();
-            for e in &file_edges.by_name {
-                let from = NodeId {
-                    file: here,
-                    local: e.from,
-                };
-                guesser.guess(fi, file_edges.name(e), e.guess, &mut |to, certain| {
-                    if to != from {
-                        guessed.push(Edge {
-                            from,
-                            to,
-                            kind: e.kind,
-                            certain,
-                        });
-                    }
-                });
-            }
-            if !guessed.is_empty() {
-                resolved.clear();
-                resolved.extend(edges.drain(start..));
-                guessed.sort_unstable();
-                merge_edges(&resolved, &guessed, &mut edges);
-            }
-        }
-        g.stats.imports_resolved = stats.resolved;
-        g.stats.imports_external = stats.external;
-        g.stats.imports_unresolved = stats.unresolved;
-        g.stats.unresolved_examples = stats.examples;
-        g.index_edges(edges);
-        g
     }
 
     fn index_edges(&mut self, edges: Vec<Edge>) {
@@ -512,35 +383,6 @@ impl Graph {
     }
 }
 
-/// Keeps the first edge of each (from, to, kind) run of a sorted list: the uncertain one
-/// when a guess and a resolution reach the same node.
-fn same_key(a: &Edge, b: &Edge) -> bool {
-    a.from == b.from && a.to == b.to && a.kind == b.kind
-}
-
-fn dedup_edges(edges: &mut Vec<Edge>) {
-    edges.dedup_by(|later, kept| same_key(later, kept));
-}
-
-/// Appends the merge of two sorted lists to `out`, deduplicated like [`dedup_edges`]: the
-/// same list as sorting and deduplicating their concatenation.
-fn merge_edges(a: &[Edge], b: &[Edge], out: &mut Vec<Edge>) {
-    let start = out.len();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let next = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
-            i += 1;
-            a[i - 1]
-        } else {
-            j += 1;
-            b[j - 1]
-        };
-        if out.len() == start || !same_key(&out[out.len() - 1], &next) {
-            out.push(next);
-        }
-    }
-}
-
 /// What the assembly reads of a file's declarations: their names, packed in one string,
 /// and kinds, in declaration order. Narrower than the shape on purpose: an edit that
 /// changes only usages (a call added to a body) leaves this equal, so when the file's
@@ -661,132 +503,5 @@ impl ExportsLookup<u32> for PositionalTables {
 
     fn file_order(&self, a: u32, b: u32) -> std::cmp::Ordering {
         a.cmp(&b)
-    }
-}
-
-/// The workspace's import counts, summed over files.
-#[derive(Default)]
-struct ImportStats {
-    resolved: u32,
-    external: u32,
-    unresolved: u32,
-    examples: Vec<(String, String)>,
-}
-
-impl ImportStats {
-    /// How many `(file, specifier)` examples of unresolved imports the graph keeps.
-    const EXAMPLES: usize = 8;
-
-    fn add(&mut self, path: &str, counts: &ImportCounts) {
-        self.resolved += counts.resolved;
-        self.external += counts.external;
-        self.unresolved += counts.unresolved;
-        for specifier in &counts.unresolved_examples {
-            if self.examples.len() < Self::EXAMPLES {
-                self.examples.push((path.to_owned(), specifier.clone()));
-            }
-        }
-    }
-}
-
-/// The declarations a guess by name reaches: up to [`MAX_NAME_CANDIDATES`] nodes, the
-/// first `.1` of the array.
-type Guessed = ([NodeId; MAX_NAME_CANDIDATES], usize);
-
-/// Resolves [`NameEdge`]s against the assembled name table.
-struct Guesser<'a, 'p, F> {
-    graph: &'a Graph,
-    files: &'a [GraphPart<'p, F>],
-    /// Each file's position in `lang::LANGUAGES` (`None` for manifests): names link only
-    /// within one language.
-    languages: &'a [Option<usize>],
-    /// Guesses already made: the same member name is guessed from many files.
-    memo: FxHashMap<(&'a str, NameGuess, Option<usize>), Guessed>,
-}
-
-impl<'a, F> Guesser<'a, '_, F> {
-    /// Declarations named `name` in the language of file `from` that `guess` accepts, when
-    /// the name is rare enough to be a fair guess: calls `found(target, certain)` for each.
-    fn guess(
-        &mut self,
-        from: usize,
-        name: &'a str,
-        guess: NameGuess,
-        found: &mut dyn FnMut(NodeId, bool),
-    ) {
-        let language = self.languages[from];
-        let key = (name, guess, language);
-        let (matching, count) = match self.memo.get(&key) {
-            Some(guessed) => *guessed,
-            None => {
-                let guessed = self.candidates(name, guess, language);
-                self.memo.insert(key, guessed);
-                guessed
-            }
-        };
-        let certain = count == 1;
-        for &n in &matching[..count] {
-            found(n, certain);
-        }
-    }
-
-    /// The guess itself: nothing when more than [`MAX_NAME_CANDIDATES`] qualify.
-    fn candidates(&self, name: &str, guess: NameGuess, language: Option<usize>) -> Guessed {
-        let mut matching = [NodeId::default(); MAX_NAME_CANDIDATES];
-        let Some(nodes) = self.graph.names.get(name) else {
-            return (matching, 0);
-        };
-        let mut count = 0;
-        for &n in nodes {
-            let file = self.graph.file_of(n) as usize;
-            let same_language = self.languages[file] == language;
-            if same_language && self.decl_kind(n).is_some_and(|k| guess.accepts(k)) {
-                if count == MAX_NAME_CANDIDATES {
-                    return (matching, 0);
-                }
-                matching[count] = n;
-                count += 1;
-            }
-        }
-        (matching, count)
-    }
-
-    fn decl_kind(&self, node: NodeId) -> Option<DeclKind> {
-        let file = self.graph.file_of(node) as usize;
-        let decl = self.graph.decl_of(node)?;
-        self.files[file]
-            .decls
-            .as_ref()?
-            .kinds
-            .get(decl as usize)
-            .copied()
-    }
-}
-
-/// From a file's stable id to its position in the graph: a table over the ids' range
-/// (stable ids are allocated close together, so it stays a few times the file count).
-#[derive(Default)]
-struct FilePositions {
-    /// The smallest id.
-    base: u32,
-    /// Position by `id - base`; `u32::MAX` for an id no file has.
-    table: Vec<u32>,
-}
-
-impl FilePositions {
-    fn of(ids: impl Iterator<Item = u32> + Clone) -> FilePositions {
-        let (Some(base), Some(last)) = (ids.clone().min(), ids.clone().max()) else {
-            return FilePositions::default();
-        };
-        let mut table = vec![u32::MAX; (last - base) as usize + 1];
-        for (i, id) in ids.enumerate() {
-            table[(id - base) as usize] = i as u32;
-        }
-        FilePositions { base, table }
-    }
-
-    fn get(&self, id: u32) -> Option<u32> {
-        let at = id.checked_sub(self.base)? as usize;
-        self.table.get(at).copied().filter(|&p| p != u32::MAX)
     }
 }

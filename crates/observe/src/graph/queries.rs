@@ -237,7 +237,8 @@ pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
 #[salsa::tracked(returns(clone))]
 pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
     let chunks = graph_parts(db, ws);
-    Arc::new(Graph::assemble(&assembly_parts(db, ws, &chunks)))
+    db.last_assembly()
+        .assemble(ws, &assembly_parts(db, ws, &chunks))
 }
 
 /// The parts of `chunks` (the [`graph_parts`] of `ws`) as [`Graph::assemble`] takes them:

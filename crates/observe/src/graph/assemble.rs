@@ -1,0 +1,520 @@
+//! Assembling the workspace graph from its per-file parts ([`Graph::assemble`]), and
+//! assembling it again after an edit from the previous assembly ([`Graph::reassemble`]).
+//!
+//! The assembly maps every cached edge to a node position, resolves the guesses by name
+//! against the name table and indexes the edges: a pass over every node and edge. After
+//! an edit most files' parts are the ones the previous assembly read, and their edges
+//! come out the same unless a guess of theirs is by a name whose declarations changed, so
+//! the reassembly copies those files' edges from the previous graph and recomputes only
+//! the rest; the indexes are rebuilt whole (a counting sort). The result is the graph a
+//! whole assembly gives, which the tests check after random edit sequences.
+
+use std::hash::Hash;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::{
+    Edge, FileDecls, FileEdges, Graph, GraphPart, GraphStats, ImportCounts, MAX_NAME_CANDIDATES,
+    NameGuess, NameTable, NodeId, resolve_edges,
+};
+use crate::facts::{DeclKind, Lang};
+
+impl Graph {
+    /// The graph of `files` from their already computed edges: maps every edge's
+    /// [`super::NodeRef`] to a [`NodeId`] (or copies [`GraphPart::resolved`]), resolves
+    /// the guesses by name against the name table, and indexes the edges. No import is
+    /// resolved here: the work is a pass over nodes and edges.
+    pub fn assemble<F: Copy + Eq + Hash>(files: &[GraphPart<'_, F>]) -> Graph {
+        let mut g = Graph::skeleton(files, None);
+        let total: usize = files
+            .iter()
+            .filter_map(|f| f.edges.as_ref())
+            .map(|e| e.edges.len() + e.by_name.len())
+            .sum();
+        let mut edges: Vec<Edge> = Vec::with_capacity(total);
+        let languages = languages(files);
+        let mut builder = EdgeBuilder::new(&g, files, &languages);
+        for fi in 0..files.len() {
+            builder.file(fi, &mut edges);
+        }
+        g.finish(files, edges);
+        g
+    }
+
+    /// The graph of `files`, the same as [`Graph::assemble`] gives, starting from `prev`,
+    /// the assembly of an earlier version of the parts. When the file list is the same,
+    /// only the files whose parts changed, and those guessing by a name whose declarations
+    /// changed, have their edges computed again; the others' are copied from `prev`. A
+    /// different file list (a file added or removed shifts positions) assembles whole.
+    pub fn reassemble<F: Copy + Eq + Hash>(
+        prev: &Assembled<F>,
+        files: &[GraphPart<'_, F>],
+    ) -> (Graph, Reassembly) {
+        if !prev.lists_the_same_files(files) {
+            return (Graph::assemble(files), Reassembly::Whole);
+        }
+        let changed: Vec<bool> = files
+            .iter()
+            .enumerate()
+            .map(|(fi, f)| {
+                !same_arc(&prev.edges[fi], &f.edges) || !same_arc(&prev.decls[fi], &f.decls)
+            })
+            .collect();
+        // The names whose declaration nodes may differ: a changed file's declarations
+        // from the first one that differs (those after it may have moved).
+        let mut renamed: Vec<&str> = Vec::new();
+        for (fi, f) in files.iter().enumerate() {
+            if changed[fi] && !same_arc(&prev.decls[fi], &f.decls) {
+                let (old, new) = (prev.decls[fi].as_deref(), f.decls.as_deref());
+                let first = first_difference(old, new);
+                renamed.extend(old.into_iter().flat_map(|d| names_from(d, first)));
+                renamed.extend(new.into_iter().flat_map(|d| names_from(d, first)));
+            }
+        }
+        let any_decl_changed = files
+            .iter()
+            .enumerate()
+            .any(|(fi, f)| changed[fi] && !same_arc(&prev.decls[fi], &f.decls));
+        let mut g = match any_decl_changed {
+            true => Graph::skeleton(files, Some(prev.graph.paths.clone())),
+            false => Graph {
+                paths: prev.graph.paths.clone(),
+                slots: prev.graph.slots.clone(),
+                names: prev.graph.names.clone(),
+                stats: GraphStats {
+                    declarations: prev.graph.stats.declarations,
+                    ..GraphStats::default()
+                },
+                ..Graph::default()
+            },
+        };
+        let mut edges: Vec<Edge> = Vec::with_capacity(prev.graph.edges.len() + 16);
+        let languages = languages(files);
+        let mut builder = EdgeBuilder::new(&g, files, &languages);
+        let mut recomputed = 0;
+        for (fi, f) in files.iter().enumerate() {
+            let guesses_renamed = !renamed.is_empty()
+                && f.edges
+                    .as_deref()
+                    .is_some_and(|e| renamed.iter().any(|n| e.may_guess_by(n)));
+            if changed[fi] || guesses_renamed {
+                builder.file(fi, &mut edges);
+                recomputed += 1;
+            } else {
+                edges.extend_from_slice(prev.graph.file_out_edges(fi));
+            }
+        }
+        g.finish(files, edges);
+        (g, Reassembly::Files(recomputed))
+    }
+
+    /// The graph's files, node slots and name table, before any edge: `paths` when the
+    /// caller already has the files' paths.
+    fn skeleton<F>(files: &[GraphPart<'_, F>], paths: Option<Arc<[String]>>) -> Graph {
+        let mut g = Graph {
+            paths: paths.unwrap_or_else(|| files.iter().map(|f| f.path.to_owned()).collect()),
+            ..Graph::default()
+        };
+        let nodes: usize = files
+            .iter()
+            .map(|f| 1 + f.decls.as_ref().map_or(0, |d| d.len()))
+            .sum();
+        g.slots.reserve(files.len() + 1);
+        let mut slot = 0u32;
+        for f in files {
+            g.slots.push(slot);
+            let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
+            slot += 1 + decls;
+            g.stats.declarations += decls;
+        }
+        g.slots.push(slot);
+        let named = files.iter().enumerate().flat_map(|(fi, f)| {
+            f.decls.iter().flat_map(move |d| {
+                (0..d.len()).map(move |di| (d.name(di), NodeId::decl(fi as u32, di as u32)))
+            })
+        });
+        g.names = Arc::new(NameTable::build(named, nodes - files.len()));
+        g
+    }
+
+    /// Sums the files' import counts and indexes `edges` (every file's, in file order).
+    fn finish<F>(&mut self, files: &[GraphPart<'_, F>], edges: Vec<Edge>) {
+        let mut stats = ImportStats::default();
+        for f in files {
+            if let Some(e) = &f.edges {
+                stats.add(f.path, &e.imports);
+            }
+        }
+        self.stats.imports_resolved = stats.resolved;
+        self.stats.imports_external = stats.external;
+        self.stats.imports_unresolved = stats.unresolved;
+        self.stats.unresolved_examples = stats.examples;
+        self.index_edges(edges);
+    }
+
+    /// The edges leaving the nodes of the file at position `fi`: its nodes' slots are
+    /// consecutive, and so are their edges.
+    fn file_out_edges(&self, fi: usize) -> &[Edge] {
+        let (first, end) = (self.slots[fi] as usize, self.slots[fi + 1] as usize);
+        &self.edges[self.out_start[first] as usize..self.out_start[end] as usize]
+    }
+}
+
+/// What [`Graph::reassemble`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reassembly {
+    /// The file list changed: assembled whole.
+    Whole,
+    /// The file list was the same: this many files' edges were computed again.
+    Files(usize),
+}
+
+/// An assembled graph with the parts it was assembled from, for [`Graph::reassemble`].
+pub struct Assembled<F> {
+    /// Each file's identity and stable id, in graph order.
+    files: Vec<(F, u32)>,
+    edges: Vec<Option<Arc<FileEdges<F>>>>,
+    decls: Vec<Option<Arc<FileDecls>>>,
+    graph: Arc<Graph>,
+}
+
+impl<F: Copy + Eq> Assembled<F> {
+    /// `graph`, assembled from `files`.
+    pub fn new(files: &[GraphPart<'_, F>], graph: Arc<Graph>) -> Assembled<F> {
+        Assembled {
+            files: files.iter().map(|f| (f.file, f.id)).collect(),
+            edges: files.iter().map(|f| f.edges.clone()).collect(),
+            decls: files.iter().map(|f| f.decls.clone()).collect(),
+            graph,
+        }
+    }
+
+    /// The assembled graph.
+    pub fn graph(&self) -> &Arc<Graph> {
+        &self.graph
+    }
+
+    fn lists_the_same_files(&self, files: &[GraphPart<'_, F>]) -> bool {
+        self.files.len() == files.len()
+            && self
+                .files
+                .iter()
+                .zip(files)
+                .all(|(&(file, id), f)| file == f.file && id == f.id)
+    }
+}
+
+/// Whether two parts are equal: the same allocation, or equal values (a part computed
+/// again and found equal).
+fn same_arc<T: PartialEq>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// The first declaration index at which two declaration lists differ in name or kind.
+fn first_difference(old: Option<&FileDecls>, new: Option<&FileDecls>) -> usize {
+    let (Some(old), Some(new)) = (old, new) else {
+        return 0;
+    };
+    (0..old.len().min(new.len()))
+        .find(|&i| old.name(i) != new.name(i) || old.kinds[i] != new.kinds[i])
+        .unwrap_or(old.len().min(new.len()))
+}
+
+/// The names of `decls` from index `first` on.
+fn names_from(decls: &FileDecls, first: usize) -> impl Iterator<Item = &str> {
+    (first..decls.len()).map(|i| decls.name(i))
+}
+
+/// Each file's position in `lang::LANGUAGES` (`None` for a manifest or an unknown
+/// extension).
+fn languages<F>(files: &[GraphPart<'_, F>]) -> Vec<Option<usize>> {
+    files
+        .iter()
+        .map(|f| Lang::from_path(f.path).map(crate::lang::language_index))
+        .collect()
+}
+
+/// Computes files' edges for an assembly: cached edges renumbered by position, the
+/// others resolved, and the guesses by name made against the graph's name table.
+struct EdgeBuilder<'a, 'p, F> {
+    files: &'a [GraphPart<'p, F>],
+    /// Each file's position by its stable id (for cached edges).
+    by_id: FilePositions,
+    /// Each file's position by its identity (for edges resolved here), built when a
+    /// file without cached edges first needs it.
+    positions: Option<FxHashMap<F, u32>>,
+    guesser: Guesser<'a, 'p, F>,
+    /// Scratch lists reused from file to file.
+    resolved: Vec<Edge>,
+    guessed: Vec<Edge>,
+}
+
+impl<'a, 'p, F: Copy + Eq + Hash> EdgeBuilder<'a, 'p, F> {
+    fn new(
+        graph: &'a Graph,
+        files: &'a [GraphPart<'p, F>],
+        languages: &'a [Option<usize>],
+    ) -> Self {
+        EdgeBuilder {
+            files,
+            by_id: FilePositions::of(files.iter().map(|f| f.id)),
+            positions: None,
+            guesser: Guesser {
+                graph,
+                files,
+                languages,
+                memo: FxHashMap::default(),
+            },
+            resolved: Vec::new(),
+            guessed: Vec::new(),
+        }
+    }
+
+    /// Appends the edges of the file at position `fi` to `edges`, sorted and deduplicated.
+    fn file(&mut self, fi: usize, edges: &mut Vec<Edge>) {
+        let files = self.files;
+        let f = &files[fi];
+        let Some(file_edges) = &f.edges else {
+            return;
+        };
+        let here = fi as u32;
+        // The file's resolved edges go straight to the end of `edges`.
+        let start = edges.len();
+        match f.resolved {
+            // Cached edges name files by stable id, renumbered here by position; those to
+            // a file no longer in the workspace are dropped. Edges come grouped by target
+            // file, so each file is looked up once.
+            Some(resolved) => {
+                let by_id = &self.by_id;
+                let mut last = (u32::MAX, None);
+                edges.extend(resolved.iter().filter_map(|e| {
+                    if e.to.file != last.0 {
+                        last = (e.to.file, by_id.get(e.to.file));
+                    }
+                    Some(Edge {
+                        from: NodeId {
+                            file: here,
+                            local: e.from.local,
+                        },
+                        to: NodeId {
+                            file: last.1?,
+                            local: e.to.local,
+                        },
+                        ..*e
+                    })
+                }))
+            }
+            None => {
+                let positions = self.positions.get_or_insert_with(|| {
+                    files
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| (f.file, i as u32))
+                        .collect()
+                });
+                resolve_edges(
+                    here,
+                    f.file,
+                    &file_edges.edges,
+                    |t| positions.get(&t).copied(),
+                    edges,
+                )
+            }
+        }
+        // Resolved edges arrive sorted and deduplicated in graph order when the files are
+        // in path order, as a workspace's are.
+        if !edges[start..].is_sorted() {
+            self.resolved.clear();
+            self.resolved.extend(edges.drain(start..));
+            self.resolved.sort_unstable();
+            dedup_edges(&mut self.resolved);
+            edges.extend_from_slice(&self.resolved);
+        }
+        self.guessed.clear();
+        let guessed = &mut self.guessed;
+        for e in &file_edges.by_name {
+            let from = NodeId {
+                file: here,
+                local: e.from,
+            };
+            self.guesser
+                .guess(fi, file_edges.name(e), e.guess, &mut |to, certain| {
+                    if to != from {
+                        guessed.push(Edge {
+                            from,
+                            to,
+                            kind: e.kind,
+                            certain,
+                        });
+                    }
+                });
+        }
+        if !self.guessed.is_empty() {
+            self.resolved.clear();
+            self.resolved.extend(edges.drain(start..));
+            self.guessed.sort_unstable();
+            merge_edges(&self.resolved, &self.guessed, edges);
+        }
+    }
+}
+
+/// Keeps the first edge of each (from, to, kind) run of a sorted list: the uncertain one
+/// when a guess and a resolution reach the same node.
+fn same_key(a: &Edge, b: &Edge) -> bool {
+    a.from == b.from && a.to == b.to && a.kind == b.kind
+}
+
+fn dedup_edges(edges: &mut Vec<Edge>) {
+    edges.dedup_by(|later, kept| same_key(later, kept));
+}
+
+/// Appends the merge of two sorted lists to `out`, deduplicated like [`dedup_edges`]: the
+/// same list as sorting and deduplicating their concatenation.
+fn merge_edges(a: &[Edge], b: &[Edge], out: &mut Vec<Edge>) {
+    let start = out.len();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let next = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
+            i += 1;
+            a[i - 1]
+        } else {
+            j += 1;
+            b[j - 1]
+        };
+        if out.len() == start || !same_key(&out[out.len() - 1], &next) {
+            out.push(next);
+        }
+    }
+}
+
+/// The workspace's import counts, summed over files.
+#[derive(Default)]
+struct ImportStats {
+    resolved: u32,
+    external: u32,
+    unresolved: u32,
+    examples: Vec<(String, String)>,
+}
+
+impl ImportStats {
+    /// How many `(file, specifier)` examples of unresolved imports the graph keeps.
+    const EXAMPLES: usize = 8;
+
+    fn add(&mut self, path: &str, counts: &ImportCounts) {
+        self.resolved += counts.resolved;
+        self.external += counts.external;
+        self.unresolved += counts.unresolved;
+        for specifier in &counts.unresolved_examples {
+            if self.examples.len() < Self::EXAMPLES {
+                self.examples.push((path.to_owned(), specifier.clone()));
+            }
+        }
+    }
+}
+
+/// The declarations a guess by name reaches: up to [`MAX_NAME_CANDIDATES`] nodes, the
+/// first `.1` of the array.
+type Guessed = ([NodeId; MAX_NAME_CANDIDATES], usize);
+
+/// Resolves [`NameEdge`]s against the assembled name table.
+struct Guesser<'a, 'p, F> {
+    graph: &'a Graph,
+    files: &'a [GraphPart<'p, F>],
+    /// Each file's position in `lang::LANGUAGES` (`None` for manifests): names link only
+    /// within one language.
+    languages: &'a [Option<usize>],
+    /// Guesses already made: the same member name is guessed from many files.
+    memo: FxHashMap<(&'a str, NameGuess, Option<usize>), Guessed>,
+}
+
+impl<'a, F> Guesser<'a, '_, F> {
+    /// Declarations named `name` in the language of file `from` that `guess` accepts, when
+    /// the name is rare enough to be a fair guess: calls `found(target, certain)` for each.
+    fn guess(
+        &mut self,
+        from: usize,
+        name: &'a str,
+        guess: NameGuess,
+        found: &mut dyn FnMut(NodeId, bool),
+    ) {
+        let language = self.languages[from];
+        let key = (name, guess, language);
+        let (matching, count) = match self.memo.get(&key) {
+            Some(guessed) => *guessed,
+            None => {
+                let guessed = self.candidates(name, guess, language);
+                self.memo.insert(key, guessed);
+                guessed
+            }
+        };
+        let certain = count == 1;
+        for &n in &matching[..count] {
+            found(n, certain);
+        }
+    }
+
+    /// The guess itself: nothing when more than [`MAX_NAME_CANDIDATES`] qualify.
+    fn candidates(&self, name: &str, guess: NameGuess, language: Option<usize>) -> Guessed {
+        let mut matching = [NodeId::default(); MAX_NAME_CANDIDATES];
+        let Some(nodes) = self.graph.names.get(name) else {
+            return (matching, 0);
+        };
+        let mut count = 0;
+        for &n in nodes {
+            let file = self.graph.file_of(n) as usize;
+            let same_language = self.languages[file] == language;
+            if same_language && self.decl_kind(n).is_some_and(|k| guess.accepts(k)) {
+                if count == MAX_NAME_CANDIDATES {
+                    return (matching, 0);
+                }
+                matching[count] = n;
+                count += 1;
+            }
+        }
+        (matching, count)
+    }
+
+    fn decl_kind(&self, node: NodeId) -> Option<DeclKind> {
+        let file = self.graph.file_of(node) as usize;
+        let decl = self.graph.decl_of(node)?;
+        self.files[file]
+            .decls
+            .as_ref()?
+            .kinds
+            .get(decl as usize)
+            .copied()
+    }
+}
+
+/// From a file's stable id to its position in the graph: a table over the ids' range
+/// (stable ids are allocated close together, so it stays a few times the file count).
+#[derive(Default)]
+struct FilePositions {
+    /// The smallest id.
+    base: u32,
+    /// Position by `id - base`; `u32::MAX` for an id no file has.
+    table: Vec<u32>,
+}
+
+impl FilePositions {
+    fn of(ids: impl Iterator<Item = u32> + Clone) -> FilePositions {
+        let (Some(base), Some(last)) = (ids.clone().min(), ids.clone().max()) else {
+            return FilePositions::default();
+        };
+        let mut table = vec![u32::MAX; (last - base) as usize + 1];
+        for (i, id) in ids.enumerate() {
+            table[(id - base) as usize] = i as u32;
+        }
+        FilePositions { base, table }
+    }
+
+    fn get(&self, id: u32) -> Option<u32> {
+        let at = id.checked_sub(self.base)? as usize;
+        self.table.get(at).copied().filter(|&p| p != u32::MAX)
+    }
+}
