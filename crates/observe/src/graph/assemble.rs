@@ -15,8 +15,8 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::{
-    Edge, FileDecls, FileEdges, Graph, GraphPart, GraphStats, ImportCounts, MAX_NAME_CANDIDATES,
-    NameGuess, NameTable, NodeId, resolve_edges,
+    Edge, FileDecls, FileEdges, Graph, GraphPart, ImportCounts, MAX_NAME_CANDIDATES, NameGuess,
+    NameTable, NodeId, resolve_edges,
 };
 use crate::facts::{DeclKind, Lang};
 
@@ -61,34 +61,41 @@ impl Graph {
                 !same_arc(&prev.edges[fi], &f.edges) || !same_arc(&prev.decls[fi], &f.decls)
             })
             .collect();
-        // The names whose declaration nodes may differ: a changed file's declarations
-        // from the first one that differs (those after it may have moved).
-        let mut renamed: Vec<&str> = Vec::new();
-        for (fi, f) in files.iter().enumerate() {
-            if changed[fi] && !same_arc(&prev.decls[fi], &f.decls) {
-                let (old, new) = (prev.decls[fi].as_deref(), f.decls.as_deref());
-                let first = first_difference(old, new);
-                renamed.extend(old.into_iter().flat_map(|d| names_from(d, first)));
-                renamed.extend(new.into_iter().flat_map(|d| names_from(d, first)));
-            }
-        }
-        let any_decl_changed = files
+        // The files whose declarations changed, and the names whose declaration nodes may
+        // differ: a changed file's declarations from the first one that differs (those
+        // after it may have moved).
+        let decls_changed: Vec<bool> = files
             .iter()
             .enumerate()
-            .any(|(fi, f)| changed[fi] && !same_arc(&prev.decls[fi], &f.decls));
-        let mut g = match any_decl_changed {
-            true => Graph::skeleton(files, Some(prev.graph.paths.clone())),
-            false => Graph {
-                paths: prev.graph.paths.clone(),
-                slots: prev.graph.slots.clone(),
-                names: prev.graph.names.clone(),
-                stats: GraphStats {
-                    declarations: prev.graph.stats.declarations,
-                    ..GraphStats::default()
-                },
-                ..Graph::default()
-            },
+            .map(|(fi, f)| changed[fi] && !same_arc(&prev.decls[fi], &f.decls))
+            .collect();
+        let mut renamed: Vec<&str> = Vec::new();
+        for (fi, f) in files
+            .iter()
+            .enumerate()
+            .filter(|(fi, _)| decls_changed[*fi])
+        {
+            let (old, new) = (prev.decls[fi].as_deref(), f.decls.as_deref());
+            let first = first_difference(old, new);
+            renamed.extend(old.into_iter().flat_map(|d| names_from(d, first)));
+            renamed.extend(new.into_iter().flat_map(|d| names_from(d, first)));
+        }
+        let mut g = Graph {
+            paths: prev.graph.paths.clone(),
+            slots: prev.graph.slots.clone(),
+            names: prev.graph.names.clone(),
+            ..Graph::default()
         };
+        g.stats.declarations = prev.graph.stats.declarations;
+        if decls_changed.iter().any(|&c| c) {
+            (g.slots, g.stats.declarations) = slots(files);
+            let added = files
+                .iter()
+                .enumerate()
+                .filter(|(fi, _)| decls_changed[*fi])
+                .flat_map(|(fi, f)| decl_names(fi, f));
+            g.names = Arc::new(prev.graph.names.rebuilt(&decls_changed, added));
+        }
         let mut edges: Vec<Edge> = Vec::with_capacity(prev.graph.edges.len() + 16);
         let languages = languages(files);
         let mut builder = EdgeBuilder::new(&g, files, &languages);
@@ -112,29 +119,18 @@ impl Graph {
     /// The graph's files, node slots and name table, before any edge: `paths` when the
     /// caller already has the files' paths.
     fn skeleton<F>(files: &[GraphPart<'_, F>], paths: Option<Arc<[String]>>) -> Graph {
+        let (slots, declarations) = slots(files);
+        let named = files
+            .iter()
+            .enumerate()
+            .flat_map(|(fi, f)| decl_names(fi, f));
         let mut g = Graph {
             paths: paths.unwrap_or_else(|| files.iter().map(|f| f.path.to_owned()).collect()),
+            names: Arc::new(NameTable::build(named, declarations as usize)),
+            slots,
             ..Graph::default()
         };
-        let nodes: usize = files
-            .iter()
-            .map(|f| 1 + f.decls.as_ref().map_or(0, |d| d.len()))
-            .sum();
-        g.slots.reserve(files.len() + 1);
-        let mut slot = 0u32;
-        for f in files {
-            g.slots.push(slot);
-            let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
-            slot += 1 + decls;
-            g.stats.declarations += decls;
-        }
-        g.slots.push(slot);
-        let named = files.iter().enumerate().flat_map(|(fi, f)| {
-            f.decls.iter().flat_map(move |d| {
-                (0..d.len()).map(move |di| (d.name(di), NodeId::decl(fi as u32, di as u32)))
-            })
-        });
-        g.names = Arc::new(NameTable::build(named, nodes - files.len()));
+        g.stats.declarations = declarations;
         g
     }
 
@@ -213,6 +209,31 @@ fn same_arc<T: PartialEq>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
         (None, None) => true,
         _ => false,
     }
+}
+
+/// Where each file's nodes start in the edge index, with one past the last file's, and
+/// how many declarations there are in all.
+fn slots<F>(files: &[GraphPart<'_, F>]) -> (Vec<u32>, u32) {
+    let mut slots = Vec::with_capacity(files.len() + 1);
+    let (mut slot, mut declarations) = (0u32, 0u32);
+    for f in files {
+        slots.push(slot);
+        let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
+        slot += 1 + decls;
+        declarations += decls;
+    }
+    slots.push(slot);
+    (slots, declarations)
+}
+
+/// The declaration nodes of the file at position `fi`, with their names, in node order.
+fn decl_names<'a, F>(
+    fi: usize,
+    f: &'a GraphPart<'_, F>,
+) -> impl Iterator<Item = (&'a str, NodeId)> {
+    f.decls.iter().flat_map(move |d| {
+        (0..d.len()).map(move |di| (d.name(di), NodeId::decl(fi as u32, di as u32)))
+    })
 }
 
 /// The first declaration index at which two declaration lists differ in name or kind.

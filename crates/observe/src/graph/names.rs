@@ -14,8 +14,10 @@ use super::NodeId;
 /// No further group in a hash chain.
 const END: u32 = u32::MAX;
 
-/// Declaration nodes by exact name; see the module doc.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Declaration nodes by exact name; see the module doc. Equality is by what the table
+/// answers (each name's nodes), not by how its groups are numbered: a table
+/// [`NameTable::rebuilt`] from another equals the one [`NameTable::build`] gives.
+#[derive(Clone, Debug, Default)]
 pub struct NameTable {
     /// Each name's hash → the last group added with that hash.
     by_hash: FxHashMap<u64, u32>,
@@ -27,6 +29,9 @@ pub struct NameTable {
     /// Group `g`'s nodes are `nodes[starts[g]..starts[g + 1]]`, in node order.
     starts: Vec<u32>,
     nodes: Vec<NodeId>,
+    /// Groups with at least one node (a rebuilt table keeps the groups of names no
+    /// declaration has any more, empty).
+    names: usize,
 }
 
 fn hash_of(name: &str) -> u64 {
@@ -43,22 +48,14 @@ impl NameTable {
         let mut counts: Vec<u32> = Vec::with_capacity(capacity / 2);
         let mut grouped: Vec<(u32, NodeId)> = Vec::with_capacity(capacity);
         for (name, node) in entries {
-            let hash = hash_of(name);
-            let group = match t.find(name, hash) {
-                Some(g) => g,
-                None => {
-                    let g = t.ends.len() as u32;
-                    let previous = t.by_hash.insert(hash, g).unwrap_or(END);
-                    t.chain.push(previous);
-                    t.text.push_str(name);
-                    t.ends.push(t.text.len() as u32);
-                    counts.push(0);
-                    g
-                }
-            };
+            let group = t.group_of(name);
+            if group as usize == counts.len() {
+                counts.push(0);
+            }
             counts[group as usize] += 1;
             grouped.push((group, node));
         }
+        t.names = counts.len();
         t.starts = Vec::with_capacity(counts.len() + 1);
         t.starts.push(0);
         let mut total = 0;
@@ -75,6 +72,88 @@ impl NameTable {
             *slot += 1;
         }
         t
+    }
+
+    /// The group of `name`, added (numbered after every other) when the table has none.
+    fn group_of(&mut self, name: &str) -> u32 {
+        let hash = hash_of(name);
+        if let Some(g) = self.find(name, hash) {
+            return g;
+        }
+        let g = self.ends.len() as u32;
+        let previous = self.by_hash.insert(hash, g).unwrap_or(END);
+        self.chain.push(previous);
+        self.text.push_str(name);
+        self.ends.push(self.text.len() as u32);
+        g
+    }
+
+    /// The table [`NameTable::build`] gives when the files whose positions are marked in
+    /// `changed` now have the declaration nodes `added` (in node order), and every other
+    /// file the nodes it had: their nodes are copied group by group, without hashing a
+    /// name again, and only `added` is looked up. Node ids of unchanged files must not have
+    /// moved (the file list is the same).
+    pub fn rebuilt<'a>(
+        &self,
+        changed: &[bool],
+        added: impl Iterator<Item = (&'a str, NodeId)>,
+    ) -> NameTable {
+        let mut t = NameTable {
+            by_hash: self.by_hash.clone(),
+            chain: self.chain.clone(),
+            text: self.text.clone(),
+            ends: self.ends.clone(),
+            ..NameTable::default()
+        };
+        let mut extra: Vec<(u32, NodeId)> =
+            added.map(|(name, node)| (t.group_of(name), node)).collect();
+        extra.sort_unstable();
+        let kept = |n: &&NodeId| !changed.get(n.file as usize).copied().unwrap_or(false);
+        t.starts.reserve(t.ends.len() + 1);
+        t.nodes.reserve(self.nodes.len() + extra.len());
+        t.starts.push(0);
+        let mut extra = extra.into_iter().peekable();
+        for g in 0..t.ends.len() {
+            let old: &[NodeId] = match g + 1 < self.starts.len() {
+                true => &self.nodes[self.starts[g] as usize..self.starts[g + 1] as usize],
+                false => &[],
+            };
+            let mut old = old.iter().filter(kept).copied().peekable();
+            // Both runs are in node order: merge them.
+            loop {
+                let new = extra
+                    .peek()
+                    .filter(|(group, _)| *group as usize == g)
+                    .map(|e| e.1);
+                match (old.peek().copied(), new) {
+                    (Some(a), Some(b)) if b < a => {
+                        t.nodes.push(b);
+                        extra.next();
+                    }
+                    (Some(a), _) => {
+                        t.nodes.push(a);
+                        old.next();
+                    }
+                    (None, Some(b)) => {
+                        t.nodes.push(b);
+                        extra.next();
+                    }
+                    (None, None) => break,
+                }
+            }
+            let start = *t.starts.last().unwrap_or(&0);
+            t.starts.push(t.nodes.len() as u32);
+            if t.nodes.len() as u32 > start {
+                t.names += 1;
+            }
+        }
+        t
+    }
+
+    /// Group `g`'s nodes.
+    fn nodes_of(&self, group: u32) -> &[NodeId] {
+        let g = group as usize;
+        &self.nodes[self.starts[g] as usize..self.starts[g + 1] as usize]
     }
 
     fn name(&self, group: u32) -> &str {
@@ -96,25 +175,46 @@ impl NameTable {
 
     /// The declaration nodes named exactly `name`, in node order.
     pub fn get(&self, name: &str) -> Option<&[NodeId]> {
-        let g = self.find(name, hash_of(name))? as usize;
-        Some(&self.nodes[self.starts[g] as usize..self.starts[g + 1] as usize])
+        let nodes = self.nodes_of(self.find(name, hash_of(name))?);
+        (!nodes.is_empty()).then_some(nodes)
     }
 
     /// Whether any declaration is named `name`.
     pub fn contains_key(&self, name: &str) -> bool {
-        self.find(name, hash_of(name)).is_some()
+        self.get(name).is_some()
     }
 
     /// How many distinct names.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.names
     }
 
     /// Whether the graph declares nothing.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.names == 0
     }
 }
+
+impl PartialEq for NameTable {
+    fn eq(&self, other: &NameTable) -> bool {
+        if self.names != other.names {
+            return false;
+        }
+        let same_layout = self.ends == other.ends
+            && self.text == other.text
+            && self.starts == other.starts
+            && self.nodes == other.nodes;
+        // As many names on both sides, and each of this one's found with the same nodes
+        // in the other: the same names.
+        same_layout
+            || (0..self.ends.len() as u32).all(|g| {
+                let nodes = self.nodes_of(g);
+                nodes.is_empty() || other.get(self.name(g)) == Some(nodes)
+            })
+    }
+}
+
+impl Eq for NameTable {}
 
 #[cfg(test)]
 mod tests {
@@ -146,5 +246,64 @@ mod tests {
         assert_eq!(t.find("a", ha).map(|g| t.name(g)), Some("a"));
         assert_eq!(t.find("b", ha).map(|g| t.name(g)), Some("b"));
         assert_eq!(t.find("c", ha), None);
+    }
+}
+
+#[cfg(test)]
+mod rebuilt_tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Declaration names per file: a few names shared between files, so groups mix.
+    fn files() -> impl Strategy<Value = Vec<Vec<&'static str>>> {
+        let name = proptest::sample::select(&["a", "b", "load", "save", "Load", "x1"][..]);
+        proptest::collection::vec(proptest::collection::vec(name, 0..5), 1..6)
+    }
+
+    fn entries(files: &[Vec<&'static str>]) -> Vec<(&'static str, NodeId)> {
+        files
+            .iter()
+            .enumerate()
+            .flat_map(|(f, names)| {
+                names
+                    .iter()
+                    .enumerate()
+                    .map(move |(d, n)| (*n, NodeId::decl(f as u32, d as u32)))
+            })
+            .collect()
+    }
+
+    proptest! {
+        /// A table rebuilt after some files' declarations changed answers like one built
+        /// from scratch, name for name, and equals it.
+        #[test]
+        fn a_rebuilt_table_is_the_built_one(
+            before in files(),
+            after in files(),
+            pick in proptest::collection::vec(any::<bool>(), 6),
+        ) {
+            // Files not picked keep their declarations; the file count stays.
+            let after: Vec<Vec<&str>> = before
+                .iter()
+                .enumerate()
+                .map(|(i, old)| match pick[i] {
+                    true => after.get(i).cloned().unwrap_or_default(),
+                    false => old.clone(),
+                })
+                .collect();
+            let changed: Vec<bool> = (0..before.len()).map(|i| pick[i]).collect();
+            let old = NameTable::build(entries(&before).into_iter(), 8);
+            let added = entries(&after)
+                .into_iter()
+                .filter(|(_, n)| changed[n.file as usize]);
+            let rebuilt = old.rebuilt(&changed, added);
+            let built = NameTable::build(entries(&after).into_iter(), 8);
+            for name in ["a", "b", "load", "save", "Load", "x1", "absent"] {
+                prop_assert_eq!(rebuilt.get(name), built.get(name), "{}", name);
+            }
+            prop_assert_eq!(rebuilt.len(), built.len());
+            prop_assert_eq!(&rebuilt, &built);
+        }
     }
 }
