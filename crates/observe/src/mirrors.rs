@@ -19,16 +19,13 @@ const MIN_SHARED: usize = 5;
 const MIN_SHARED_RATIO: f64 = 0.5;
 
 /// Indices (into the workspace's files) of source files that live in a mirror tree and
-/// have a twin in the original.
+/// have a twin in the original. Reads the candidate pairs ([`mirror_candidates`], from
+/// the paths alone) and the top-level names of the files in them, so an edit re-runs it
+/// only when it changes such a file's shape, and then compares names, not paths.
 #[salsa::tracked(returns(clone))]
 pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
+    let candidates = mirror_candidates(db, ws);
     let files = ws.files(db);
-    let paths: Vec<(u32, &str)> = files
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| matches!(f.role(db), FileRole::Source(_)))
-        .map(|(i, f)| (i as u32, f.path(db).as_str()))
-        .collect();
     // A file is compared with each of its twins: its names are collected once.
     let memo: std::cell::RefCell<HashMap<u32, Arc<HashSet<String>>>> = Default::default();
     let names = |i: u32| -> Arc<HashSet<String>> {
@@ -52,7 +49,24 @@ pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
         let union = na.union(&nb).count();
         union == 0 || na.intersection(&nb).count() as f64 >= MIN_NAME_OVERLAP * union as f64
     };
-    Arc::new(find_mirrors(&paths, &alike))
+    Arc::new(mirrors_among(&candidates, &alike))
+}
+
+/// The sibling directories whose shared relative paths could make them a tree and its
+/// mirror, with those paths' file pairs: [`find_mirrors`] before any twin is compared.
+///
+/// Workspace-wide hazard: reads every path, so it re-runs when a file is added or
+/// removed; no edit re-runs it.
+#[salsa::tracked(returns(clone))]
+pub(crate) fn mirror_candidates(db: &dyn Db, ws: Workspace) -> Arc<Vec<SiblingTwins>> {
+    let paths: Vec<(u32, &str)> = ws
+        .files(db)
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| matches!(f.role(db), FileRole::Source(_)))
+        .map(|(i, f)| (i as u32, f.path(db).as_str()))
+        .collect();
+    Arc::new(sibling_twins(&paths))
 }
 
 /// Share of top-level declaration names twins must have in common.
@@ -82,11 +96,58 @@ impl<'a> Twins<'a> {
 /// Two sibling directories as (parent, a, b), with a < b.
 type SiblingPair<'a> = (&'a str, &'a str, &'a str);
 
-/// `alike(a, b)` tells whether two files with the same relative path are copies.
+/// Two sibling directories that share relative paths, as [`sibling_twins`] finds them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SiblingTwins {
+    /// How many files each directory holds.
+    size_a: usize,
+    size_b: usize,
+    /// The files sharing a relative path, as (file in a, file in b).
+    pairs: Vec<(u32, u32)>,
+}
+
+/// `alike(a, b)` tells whether two files with the same relative path are copies. (The
+/// queries split this in two: [`mirror_candidates`] and [`mirror_files`].)
+#[cfg(test)]
 pub(crate) fn find_mirrors(
     paths: &[(u32, &str)],
     alike: &dyn Fn(u32, u32) -> bool,
 ) -> HashSet<u32> {
+    mirrors_among(&sibling_twins(paths), alike)
+}
+
+/// The mirror files among `twins`: in each pair of directories, the twins that `alike`
+/// accepts must be many enough, and the directory holding fewer files is the mirror.
+fn mirrors_among(twins: &[SiblingTwins], alike: &dyn Fn(u32, u32) -> bool) -> HashSet<u32> {
+    let mut mirrors = HashSet::new();
+    for t in twins {
+        let pairs: Vec<(u32, u32)> = t
+            .pairs
+            .iter()
+            .copied()
+            .filter(|&(a, b)| alike(a, b))
+            .collect();
+        if !enough_shared(pairs.len(), t.size_a, t.size_b) {
+            continue;
+        }
+        let b_is_mirror = t.size_b < t.size_a;
+        for (fa, fb) in pairs {
+            mirrors.insert(if b_is_mirror { fb } else { fa });
+        }
+    }
+    mirrors
+}
+
+/// Whether `shared` twins make directories of these sizes a tree and its mirror.
+fn enough_shared(shared: usize, size_a: usize, size_b: usize) -> bool {
+    shared >= MIN_SHARED
+        && shared as f64 >= MIN_SHARED_RATIO * size_a.min(size_b) as f64
+        && size_a != size_b
+}
+
+/// Every pair of sibling directories sharing enough relative paths to be a tree and its
+/// mirror should all their twins prove alike, from the paths alone.
+fn sibling_twins(paths: &[(u32, &str)]) -> Vec<SiblingTwins> {
     // Twins share their file name, so a file whose name no other file has only counts
     // toward its directories' sizes, which are looked up for the few compared directories
     // at the end. Keys are slices of the paths themselves, and a key seen once holds its
@@ -135,9 +196,6 @@ pub(crate) fn find_mirrors(
                 } else {
                     (b, a, *fb, *fa)
                 };
-                if !alike(fa, fb) {
-                    continue;
-                }
                 shared.entry((parent, a, b)).or_default().push((fa, fb));
             }
         }
@@ -156,23 +214,19 @@ pub(crate) fn find_mirrors(
         let first = sorted.partition_point(|p| *p < prefix.as_str());
         sorted[first..].partition_point(|p| p.starts_with(prefix.as_str()))
     };
-    let mut mirrors = HashSet::new();
-    for ((parent, a, b), pairs) in shared {
-        let size_a = size(parent, a);
-        let size_b = size(parent, b);
-        let smaller = size_a.min(size_b);
-        if pairs.len() < MIN_SHARED
-            || (pairs.len() as f64) < MIN_SHARED_RATIO * smaller as f64
-            || size_a == size_b
-        {
-            continue;
-        }
-        let b_is_mirror = size_b < size_a;
-        for (fa, fb) in pairs {
-            mirrors.insert(if b_is_mirror { fb } else { fa });
-        }
-    }
-    mirrors
+    let mut twins: Vec<SiblingTwins> = shared
+        .into_iter()
+        .filter(|(_, pairs)| pairs.len() >= MIN_SHARED)
+        .map(|((parent, a, b), pairs)| SiblingTwins {
+            size_a: size(parent, a),
+            size_b: size(parent, b),
+            pairs,
+        })
+        .filter(|t| enough_shared(t.pairs.len(), t.size_a, t.size_b))
+        .collect();
+    // In file order, so the same paths give the same list.
+    twins.sort_unstable_by_key(|t| t.pairs.first().copied());
+    twins
 }
 
 #[cfg(test)]
