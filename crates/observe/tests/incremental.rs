@@ -451,7 +451,7 @@ export function wants() { missing(); }
 
 #[test]
 fn an_edit_gathers_only_its_chunks_graph_parts_again() {
-    let dir = ring_workspace(3 * sightline_observe::db::FILE_BLOCK_FILES);
+    let dir = common::ring_workspace(3 * sightline_observe::db::FILE_BLOCK_FILES);
     let (mut index, log) = counted_index(dir.path());
     touch_all(&index);
     edited_before(&mut index, dir.path(), "src/m100.ts");
@@ -579,7 +579,7 @@ fn a_removed_file_leaves_the_cached_edges_of_files_not_reaching_it_alone() {
 /// lands in one chunk and shifts no other file into another, so one chunk gathers again.
 #[test]
 fn a_new_file_gathers_exactly_one_chunks_graph_parts_again() {
-    let dir = ring_workspace(3 * sightline_observe::db::FILE_BLOCK_FILES - 5);
+    let dir = common::ring_workspace(3 * sightline_observe::db::FILE_BLOCK_FILES - 5);
     let (mut index, log) = counted_index(dir.path());
     touch_all(&index);
     log.lock().unwrap().clear();
@@ -602,24 +602,6 @@ fn a_new_file_gathers_exactly_one_chunks_graph_parts_again() {
     assert_eq!(graph.file_id(first), Some(0));
 }
 
-/// A workspace of `files` modules `src/mNNN.ts`, each importing and calling the next: enough
-/// files for several chunks.
-fn ring_workspace(files: usize) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("src")).unwrap();
-    for i in 0..files {
-        let next = (i + 1) % files;
-        common::write_file(
-            dir.path(),
-            &format!("src/m{i:03}.ts"),
-            &format!(
-                "import {{ f{next} }} from './m{next:03}';\nexport function f{i}() {{ f{next}(); }}\n"
-            ),
-        );
-    }
-    dir
-}
-
 #[test]
 fn a_files_later_edits_verify_only_what_derives_from_it() {
     let log: Log = Arc::default();
@@ -630,7 +612,7 @@ fn a_files_later_edits_verify_only_what_derives_from_it() {
         }
     });
     let files = 8 * sightline_observe::db::FILE_BLOCK_FILES;
-    let dir = ring_workspace(files);
+    let dir = common::ring_workspace(files);
     let options = IndexOptions {
         cache: CacheMode::Disabled,
         progress: None,

@@ -63,3 +63,21 @@ pub fn write_file(root: &Path, rel: &str, text: &str) {
         .expect("open");
     f.set_modified(later).expect("set mtime");
 }
+
+/// A workspace of `files` modules `src/mNNN.ts`, each importing and calling the next: enough
+/// files for several chunks.
+pub fn ring_workspace(files: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    for i in 0..files {
+        let next = (i + 1) % files;
+        write_file(
+            dir.path(),
+            &format!("src/m{i:03}.ts"),
+            &format!(
+                "import {{ f{next} }} from './m{next:03}';\nexport function f{i}() {{ f{next}(); }}\n"
+            ),
+        );
+    }
+    dir
+}
