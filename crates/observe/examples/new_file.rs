@@ -1,7 +1,8 @@
 //! What adding a file costs on a large workspace: creates a file with one exported function
 //! in DIR (five times, or ROUNDS), timing `refresh_paths` for it, one explore call after it, then the
 //! refresh that sees it deleted; with NEW_FILE_COUNT set, prints which queries re-executed
-//! and how often; with NEW_FILE_COLD set, the index is opened without the persistent cache.
+//! and how often; with NEW_FILE_COLD set, the index is opened without the persistent cache;
+//! with NEW_FILE_PYTHON set, the file is a Python module instead of a TypeScript one.
 //! `cargo run --release -p sightline-observe --example new_file -- REPO DIR [ROUNDS]`
 
 use std::collections::BTreeMap;
@@ -65,15 +66,19 @@ fn main() {
     print_resolution_costs(&index);
     let mut times: [Vec<f64>; 3] = Default::default();
     for i in 0..rounds {
-        let rel = format!("{}/probeAdded{i}.ts", dir.trim_end_matches('/'));
+        let python = std::env::var_os("NEW_FILE_PYTHON").is_some();
+        let rel = match python {
+            true => format!("{}/probe_added{i}.py", dir.trim_end_matches('/')),
+            false => format!("{}/probeAdded{i}.ts", dir.trim_end_matches('/')),
+        };
         let abs = root.join(&rel);
-        std::fs::write(
-            &abs,
-            format!(
+        let text = match python {
+            true => format!("def probe_added_handler{i}(server):\n    return server\n"),
+            false => format!(
                 "export function probeAddedHandler{i}(server: unknown) {{\n  return server\n}}\n"
             ),
-        )
-        .unwrap();
+        };
+        std::fs::write(&abs, text).unwrap();
         let t = Instant::now();
         let scoped = sightline_observe::walk::walk_scoped(root, &[rel.as_str()], &|_, _| false);
         let walk = t.elapsed();

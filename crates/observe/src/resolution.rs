@@ -59,11 +59,15 @@ pub fn python_paths(db: &dyn Db, ws: Workspace) -> Arc<Vec<String>> {
     )
 }
 
-/// The Python import resolver: import roots and module names from the Python files and
-/// their packaging configuration.
+/// The Python import resolver: import roots, top-level module names and the directories
+/// holding Python files, from the Python files and their packaging configuration.
 ///
-/// Hazard for Python: built from every Python path, so adding or removing a Python file
-/// re-resolves every Python file's imports (those of other languages never read it).
+/// Hazard for Python: built from every Python path, so it re-runs when a Python file is
+/// added or removed. It backdates unless that changed a directory, a root or a top-level
+/// name (which files exist is asked of [`directory_files`]), so a Python file added to a
+/// directory that already held one re-resolves only the imports that probed that
+/// directory, as in other languages; one that changes the layout re-resolves every Python
+/// file's imports (those of other languages never read it).
 #[salsa::tracked(returns(clone))]
 pub fn python_resolver(db: &dyn Db, ws: Workspace) -> Arc<PythonResolver> {
     let manifests = manifest_texts(db, ws);

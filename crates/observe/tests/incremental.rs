@@ -403,6 +403,59 @@ export function later() { recordStore.load(); }
     assert!(graph.outgoing(later).iter().any(|e| e.to == load));
 }
 
+/// Two Python packages of `modules` modules each, every module importing the next one of
+/// its package.
+fn two_python_packages(modules: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for package in ["alpha", "beta"] {
+        std::fs::create_dir_all(dir.path().join(package)).unwrap();
+        common::write_file(dir.path(), &format!("{package}/__init__.py"), "");
+        for i in 0..modules {
+            let next = (i + 1) % modules;
+            common::write_file(
+                dir.path(),
+                &format!("{package}/m{i:02}.py"),
+                &format!(
+                    "from {package}.m{next:02} import f{next}\n\ndef f{i}():\n    return f{next}()\n"
+                ),
+            );
+        }
+    }
+    dir
+}
+
+/// A Python file added beside others changes no import root, top-level name or Python
+/// directory: only the imports that probed its directory are resolved again, not every
+/// Python file's.
+#[test]
+fn a_new_python_module_re_resolves_only_its_packages_imports() {
+    let modules = 20;
+    let dir = two_python_packages(modules);
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    log.lock().unwrap().clear();
+
+    common::write_file(
+        dir.path(),
+        "beta/added_later.py",
+        "from beta.m00 import f0\n\ndef later():\n    return f0()\n",
+    );
+    assert_eq!(index.refresh().added, ["beta/added_later.py"]);
+    touch_all(&index);
+
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    let resolved = executed(&log, "file_link");
+    // The new module and those of its package (they probe its directory); none of alpha.
+    assert!(
+        (1..=modules + 2).contains(&resolved),
+        "{resolved} files' imports resolved again; {log_text}"
+    );
+    let graph = workspace_graph(index.db(), index.workspace());
+    let later = graph.node_by_name("beta/added_later.py", "later").unwrap();
+    let f0 = graph.node_by_name("beta/m00.py", "f0").unwrap();
+    assert!(graph.outgoing(later).iter().any(|e| e.to == f0));
+}
+
 /// A new file in a directory an import probes is found by that import.
 #[test]
 fn a_new_file_an_import_was_missing_is_resolved() {

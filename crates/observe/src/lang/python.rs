@@ -46,7 +46,9 @@ impl Language for Python {
     }
 
     fn resolve(&self, resolver: &Resolver<'_>, from_file: &str, specifier: &str) -> Resolution {
-        resolver.python().resolve(from_file, specifier)
+        resolver
+            .python()
+            .resolve(resolver.files(), from_file, specifier)
     }
 
     /// The conventional names of a method's first parameter (PEP 8).

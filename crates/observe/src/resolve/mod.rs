@@ -172,6 +172,11 @@ impl<'a> Resolver<'a> {
         (self.python)()
     }
 
+    /// Which files exist, as this resolution sees them.
+    pub fn files(&self) -> &dyn FileSet {
+        self.files
+    }
+
     fn probe(&self) -> Probe<'_> {
         Probe::new(self.files, &self.config.packages)
     }

@@ -18,19 +18,20 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::Resolution;
 use super::path;
+use super::{FileSet, Resolution};
 use crate::lang::Language;
 
 /// Module suffixes in preference order: sources over stubs, modules over packages.
 const MODULE_SUFFIXES: [&str; 4] = [".py", ".pyi", "/__init__.py", "/__init__.pyi"];
 
 /// Resolves Python module names (`pkg.mod`, relative `.mod`) to repository files, trying
-/// each import root in order; built from the workspace's file list.
+/// each import root in order; built from the workspace's file list. Which files exist is
+/// asked of the resolution's [`FileSet`], so this layout stays equal when a Python file is
+/// added to or removed from a directory that keeps a Python file (its directories, roots
+/// and top-level names do not change), and the resolutions reading it are not redone.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PythonResolver {
-    /// Every `.py` and `.pyi` file.
-    files: HashSet<String>,
     /// Every directory holding a Python file at any depth (so namespace packages too).
     dirs: HashSet<String>,
     /// Import roots in search order ("" is the repository root).
@@ -43,16 +44,17 @@ impl PythonResolver {
     /// `files`: every repo-relative path of the index, sorted; `read`: a manifest's text.
     pub fn new(files: &[&str], read: &dyn Fn(&str) -> Option<String>) -> PythonResolver {
         let mut r = PythonResolver::default();
+        let mut python: HashSet<String> = HashSet::new();
         for &f in files {
             if f.ends_with(".py") || f.ends_with(".pyi") {
-                r.files.insert(f.to_owned());
+                python.insert(f.to_owned());
                 let mut dir = path::parent(f);
                 while !dir.is_empty() && r.dirs.insert(dir.to_owned()) {
                     dir = path::parent(dir);
                 }
             }
         }
-        if r.files.is_empty() {
+        if python.is_empty() {
             return r;
         }
         let mut roots: Vec<String> = Vec::new();
@@ -73,7 +75,7 @@ impl PythonResolver {
         let mut topmost: BTreeSet<(usize, String)> = BTreeSet::new();
         for dir in &r.dirs {
             let parent = path::parent(dir);
-            if r.is_package(dir) && (parent.is_empty() || !r.is_package(parent)) {
+            if is_package(&python, dir) && (parent.is_empty() || !is_package(&python, parent)) {
                 topmost.insert((parent.matches('/').count(), parent.to_owned()));
             }
         }
@@ -81,7 +83,7 @@ impl PythonResolver {
         roots.push(String::new());
         let mut seen = HashSet::new();
         roots.retain(|root| seen.insert(root.clone()));
-        for f in &r.files {
+        for f in &python {
             for root in &roots {
                 let rest = if root.is_empty() {
                     Some(f.as_str())
@@ -108,8 +110,9 @@ impl PythonResolver {
         &self.roots
     }
 
-    /// Resolves `specifier` (`a.b`, `.a`, `..`, …) as written in `from_file`.
-    pub fn resolve(&self, from_file: &str, specifier: &str) -> Resolution {
+    /// Resolves `specifier` (`a.b`, `.a`, `..`, …) as written in `from_file`, asking
+    /// `files` which candidate modules exist.
+    pub fn resolve(&self, files: &dyn FileSet, from_file: &str, specifier: &str) -> Resolution {
         let dots = specifier.len() - specifier.trim_start_matches('.').len();
         let rest = &specifier[dots..];
         if !rest.is_empty() && !rest.split('.').all(is_identifier) {
@@ -124,9 +127,9 @@ impl PythonResolver {
                 base = path::parent(base);
             }
             let found = if rest.is_empty() {
-                self.package_at(base)
+                self.package_at(files, base)
             } else {
-                self.module_in(base, rest)
+                self.module_in(files, base, rest)
             };
             return found.unwrap_or(Resolution::Unresolved);
         }
@@ -136,8 +139,8 @@ impl PythonResolver {
         let found = self
             .roots
             .iter()
-            .find_map(|root| self.module_in(root, rest))
-            .or_else(|| self.module_in(path::parent(from_file), rest));
+            .find_map(|root| self.module_in(files, root, rest))
+            .or_else(|| self.module_in(files, path::parent(from_file), rest));
         if let Some(found) = found {
             return found;
         }
@@ -149,19 +152,14 @@ impl PythonResolver {
         }
     }
 
-    fn is_package(&self, dir: &str) -> bool {
-        self.files.contains(&format!("{dir}/__init__.py"))
-            || self.files.contains(&format!("{dir}/__init__.pyi"))
-    }
-
     /// The package a directory is: its `__init__`, else a namespace package.
-    fn package_at(&self, dir: &str) -> Option<Resolution> {
+    fn package_at(&self, files: &dyn FileSet, dir: &str) -> Option<Resolution> {
         if dir.is_empty() {
             return None;
         }
         for init in ["__init__.py", "__init__.pyi"] {
             let candidate = format!("{dir}/{init}");
-            if self.files.contains(&candidate) {
+            if files.contains(&candidate) {
                 return Some(Resolution::File(candidate));
             }
         }
@@ -171,12 +169,12 @@ impl PythonResolver {
     }
 
     /// The module `dotted` under directory `base`.
-    fn module_in(&self, base: &str, dotted: &str) -> Option<Resolution> {
+    fn module_in(&self, files: &dyn FileSet, base: &str, dotted: &str) -> Option<Resolution> {
         let rel = dotted.replace('.', "/");
         let stem = path::join(base, &rel)?;
         for suffix in MODULE_SUFFIXES {
             let candidate = format!("{stem}{suffix}");
-            if self.files.contains(&candidate) {
+            if files.contains(&candidate) {
                 return Some(Resolution::File(candidate));
             }
         }
@@ -184,6 +182,12 @@ impl PythonResolver {
             .contains(&stem)
             .then_some(Resolution::Directory(stem))
     }
+}
+
+/// Whether `dir` holds an `__init__` module among `python` (every Python path).
+fn is_package(python: &HashSet<String>, dir: &str) -> bool {
+    python.contains(&format!("{dir}/__init__.py"))
+        || python.contains(&format!("{dir}/__init__.pyi"))
 }
 
 fn is_identifier(segment: &str) -> bool {
@@ -344,18 +348,19 @@ mod tests {
             "scripts/run.py",
         ];
         let r = PythonResolver::new(&files, &|_| None);
+        let set: HashSet<String> = files.iter().map(|f| f.to_string()).collect();
         assert_eq!(r.roots(), ["lib", ""]);
         assert_eq!(
-            r.resolve("scripts/run.py", "core.inner.b"),
+            r.resolve(&set, "scripts/run.py", "core.inner.b"),
             Resolution::File("lib/core/inner/b.py".into())
         );
         // `import a.b.c` of a name only the repository root knows.
         assert_eq!(
-            r.resolve("scripts/run.py", "lib.core"),
+            r.resolve(&set, "scripts/run.py", "lib.core"),
             Resolution::File("lib/core/__init__.py".into())
         );
         assert_eq!(
-            r.resolve("scripts/run.py", "not-an.identifier"),
+            r.resolve(&set, "scripts/run.py", "not-an.identifier"),
             Resolution::Unresolved
         );
     }
