@@ -341,8 +341,9 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
 }
 
 pub use crate::resolution::{
-    Directory, DirectoryChunk, DirectoryFiles, DirectoryPart, directory_files, directory_part,
-    directory_table, manifest_files, python_paths, python_resolver, resolver_config,
+    Directory, DirectoryChunk, DirectoryFiles, DirectoryPart, PythonImport, directory_files,
+    directory_part, directory_table, manifest_files, python_import, python_paths, python_resolver,
+    resolver_config,
 };
 
 /// How each import of one source file resolves, in import order.
@@ -377,7 +378,9 @@ pub(crate) fn resolve_imports(
     }
     let config = resolver_config(db, ws);
     let files = crate::resolution::TrackedFiles::new(db, ws);
-    let python = || python_resolver(db, ws);
+    let python = |dir: &str, specifier: &str| {
+        crate::resolution::python_import(db, PythonImport::new(db, ws, dir, specifier))
+    };
     let resolver = crate::resolve::Resolver::new(&config, &files, &python);
     let path = file.path(db);
     let resolutions: Vec<crate::resolve::Resolution> = shape

@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::db::{Db, SourceFile, Workspace};
 use crate::facts::Lang;
-use crate::resolve::{FileSet, PythonResolver, ResolverConfig};
+use crate::resolve::{FileSet, PythonResolver, Resolution, ResolverConfig};
 use crate::walk::FileRole;
 
 /// The workspace's configuration files, sorted by path: a firewall that stays equal (and
@@ -65,9 +65,9 @@ pub fn python_paths(db: &dyn Db, ws: Workspace) -> Arc<Vec<String>> {
 /// Hazard for Python: built from every Python path, so it re-runs when a Python file is
 /// added or removed. It backdates unless that changed a directory, a root or a top-level
 /// name (which files exist is asked of [`directory_files`]), so a Python file added to a
-/// directory that already held one re-resolves only the imports that probed that
-/// directory, as in other languages; one that changes the layout re-resolves every Python
-/// file's imports (those of other languages never read it).
+/// directory that already held one runs again only the [`python_import`]s that probed that
+/// directory; one that changes the layout runs every one of them again (imports of other
+/// languages never read it).
 #[salsa::tracked(returns(clone))]
 pub fn python_resolver(db: &dyn Db, ws: Workspace) -> Arc<PythonResolver> {
     let manifests = manifest_texts(db, ws);
@@ -77,6 +77,18 @@ pub fn python_resolver(db: &dyn Db, ws: Workspace) -> Arc<PythonResolver> {
     paths.sort_unstable();
     let read = |p: &str| manifests.get(p).map(|f| f.text(db).to_string());
     Arc::new(PythonResolver::new(&paths, &read))
+}
+
+/// How one Python import resolves, shared by every file of its directory that writes it.
+/// A firewall between the listings it probed ([`directory_files`]) and the files'
+/// resolutions: a file added to a directory many imports probe (a package's own) runs
+/// these again, once per directory and specifier, and a resolution that comes out equal
+/// re-resolves no file.
+#[salsa::tracked(returns(clone))]
+pub fn python_import<'db>(db: &'db dyn Db, import: PythonImport<'db>) -> Resolution {
+    let ws = import.workspace(db);
+    let files = TrackedFiles::new(db, ws);
+    python_resolver(db, ws).resolve_in(&files, import.dir(db), import.specifier(db))
 }
 
 /// The files directly in one directory, as (name, file), sorted by name.
@@ -114,7 +126,7 @@ pub fn directory_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<DirectoryPart>> {
     Arc::new(parts.into_iter().map(Arc::new).collect())
 }
 
-pub use interned::{Directory, DirectoryChunk};
+pub use interned::{Directory, DirectoryChunk, PythonImport};
 
 /// See `db::inputs`: salsa generates the constructor without docs.
 #[allow(missing_docs)]
@@ -124,6 +136,18 @@ mod interned {
     pub struct Directory<'db> {
         #[returns(ref)]
         pub path: String,
+    }
+
+    /// A Python import as written in a file of one directory (a resolution depends on
+    /// the importing file's directory alone), as a key of [`super::python_import`].
+    #[salsa::interned(debug)]
+    pub struct PythonImport<'db> {
+        #[returns(copy)]
+        pub workspace: super::Workspace,
+        #[returns(ref)]
+        pub dir: String,
+        #[returns(ref)]
+        pub specifier: String,
     }
 
     /// The number of one part of the [`super::directory_table`], as a key of
@@ -188,7 +212,7 @@ impl<'a> TrackedFiles<'a> {
             match seen.get(dir) {
                 Some(listing) => listing.clone(),
                 None => {
-                    let key = Directory::new(self.db, dir.to_owned());
+                    let key = Directory::new(self.db, dir);
                     let listing = directory_files(self.db, self.ws, key);
                     seen.insert(dir.to_owned(), listing.clone());
                     listing

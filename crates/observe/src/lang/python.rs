@@ -46,9 +46,7 @@ impl Language for Python {
     }
 
     fn resolve(&self, resolver: &Resolver<'_>, from_file: &str, specifier: &str) -> Resolution {
-        resolver
-            .python()
-            .resolve(resolver.files(), from_file, specifier)
+        resolver.python_import(crate::resolve::path::parent(from_file), specifier)
     }
 
     /// The conventional names of a method's first parameter (PEP 8).

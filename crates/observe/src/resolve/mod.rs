@@ -20,7 +20,7 @@
 mod diagnostic;
 mod jsonc;
 mod package;
-mod path;
+pub(crate) mod path;
 mod pattern;
 mod probe;
 mod python;
@@ -135,12 +135,17 @@ impl FileSet for HashSet<String> {
     }
 }
 
+/// How a Python import resolves, given the importing file's directory and the specifier
+/// (a [`PythonResolver::resolve_in`], directly or through a memo shared by the files of
+/// one directory).
+pub type PythonImports<'a> = dyn Fn(&str, &str) -> Resolution + 'a;
+
 /// One resolution's view of the workspace: its configuration, its file set, and (asked
-/// for only by Python imports) its Python resolver.
+/// for only by Python imports) its Python import resolution.
 pub struct Resolver<'a> {
     config: &'a ResolverConfig,
     files: &'a dyn FileSet,
-    python: &'a dyn Fn() -> std::sync::Arc<PythonResolver>,
+    python: &'a PythonImports<'a>,
 }
 
 impl<'a> Resolver<'a> {
@@ -149,7 +154,7 @@ impl<'a> Resolver<'a> {
     pub fn new(
         config: &'a ResolverConfig,
         files: &'a dyn FileSet,
-        python: &'a dyn Fn() -> std::sync::Arc<PythonResolver>,
+        python: &'a PythonImports<'a>,
     ) -> Resolver<'a> {
         Resolver {
             config,
@@ -167,14 +172,9 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// The Python import resolver of this file set.
-    pub fn python(&self) -> std::sync::Arc<PythonResolver> {
-        (self.python)()
-    }
-
-    /// Which files exist, as this resolution sees them.
-    pub fn files(&self) -> &dyn FileSet {
-        self.files
+    /// How the Python import `specifier` resolves in a file of directory `dir`.
+    pub fn python_import(&self, dir: &str, specifier: &str) -> Resolution {
+        (self.python)(dir, specifier)
     }
 
     fn probe(&self) -> Probe<'_> {
@@ -310,7 +310,7 @@ impl ModuleResolver {
     /// Resolves `specifier` as written in `from_file` (repo-relative), by the rules of the
     /// importing file's language (TypeScript's for files of no known language).
     pub fn resolve(&self, from_file: &str, specifier: &str) -> Resolution {
-        let python = || self.python.clone();
+        let python = |dir: &str, spec: &str| self.python.resolve_in(&self.files, dir, spec);
         Resolver::new(&self.config, &self.files, &python).resolve(from_file, specifier)
     }
 

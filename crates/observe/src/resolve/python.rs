@@ -113,13 +113,19 @@ impl PythonResolver {
     /// Resolves `specifier` (`a.b`, `.a`, `..`, …) as written in `from_file`, asking
     /// `files` which candidate modules exist.
     pub fn resolve(&self, files: &dyn FileSet, from_file: &str, specifier: &str) -> Resolution {
+        self.resolve_in(files, path::parent(from_file), specifier)
+    }
+
+    /// Resolves `specifier` as written in a file of directory `dir`: a resolution depends
+    /// on the importing file's directory alone, so files of one directory share it.
+    pub fn resolve_in(&self, files: &dyn FileSet, dir: &str, specifier: &str) -> Resolution {
         let dots = specifier.len() - specifier.trim_start_matches('.').len();
         let rest = &specifier[dots..];
         if !rest.is_empty() && !rest.split('.').all(is_identifier) {
             return Resolution::Unresolved;
         }
         if dots > 0 {
-            let mut base = path::parent(from_file);
+            let mut base = dir;
             for _ in 1..dots {
                 if base.is_empty() {
                     return Resolution::Unresolved;
@@ -140,7 +146,7 @@ impl PythonResolver {
             .roots
             .iter()
             .find_map(|root| self.module_in(files, root, rest))
-            .or_else(|| self.module_in(files, path::parent(from_file), rest));
+            .or_else(|| self.module_in(files, dir, rest));
         if let Some(found) = found {
             return found;
         }
