@@ -160,7 +160,8 @@ impl PythonResolver {
 
     /// The package a directory is: its `__init__`, else a namespace package.
     fn package_at(&self, files: &dyn FileSet, dir: &str) -> Option<Resolution> {
-        if dir.is_empty() {
+        if !self.dirs.contains(dir) {
+            // Holds no Python file (or is the root): no `__init__` and no namespace package.
             return None;
         }
         for init in ["__init__.py", "__init__.pyi"] {
@@ -179,6 +180,15 @@ impl PythonResolver {
         let rel = dotted.replace('.', "/");
         let stem = path::join(base, &rel)?;
         for suffix in MODULE_SUFFIXES {
+            // A directory that holds no Python file at any depth holds no candidate: not
+            // asking the file set about it keeps the resolution from depending on it.
+            let dir = match suffix.starts_with('/') {
+                true => stem.as_str(),
+                false => path::parent(&stem),
+            };
+            if !dir.is_empty() && !self.dirs.contains(dir) {
+                continue;
+            }
             let candidate = format!("{stem}{suffix}");
             if files.contains(&candidate) {
                 return Some(Resolution::File(candidate));
