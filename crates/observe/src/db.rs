@@ -359,9 +359,9 @@ pub struct ImportResolutions {
 /// How each import of a source file resolves, and to which file, in import order
 /// (a field of the file's [`crate::graph::queries::FileLink`]). Depends on the file's
 /// shape, the configuration ([`resolver_config`]), the files of the directories its
-/// candidate paths fall in ([`directory_files`]) and, for Python, the Python resolver:
-/// editing another file does not re-resolve these, and adding or removing one re-resolves
-/// only the files that probed its directory.
+/// candidate paths fall in ([`directory_files`]) and, for Python, each import's
+/// [`python_import`]: editing another file does not re-resolve these, and adding or
+/// removing one re-resolves only the files that probed its directory.
 pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<ImportResolutions> {
     crate::graph::queries::file_link(db, ws, file).resolutions(db)
 }

@@ -68,8 +68,9 @@ pub enum Progress {
 }
 
 /// Durability of a file's text as the index first reads it: high, like the file list
-/// (paths, roles and the root never change: [`FIXED_DURABILITY`]). Sessions, which change on every query, are low-durability inputs, so a
-/// query never re-verifies what derives from the tree (the graph, the term tables).
+/// (paths, roles and the root never change: [`FIXED_DURABILITY`]). Sessions, which change
+/// on every query, are low-durability inputs, so a query never re-verifies what derives
+/// from the tree (the graph, the term tables).
 ///
 /// An edited source file drops to [`EDITED_SOURCE_DURABILITY`] for good. Salsa skips
 /// re-verifying a memo whose inputs are all more durable than the last write, so after a
@@ -99,10 +100,27 @@ fn file_durability(role: crate::walk::FileRole, edited: bool) -> salsa::Durabili
 }
 
 /// Durability of a file's path and role and of the workspace's root, which never change
-/// after the input is created (a renamed file is a removal and an addition). Salsa never re-verifies what derives
-/// from these alone (a path's words and traits, a manifest's empty graph part), so a
-/// high-durability write does not walk those memos.
+/// after the input is created (a renamed file is a removal and an addition). Salsa never
+/// re-verifies what derives from these alone (a path's words and traits, a manifest's
+/// empty graph part), so a high-durability write does not walk those memos.
 const FIXED_DURABILITY: salsa::Durability = salsa::Durability::NEVER_CHANGE;
+
+/// A file's input: its text at [`file_durability`] (`edited` for a file created after
+/// the index opened), its path and role at [`FIXED_DURABILITY`].
+fn new_source_file<D: crate::Db>(
+    db: &D,
+    path: &str,
+    text: String,
+    role: crate::walk::FileRole,
+    known: Option<Arc<FileIndex>>,
+    edited: bool,
+) -> SourceFile {
+    SourceFile::builder(path.to_owned(), Arc::from(text), role, known)
+        .durability(file_durability(role, edited))
+        .path_durability(FIXED_DURABILITY)
+        .role_durability(FIXED_DURABILITY)
+        .new(db)
+}
 
 /// Durability of the workspace's file list, which changes only when a file is added or
 /// removed. Adding or removing a file is a high-durability write, which re-verifies
@@ -273,16 +291,7 @@ impl<D: crate::Db + Clone> Index<D> {
         let mut fresh = FactsCache::default();
         for (file, (hash, idx)) in walked.files.into_iter().zip(indexed) {
             fresh.entries.insert(hash, idx.clone());
-            let input = SourceFile::builder(
-                file.path.clone(),
-                Arc::from(file.text),
-                file.role,
-                Some(idx),
-            )
-            .durability(file_durability(file.role, false))
-            .path_durability(FIXED_DURABILITY)
-            .role_durability(FIXED_DURABILITY)
-            .new(&db);
+            let input = new_source_file(&db, &file.path, file.text, file.role, Some(idx), false);
             files.insert(file.path, (input, file.stamp));
             inputs.push(input);
         }
@@ -489,7 +498,7 @@ impl<D: crate::Db + Clone> Index<D> {
     /// yet (a new file, or a directory) is looked up by a walk scoped to it
     /// ([`crate::walk::walk_scoped`]), which admits it exactly when the full walk would; a
     /// removed one that held no indexed file changes nothing. Ignore files, the other
-    /// files the walk's rules read ([`crate::walk::changes_admission`]) and paths inside
+    /// files the walk's rules read (`walk::changes_admission`) and paths inside
     /// `.git`, which change what the walk sees elsewhere, and paths that are not plain
     /// relative paths fall back to a full [`Index::refresh`].
     pub fn refresh_paths(&mut self, paths: &[&str]) -> RefreshReport {
@@ -588,12 +597,7 @@ impl<D: crate::Db + Clone> Index<D> {
                 false
             }
             None => {
-                let input =
-                    SourceFile::builder(file.path.clone(), Arc::from(file.text), file.role, None)
-                        .durability(file_durability(file.role, true))
-                        .path_durability(FIXED_DURABILITY)
-                        .role_durability(FIXED_DURABILITY)
-                        .new(&self.db);
+                let input = new_source_file(&self.db, &file.path, file.text, file.role, None, true);
                 self.files.insert(file.path.clone(), (input, file.stamp));
                 out.added.push(file.path);
                 true

@@ -26,7 +26,7 @@ impl Graph {
     /// the guesses by name against the name table, and indexes the edges. No import is
     /// resolved here: the work is a pass over nodes and edges.
     pub fn assemble<F: Copy + Eq + Hash>(files: &[GraphPart<'_, F>]) -> Graph {
-        let mut g = Graph::skeleton(files, None);
+        let mut g = Graph::skeleton(files);
         let total: usize = files
             .iter()
             .filter_map(|f| f.edges.as_ref())
@@ -54,21 +54,20 @@ impl Graph {
         if !prev.lists_the_same_files(files) {
             return (Graph::assemble(files), Reassembly::Whole);
         }
-        let changed: Vec<bool> = files
-            .iter()
-            .enumerate()
-            .map(|(fi, f)| {
-                !same_arc(&prev.edges[fi], &f.edges) || !same_arc(&prev.decls[fi], &f.decls)
-            })
-            .collect();
-        // The files whose declarations changed, and the names whose declaration nodes may
-        // differ: a changed file's declarations from the first one that differs (those
-        // after it may have moved).
+        // The files whose declarations changed, and those whose parts changed at all.
         let decls_changed: Vec<bool> = files
             .iter()
-            .enumerate()
-            .map(|(fi, f)| changed[fi] && !same_arc(&prev.decls[fi], &f.decls))
+            .zip(&prev.decls)
+            .map(|(f, old)| !same_arc(old, &f.decls))
             .collect();
+        let changed: Vec<bool> = files
+            .iter()
+            .zip(&prev.edges)
+            .zip(&decls_changed)
+            .map(|((f, old), &decls)| decls || !same_arc(old, &f.edges))
+            .collect();
+        // The names whose declaration nodes may differ: a changed file's declarations from
+        // the first one that differs (those after it may have moved).
         let mut renamed: Vec<&str> = Vec::new();
         for (fi, f) in files
             .iter()
@@ -116,16 +115,15 @@ impl Graph {
         (g, Reassembly::Files(recomputed))
     }
 
-    /// The graph's files, node slots and name table, before any edge: `paths` when the
-    /// caller already has the files' paths.
-    fn skeleton<F>(files: &[GraphPart<'_, F>], paths: Option<Arc<[String]>>) -> Graph {
+    /// The graph's files, node slots and name table, before any edge.
+    fn skeleton<F>(files: &[GraphPart<'_, F>]) -> Graph {
         let (slots, declarations) = slots(files);
         let named = files
             .iter()
             .enumerate()
             .flat_map(|(fi, f)| decl_names(fi, f));
         let mut g = Graph {
-            paths: paths.unwrap_or_else(|| files.iter().map(|f| f.path.to_owned()).collect()),
+            paths: files.iter().map(|f| f.path.to_owned()).collect(),
             names: Arc::new(NameTable::build(named, declarations as usize)),
             slots,
             ..Graph::default()

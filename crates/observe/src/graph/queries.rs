@@ -226,7 +226,9 @@ pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
 
 /// The workspace graph: declarations, resolved edges and the name table, assembled from
 /// every file's cached [`file_edges`] ([`Graph::assemble`]: numbering nodes, concatenating
-/// edge lists, resolving guesses by name; no import is resolved here).
+/// edge lists, resolving guesses by name; no import is resolved here). Over the same file
+/// list it starts from the last assembly ([`crate::db::LastAssembly`],
+/// [`Graph::reassemble`]) and recomputes only the files whose parts changed.
 ///
 /// Workspace-wide hazard: reads every file's declarations and edges (through
 /// [`graph_chunk`]), so it re-executes after any edit that changes a file's declarations

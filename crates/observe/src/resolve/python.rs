@@ -110,14 +110,9 @@ impl PythonResolver {
         &self.roots
     }
 
-    /// Resolves `specifier` (`a.b`, `.a`, `..`, …) as written in `from_file`, asking
-    /// `files` which candidate modules exist.
-    pub fn resolve(&self, files: &dyn FileSet, from_file: &str, specifier: &str) -> Resolution {
-        self.resolve_in(files, path::parent(from_file), specifier)
-    }
-
-    /// Resolves `specifier` as written in a file of directory `dir`: a resolution depends
-    /// on the importing file's directory alone, so files of one directory share it.
+    /// Resolves `specifier` (`a.b`, `.a`, `..`, …) as written in a file of directory
+    /// `dir`, asking `files` which candidate modules exist. A resolution depends on the
+    /// importing file's directory alone, so the files of one directory share it.
     pub fn resolve_in(&self, files: &dyn FileSet, dir: &str, specifier: &str) -> Resolution {
         let dots = specifier.len() - specifier.trim_start_matches('.').len();
         let rest = &specifier[dots..];
@@ -367,16 +362,16 @@ mod tests {
         let set: HashSet<String> = files.iter().map(|f| f.to_string()).collect();
         assert_eq!(r.roots(), ["lib", ""]);
         assert_eq!(
-            r.resolve(&set, "scripts/run.py", "core.inner.b"),
+            r.resolve_in(&set, "scripts", "core.inner.b"),
             Resolution::File("lib/core/inner/b.py".into())
         );
         // `import a.b.c` of a name only the repository root knows.
         assert_eq!(
-            r.resolve(&set, "scripts/run.py", "lib.core"),
+            r.resolve_in(&set, "scripts", "lib.core"),
             Resolution::File("lib/core/__init__.py".into())
         );
         assert_eq!(
-            r.resolve(&set, "scripts/run.py", "not-an.identifier"),
+            r.resolve_in(&set, "scripts", "not-an.identifier"),
             Resolution::Unresolved
         );
     }
