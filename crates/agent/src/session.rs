@@ -95,7 +95,8 @@ impl ExploreSession {
         query: &str,
         intent: Intent,
     ) -> Result<ExploreSession, SessionError> {
-        let root = RepoRoot::new(index.root())?;
+        let root = RepoRoot::new(index.root())?
+            .with_languages(sightline_observe::Db::languages(index.db()));
         let ws = index.workspace();
         let session = index.db_mut().open_session(ws, query.to_owned(), intent);
         Ok(ExploreSession {

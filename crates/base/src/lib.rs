@@ -23,8 +23,8 @@
 //!
 //! ```
 //! use sightline_base::{
-//!     Action, CandidateId, Confidence, LineRange, Location, Registry, Selection, Sighting,
-//!     ToolName,
+//!     Action, CandidateId, Confidence, LineRange, Location, PathTraits, Registry, Selection,
+//!     Sighting, ToolName,
 //! };
 //!
 //! let sighting = |reason: &str| Sighting {
@@ -37,6 +37,7 @@
 //!     search: None,
 //!     matched_terms: Vec::new(),
 //!     text: None,
+//!     traits: PathTraits::of("src/a.ts"),
 //! };
 //! let mut registry = Registry::new();
 //! let first = registry.record_sightings(0, ToolName::ReadFile, [sighting("read")]);

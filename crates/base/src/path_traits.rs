@@ -1,6 +1,8 @@
 //! Traits of a file derived from its path alone, from conventions that hold across
-//! ecosystems (test directories and suffixes, vendored and build-output directories,
-//! documentation and example trees, configuration files).
+//! ecosystems (test directories and infixes, vendored and build-output directories,
+//! documentation and example trees, configuration files). A language's own conventions
+//! (its test-file names, its declaration-only files) are added by the stage that knows
+//! the languages; this crate knows none.
 
 use serde::{Deserialize, Serialize};
 
@@ -17,12 +19,13 @@ pub struct PathTraits {
     pub docs_or_example: bool,
     /// A configuration file (`*.config.*`, `*rc.js`, a root-level `.json`).
     pub config: bool,
-    /// A declaration-only file (`.d.ts`, a Python `.pyi` stub).
+    /// A declaration-only file (type declarations, stubs), by its language's conventions.
     pub declaration_only: bool,
 }
 
 impl PathTraits {
-    /// Classifies a repo-relative, forward-slash path.
+    /// Classifies a repo-relative, forward-slash path by the conventions that hold across
+    /// ecosystems alone.
     pub fn of(path: &str) -> PathTraits {
         let lower = path.to_ascii_lowercase();
         let segments: Vec<&str> = lower.split('/').collect();
@@ -35,7 +38,7 @@ impl PathTraits {
                 names.contains(d) || names.contains(&d.split(['_', '-']).next().unwrap_or(d))
             })
         };
-        // `a.test.ts`, `a.spec.tsx`, `a_test.go`-style suffixes.
+        // `a.test.ts`, `a.spec.tsx`-style infixes.
         let stem_parts: Vec<&str> = file.split('.').collect();
         let dotted = |names: &[&str]| stem_parts.iter().skip(1).any(|p| names.contains(p));
         PathTraits {
@@ -50,16 +53,8 @@ impl PathTraits {
                 "__mocks__",
                 "fixtures",
                 "testdata",
-            ]) || dotted(&["test", "spec", "e2e", "bench"])
-                || file.ends_with("_test.ts")
-                || is_python_test_file(file),
-            vendored: dir_is(&[
-                "vendor",
-                "vendored",
-                "third_party",
-                "third-party",
-                "node_modules",
-            ]),
+            ]) || dotted(&["test", "spec", "e2e", "bench"]),
+            vendored: dir_is(&["vendor", "vendored", "third_party", "third-party"]),
             generated: dir_is(&[
                 "dist",
                 "build",
@@ -86,10 +81,7 @@ impl PathTraits {
                 || file.ends_with("rc.js")
                 || file.ends_with("rc.cjs")
                 || (file.ends_with(".json") && dirs.is_empty()),
-            declaration_only: file.ends_with(".d.ts")
-                || file.ends_with(".d.mts")
-                || file.ends_with(".d.cts")
-                || file.ends_with(".pyi"),
+            declaration_only: false,
         }
     }
 
@@ -97,15 +89,6 @@ impl PathTraits {
     pub fn is_secondary(&self) -> bool {
         self.test || self.vendored || self.generated || self.docs_or_example
     }
-}
-
-/// pytest's default discovery patterns (`test_*.py`, `*_test.py`) and its per-directory
-/// fixture module (`conftest.py`), for a lowercased file name.
-fn is_python_test_file(file: &str) -> bool {
-    let Some(stem) = file.strip_suffix(".py") else {
-        return false;
-    };
-    stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest"
 }
 
 #[cfg(test)]
@@ -118,9 +101,6 @@ mod tests {
         assert!(PathTraits::of("src/__tests__/a.ts").test);
         assert!(!PathTraits::of("src/attest.ts").test);
         assert!(PathTraits::of("examples/basic/main.ts").docs_or_example);
-        assert!(PathTraits::of("types/index.d.ts").declaration_only);
-        assert!(PathTraits::of("pkg/core.pyi").declaration_only);
-        assert!(!PathTraits::of("pkg/core.py").declaration_only);
         assert!(PathTraits::of("dist/x.js").generated);
         assert!(!PathTraits::of("src/state/store.ts").is_secondary());
     }
@@ -133,20 +113,5 @@ mod tests {
         assert!(!PathTraits::of("src/documents/store.ts").docs_or_example);
         // Only directories: a file's own name is not a directory.
         assert!(!PathTraits::of("src/docs_index.py").docs_or_example);
-    }
-
-    #[test]
-    fn python_test_files_follow_pytest_conventions() {
-        for test in [
-            "pkg/test_a.py",
-            "pkg/a_test.py",
-            "conftest.py",
-            "tests/helpers.py",
-        ] {
-            assert!(PathTraits::of(test).test, "{test}");
-        }
-        for source in ["pkg/testing.py", "pkg/contest.py", "pkg/latest.py"] {
-            assert!(!PathTraits::of(source).test, "{source}");
-        }
     }
 }

@@ -25,6 +25,11 @@ pub trait Outline {
     fn declaration_at(&self, path: &str, line: u32) -> Option<(LineRange, CandidateSymbol)>;
     /// Declarations whose signature line falls inside `range` (for labelling read windows).
     fn declarations_in(&self, path: &str, range: LineRange) -> Vec<CandidateSymbol>;
+    /// What `path` says about its file: the cross-ecosystem conventions by default; an
+    /// outline that knows the file's language adds the language's own.
+    fn path_traits(&self, path: &str) -> PathTraits {
+        PathTraits::of(path)
+    }
 }
 
 /// An outline that knows no declarations: every observation keeps its own range.
@@ -92,6 +97,9 @@ pub struct Sighting {
     pub matched_terms: Vec<String>,
     /// Verbatim source text the tool showed, when it showed any.
     pub text: Option<ObservedText>,
+    /// What the path says about the file ([`Outline::path_traits`]); a new candidate
+    /// keeps the traits of the sighting that created it.
+    pub traits: PathTraits,
 }
 
 impl Registry {
@@ -175,7 +183,7 @@ impl Registry {
         let i = match slot {
             Some(i) => i,
             None => {
-                let traits = PathTraits::of(&s.path);
+                let traits = s.traits;
                 let id = CandidateId(self.candidates.len() as u32 + 1);
                 self.candidates.push(Candidate {
                     id,

@@ -60,7 +60,7 @@ struct JsonReport<'a> {
 pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
     let index = open_index(&args.path, &args.flags, RegistryDatabase::default())?;
     if index.report().source_files == 0 {
-        let supported: Vec<&str> = sightline_observe::lang::LANGUAGES
+        let supported: Vec<&str> = sightline_observe::Db::languages(index.db())
             .iter()
             .map(|language| language.name())
             .collect();

@@ -97,7 +97,7 @@ fn a_repository_without_supported_sources_gets_a_language_neutral_note() {
     std::fs::write(dir.path().join("notes.md"), "# notes\n").unwrap();
     let (_, _, stderr) = sightline(&["explore", "x", dir.path().to_str().unwrap(), "--no-cache"]);
     assert!(stderr.contains("no source files were indexed"), "{stderr}");
-    assert!(stderr.contains("Python"), "{stderr}");
+    assert!(stderr.contains("python"), "{stderr}");
     assert!(!stderr.contains("no TypeScript or JavaScript"), "{stderr}");
 }
 

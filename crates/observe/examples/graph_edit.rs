@@ -83,7 +83,8 @@ fn main() {
     let role = index.file(file).map(|f| f.role(index.db()));
     if let Some(role) = role {
         let t = Instant::now();
-        let built = sightline_observe::db::FileIndex::build(role, &original);
+        let built =
+            sightline_observe::db::FileIndex::build(sightline_observe::LANGUAGES, role, &original);
         let build = t.elapsed();
         let t = Instant::now();
         let _ = sightline_observe::db::FileShape::of(&built.facts);

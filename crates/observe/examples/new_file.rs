@@ -80,7 +80,12 @@ fn main() {
         };
         std::fs::write(&abs, text).unwrap();
         let t = Instant::now();
-        let scoped = sightline_observe::walk::walk_scoped(root, &[rel.as_str()], &|_, _| false);
+        let scoped = sightline_observe::walk::walk_scoped(
+            root,
+            sightline_observe::LANGUAGES,
+            &[rel.as_str()],
+            &|_, _| false,
+        );
         let walk = t.elapsed();
         assert_eq!(scoped.files.len(), 1, "the scoped walk finds the new file");
         let t = Instant::now();

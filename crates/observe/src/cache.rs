@@ -193,7 +193,8 @@ mod tests {
         cache.entries.insert(
             content_hash("export function f() {}"),
             Arc::new(FileIndex::build(
-                crate::walk::FileRole::Source(crate::facts::Lang::TypeScript),
+                crate::LANGUAGES,
+                crate::walk::FileRole::of(crate::LANGUAGES, "a.ts").unwrap(),
                 "export function f() {}",
             )),
         );

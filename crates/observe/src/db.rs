@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::facts::{FileFacts, Lang};
+use sightline_lang::{LangId, Languages};
+
+use crate::facts::FileFacts;
 use crate::terms::TermCounts;
 use crate::walk::FileRole;
 
@@ -19,6 +21,12 @@ pub use crate::graph::queries::{
 pub trait Db: salsa::Database {
     /// The graph [`workspace_graph`] last assembled, which its next run starts from.
     fn last_assembly(&self) -> &LastAssembly;
+
+    /// The languages this database reads: what a [`LangId`] of its files is a position in.
+    /// Fixed for the database's life (every query reads it untracked).
+    fn languages(&self) -> Languages {
+        crate::LANGUAGES
+    }
 }
 
 /// The last graph [`workspace_graph`] assembled, with the parts it read: the next
@@ -137,11 +145,16 @@ impl std::hash::Hash for ShapeMemo {
 }
 
 impl FileIndex {
-    /// Parses and scans one file. Manifests get term counts but no syntax facts.
-    pub fn build(role: FileRole, text: &str) -> FileIndex {
-        let facts = match role {
-            FileRole::Source(lang) => crate::syntax::extract_facts(lang, text),
-            FileRole::Manifest => FileFacts {
+    /// Parses and scans one file with its language among `languages`. Manifests (and a
+    /// source of a language `languages` does not hold) get term counts but no syntax facts.
+    pub fn build(languages: Languages, role: FileRole, text: &str) -> FileIndex {
+        let language = match role {
+            FileRole::Source(id) => languages.of(id).map(|l| (l, id.dialect)),
+            FileRole::Manifest => None,
+        };
+        let facts = match language {
+            Some((language, dialect)) => language.extract(dialect, text),
+            None => FileFacts {
                 line_count: crate::facts::count_lines(text),
                 ..FileFacts::default()
             },
@@ -199,7 +212,11 @@ mod parts {
 pub fn file_parts(db: &dyn Db, file: SourceFile) -> FileParts<'_> {
     let index = match file.known(db) {
         Some(known) => known,
-        None => Arc::new(FileIndex::build(file.role(db), file.text(db))),
+        None => Arc::new(FileIndex::build(
+            db.languages(),
+            file.role(db),
+            file.text(db),
+        )),
     };
     let shape = index.shape_memo.get_or_compute(&index.facts);
     let terms = Arc::new(index.terms.clone());
@@ -321,8 +338,8 @@ impl FileShape {
     }
 }
 
-/// Module resolution for the whole workspace at once: every path, the configuration and
-/// the Python resolver. For callers outside the graph's queries (which resolve through
+/// Module resolution for the whole workspace at once: every path and every language's
+/// configuration. For callers outside the graph's queries (which resolve through
 /// [`file_resolutions`]); tests and [`crate::graph::Graph::build`] use it.
 ///
 /// Workspace-wide hazard: `no_eq` and built from every path, so it re-runs whenever a file
@@ -337,13 +354,17 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
         .map(|f| (f.path(db).as_str(), *f))
         .collect();
     let read = |p: &str| manifests.get(p).map(|f| f.text(db).to_string());
-    Arc::new(crate::resolve::ModuleResolver::new(&paths, &read))
+    Arc::new(crate::resolve::ModuleResolver::with_languages(
+        db.languages(),
+        &paths,
+        &read,
+    ))
 }
 
 pub use crate::resolution::{
-    Directory, DirectoryChunk, DirectoryFiles, DirectoryPart, PythonImport, directory_files,
-    directory_part, directory_table, manifest_files, python_import, python_paths, python_resolver,
-    resolver_config,
+    ConfiguredLanguage, Directory, DirectoryChunk, DirectoryFiles, DirectoryPart, ImportKey,
+    LanguageConfigHandle, directory_files, directory_part, directory_table, import_resolution,
+    language_config, language_sources, manifest_files,
 };
 
 /// How each import of one source file resolves, in import order.
@@ -358,10 +379,10 @@ pub struct ImportResolutions {
 
 /// How each import of a source file resolves, and to which file, in import order
 /// (a field of the file's [`crate::graph::queries::FileLink`]). Depends on the file's
-/// shape, the configuration ([`resolver_config`]), the files of the directories its
-/// candidate paths fall in ([`directory_files`]) and, for Python, each import's
-/// [`python_import`]: editing another file does not re-resolve these, and adding or
-/// removing one re-resolves only the files that probed its directory.
+/// imports and, for each, its [`import_resolution`] (shared by the files of one import
+/// scope; it reads the language's [`language_config`] and the files of the directories
+/// it probed, [`directory_files`]): editing another file does not re-resolve these, and
+/// adding or removing one re-resolves only the imports that probed its directory.
 pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<ImportResolutions> {
     crate::graph::queries::file_link(db, ws, file).resolutions(db)
 }
@@ -373,21 +394,23 @@ pub(crate) fn resolve_imports(
     file: SourceFile,
     shape: &FileShape,
 ) -> ImportResolutions {
-    if shape.imports.is_empty() {
-        return ImportResolutions::default();
-    }
-    let config = resolver_config(db, ws);
-    let files = crate::resolution::TrackedFiles::new(db, ws);
-    let python = |dir: &str, specifier: &str| {
-        crate::resolution::python_import(db, PythonImport::new(db, ws, dir, specifier))
+    let language = match file.role(db) {
+        FileRole::Source(id) => db.languages().of(id).map(|l| (id.language, l)),
+        FileRole::Manifest => None,
     };
-    let resolver = crate::resolve::Resolver::new(&config, &files, &python);
-    let path = file.path(db);
+    let Some((index, language)) = language.filter(|_| !shape.imports.is_empty()) else {
+        return ImportResolutions::default();
+    };
+    let scope = language.import_scope(file.path(db));
     let resolutions: Vec<crate::resolve::Resolution> = shape
         .imports
         .iter()
-        .map(|imp| resolver.resolve(path, &imp.specifier))
+        .map(|imp| {
+            let key = ImportKey::new(db, ws, index, scope, imp.specifier.as_str());
+            import_resolution(db, key)
+        })
         .collect();
+    let files = crate::resolution::TrackedFiles::new(db, ws);
     let targets = resolutions
         .iter()
         .map(|r| match r {
@@ -638,12 +661,15 @@ pub fn decl_word_chunk<'db>(
     Arc::new(index)
 }
 
-/// The words of a file's path: its stem's (an `index` file takes its directory's name)
-/// and its directories', normalised like query words. A file's path never changes, so
-/// this is computed once per file, not per query.
+/// The words of a file's path: its stem's (a file its language names by its directory
+/// takes the directory's name) and its directories', normalised like query words. A
+/// file's path never changes, so this is computed once per file, not per query.
 #[salsa::tracked(returns(clone))]
 pub fn file_path_words(db: &dyn Db, file: SourceFile) -> Arc<(Vec<String>, Vec<String>)> {
-    Arc::new(crate::path_traits::path_words(file.path(db)))
+    Arc::new(crate::path_traits::path_words(
+        db.languages(),
+        file.path(db),
+    ))
 }
 
 /// The compound keys (`usematchroute`) of the multi-word names a file imports or
@@ -672,8 +698,8 @@ fn import_keys(shape: &FileShape) -> Vec<(String, bool)> {
     keys
 }
 
-/// Whether a path parses as source, and with which grammar.
-pub fn lang_of(db: &dyn Db, file: SourceFile) -> Option<Lang> {
+/// Whether a file is source, and in which language and dialect.
+pub fn lang_of(db: &dyn Db, file: SourceFile) -> Option<LangId> {
     match file.role(db) {
         FileRole::Source(lang) => Some(lang),
         FileRole::Manifest => None,
@@ -682,10 +708,21 @@ pub fn lang_of(db: &dyn Db, file: SourceFile) -> Option<Lang> {
 
 /// The concrete database for programs that use the observe stage alone.
 #[salsa::db]
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct ObserveDatabase {
     storage: salsa::Storage<Self>,
     last_assembly: LastAssembly,
+    languages: Languages,
+}
+
+impl Default for ObserveDatabase {
+    fn default() -> Self {
+        Self {
+            storage: salsa::Storage::default(),
+            last_assembly: LastAssembly::default(),
+            languages: crate::LANGUAGES,
+        }
+    }
 }
 
 impl ObserveDatabase {
@@ -694,8 +731,15 @@ impl ObserveDatabase {
     pub fn with_event_hook(on_event: impl Fn(salsa::Event) + Send + Sync + 'static) -> Self {
         Self {
             storage: salsa::Storage::new(Some(Box::new(on_event))),
-            last_assembly: LastAssembly::default(),
+            ..Self::default()
         }
+    }
+
+    /// This database, reading `languages` instead of [`crate::LANGUAGES`] (before any
+    /// input is created: a file's [`LangId`] is a position in this list).
+    pub fn with_languages(mut self, languages: Languages) -> Self {
+        self.languages = languages;
+        self
     }
 }
 
@@ -706,5 +750,9 @@ impl salsa::Database for ObserveDatabase {}
 impl Db for ObserveDatabase {
     fn last_assembly(&self) -> &LastAssembly {
         &self.last_assembly
+    }
+
+    fn languages(&self) -> Languages {
+        self.languages
     }
 }

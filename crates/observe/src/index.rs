@@ -143,7 +143,7 @@ pub struct IndexReport {
     pub root: String,
     /// Files parsed as source.
     pub source_files: u32,
-    /// Configuration files read for resolution (package manifests, tsconfig, …).
+    /// Configuration files read for resolution (the languages' manifests).
     pub manifest_files: u32,
     /// Files and directories the walk skipped, counted by reason.
     pub skipped: BTreeMap<String, u32>,
@@ -169,7 +169,7 @@ pub struct IndexReport {
     pub files_with_parse_errors: u32,
     /// Files nested so deep that some qualified names were shortened (`….name`).
     pub files_with_elided_names: u32,
-    /// Problems in configuration files (tsconfig, package.json) by reason; resolution
+    /// Problems in configuration files (any language's manifests) by reason; resolution
     /// carried on without the offending file or field.
     pub config_problems: BTreeMap<String, u32>,
     /// A few of them, as `file: problem`.
@@ -258,7 +258,7 @@ impl<D: crate::Db + Clone> Index<D> {
             let loader = cache_path
                 .as_deref()
                 .map(|path| s.spawn(|| FactsCache::load(path)));
-            let walked = walk_changed(&root, &|_, _| false);
+            let walked = walk_changed(&root, db.languages(), &|_, _| false);
             let walked_at = Instant::now();
             let cache = match loader {
                 Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
@@ -280,7 +280,7 @@ impl<D: crate::Db + Clone> Index<D> {
         });
 
         let t = Instant::now();
-        let (indexed, hits) = index_files(&walked.files, &cache, options.progress);
+        let (indexed, hits) = index_files(db.languages(), &walked.files, &cache, options.progress);
         report.cache_hits = hits;
         report.parsed = walked.files.len() as u32 - hits;
         report.timings_ms.insert("parse".into(), ms(t));
@@ -399,8 +399,12 @@ impl<D: crate::Db + Clone> Index<D> {
         let ws = self.workspace;
         // What every thread needs first, computed once before they start (a thread that
         // needs a query another is computing waits for it).
-        let _ = crate::db::resolver_config(&self.db, ws);
-        let _ = crate::db::python_resolver(&self.db, ws);
+        for language in 0..self.db.languages().len() {
+            let key = crate::db::ConfiguredLanguage::new(&self.db, language as u8);
+            if let Some(configured) = key {
+                let _ = crate::db::language_config(&self.db, ws, configured.key);
+            }
+        }
         let _ = crate::db::directory_table(&self.db, ws);
         let chunks = crate::db::term_chunk_layout(&self.db, ws).len();
         std::thread::scope(|s| {
@@ -450,13 +454,17 @@ impl<D: crate::Db + Clone> Index<D> {
         r.files_with_elided_names = 0;
         r.config_problems.clear();
         r.config_problem_examples.clear();
-        let config = crate::db::resolver_config(&self.db, self.workspace);
-        for d in config.diagnostics() {
-            *r.config_problems
-                .entry(d.kind.reason().to_owned())
-                .or_default() += 1;
-            if r.config_problem_examples.len() < 5 {
-                r.config_problem_examples.push(d.to_string());
+        for language in 0..self.db.languages().len() {
+            let Some(configured) = crate::db::ConfiguredLanguage::new(&self.db, language as u8)
+            else {
+                continue;
+            };
+            let config = crate::db::language_config(&self.db, self.workspace, configured.key);
+            for d in config.0.diagnostics() {
+                *r.config_problems.entry(d.reason.clone()).or_default() += 1;
+                if r.config_problem_examples.len() < 5 {
+                    r.config_problem_examples.push(d.to_string());
+                }
             }
         }
         for block in crate::db::file_blocks(&self.db, self.workspace) {
@@ -478,7 +486,8 @@ impl<D: crate::Db + Clone> Index<D> {
             .iter()
             .map(|(p, (_, s))| (p.as_str(), *s))
             .collect();
-        let walked = walk_changed(&self.root, &|p, s| stamps.get(p) == Some(&s));
+        let languages = self.db.languages();
+        let walked = walk_changed(&self.root, languages, &|p, s| stamps.get(p) == Some(&s));
         let mut out = RefreshReport::default();
         let mut seen: std::collections::HashSet<String> =
             walked.unchanged.iter().cloned().collect();
@@ -503,7 +512,8 @@ impl<D: crate::Db + Clone> Index<D> {
     /// relative paths fall back to a full [`Index::refresh`].
     pub fn refresh_paths(&mut self, paths: &[&str]) -> RefreshReport {
         let mut paths: Vec<&str> = paths.iter().map(|p| p.trim_end_matches('/')).collect();
-        if paths.iter().any(|p| needs_full_walk(p)) {
+        let languages = self.db.languages();
+        if paths.iter().any(|p| needs_full_walk(languages, p)) {
             return self.refresh();
         }
         paths.sort_unstable();
@@ -524,7 +534,7 @@ impl<D: crate::Db + Clone> Index<D> {
             if now.as_ref().is_some_and(|m| Stamp::of(m) == *stamp) {
                 continue;
             }
-            match now.map(|_| crate::walk::load(p.to_owned(), &abs, role)) {
+            match now.map(|_| crate::walk::load(languages, p.to_owned(), &abs, role)) {
                 Some(Ok(file)) => set_changed |= self.apply(file, &mut out),
                 _ => {
                     self.files.remove(p);
@@ -547,7 +557,8 @@ impl<D: crate::Db + Clone> Index<D> {
         let t = Instant::now();
         let files = &self.files;
         let unchanged = |p: &str, s: Stamp| files.get(p).is_some_and(|(_, known)| *known == s);
-        let walked = crate::walk::walk_scoped(&self.root, scope, &unchanged);
+        let languages = self.db.languages();
+        let walked = crate::walk::walk_scoped(&self.root, languages, scope, &unchanged);
         let mut seen: std::collections::HashSet<String> = walked.unchanged.into_iter().collect();
         let mut set_changed = false;
         for file in walked.files {
@@ -685,11 +696,11 @@ impl<D: crate::Db> Index<D> {
 /// Whether `path`, given to [`Index::refresh_paths`], can change what the walk admits
 /// elsewhere (an ignore file or another file the walk's rules read, anything under
 /// `.git`) or is not a plain relative path: only a full walk settles those.
-fn needs_full_walk(path: &str) -> bool {
+fn needs_full_walk(languages: sightline_lang::Languages, path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     path.is_empty()
         || path.starts_with('/')
-        || crate::walk::changes_admission(name)
+        || crate::walk::changes_admission(languages, name)
         || path
             .split('/')
             .any(|c| c.is_empty() || c == "." || c == ".." || c == ".git")
@@ -737,6 +748,7 @@ fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {
 
 /// Hashes every file and takes its `FileIndex` from the cache or builds it, in parallel.
 fn index_files(
+    languages: sightline_lang::Languages,
     files: &[LoadedFile],
     cache: &FactsCache,
     progress: Option<&(dyn Fn(Progress) + Sync)>,
@@ -758,7 +770,7 @@ fn index_files(
                     hits.fetch_add(1, Ordering::Relaxed);
                     idx.clone()
                 }
-                None => Arc::new(FileIndex::build(f.role, &f.text)),
+                None => Arc::new(FileIndex::build(languages, f.role, &f.text)),
             };
             // The workspace graph needs every source file's shape next; computed here, in
             // parallel, rather than one by one inside the graph query.

@@ -2,8 +2,8 @@
 //! tool calls over it.
 //!
 //! Contract: the input is a root directory. [`Index::open`] walks it (honouring ignore
-//! files), loads source files and the manifests module resolution reads, and sets them as
-//! salsa inputs: one [`SourceFile`] per file and one [`Workspace`] holding the root and the
+//! files), loads the source files and manifests of the registered languages
+//! ([`LANGUAGES`], each a [`Language`] of its own crate), and sets them as salsa inputs: one [`SourceFile`] per file and one [`Workspace`] holding the root and the
 //! files sorted by path. Everything else is derived by tracked functions in [`db`]: per-file
 //! [`FileFacts`] (declarations, imports, usages, heritage) and shapes, the workspace graph of
 //! resolved edges ([`graph`]), and term statistics ([`idf::TermStats`], [`terms`]) that
@@ -52,15 +52,13 @@
 
 #![warn(missing_docs)]
 
-mod facts;
 pub mod idf;
-pub mod lang;
+mod languages;
 pub mod path_traits;
 pub mod paths;
 pub mod query;
 pub mod resolve;
 mod stem;
-pub mod syntax;
 pub mod terms;
 pub mod tools;
 pub mod walk;
@@ -79,4 +77,11 @@ pub use sightline_base::escape;
 pub use db::{Db, ObserveDatabase, SourceFile, Workspace};
 pub use index::{CacheMode, Index, IndexError, IndexOptions, IndexReport, Progress, RefreshReport};
 
-pub use facts::*;
+/// The shared facts, under the name the stages' code reads them by.
+use sightline_lang as facts;
+
+pub use languages::LANGUAGES;
+pub use sightline_lang::{
+    ByteRange, DeclIndex, DeclKind, Declaration, FileFacts, Heritage, HeritageKind, Import,
+    ImportedName, LangId, Language, Languages, LineRange, Usage, UsageKind,
+};

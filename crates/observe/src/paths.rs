@@ -102,6 +102,8 @@ pub enum PathError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RepoRoot {
     canonical: PathBuf,
+    /// The languages whose directory rules the tools' walks follow.
+    languages: sightline_lang::Languages,
 }
 
 /// A path that resolved to an existing location inside a [`RepoRoot`].
@@ -127,7 +129,22 @@ impl RepoRoot {
         if !canonical.is_dir() {
             return Err(PathError::RootNotADirectory { root: shown });
         }
-        Ok(RepoRoot { canonical })
+        Ok(RepoRoot {
+            canonical,
+            languages: crate::LANGUAGES,
+        })
+    }
+
+    /// This root, whose tools' walks prune what `languages` prune (the index's languages;
+    /// [`crate::LANGUAGES`] by default).
+    pub fn with_languages(mut self, languages: sightline_lang::Languages) -> RepoRoot {
+        self.languages = languages;
+        self
+    }
+
+    /// The languages whose directory rules the tools' walks follow.
+    pub fn languages(&self) -> sightline_lang::Languages {
+        self.languages
     }
 
     /// The canonical absolute path of the root.

@@ -1,18 +1,20 @@
-//! Module resolution as tracked queries, split so that adding or removing a file
-//! re-resolves only the imports that could see it: the configuration (manifests alone),
-//! the Python resolver (Python paths alone), and the file set one directory at a time.
-//! A file's resolutions read the directories their candidate paths fall in, so a new file
-//! re-runs the resolutions that probed its directory and no others.
+//! Module resolution as tracked queries, the same for every language, split so that
+//! adding or removing a file re-resolves only the imports that could see it: each
+//! language's configuration (its manifests and, if it asks, its source paths:
+//! [`language_config`]), one resolution per language, import scope and specifier
+//! ([`import_resolution`]), and the file set one directory at a time
+//! ([`directory_files`]). A resolution reads the directories its candidate paths fall in,
+//! so a new file re-runs the resolutions that probed its directory and no others.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
+use sightline_lang::{ConfigInput, Language, LanguageConfig, ResolveCx};
 
 use crate::db::{Db, SourceFile, Workspace};
-use crate::facts::Lang;
-use crate::resolve::{FileSet, PythonResolver, Resolution, ResolverConfig};
+use crate::resolve::{FileSet, Resolution};
 use crate::walk::FileRole;
 
 /// The workspace's configuration files, sorted by path: a firewall that stays equal (and
@@ -36,59 +38,109 @@ fn manifest_texts(db: &dyn Db, ws: Workspace) -> HashMap<String, SourceFile> {
         .collect()
 }
 
-/// What resolution reads of `package.json` and `tsconfig` files. Depends on the manifests
-/// alone (high-durability inputs), so neither editing nor adding a source file changes it.
-#[salsa::tracked(returns(clone))]
-pub fn resolver_config(db: &dyn Db, ws: Workspace) -> Arc<ResolverConfig> {
-    let manifests = manifest_texts(db, ws);
-    let paths: Vec<&str> = manifests.keys().map(String::as_str).collect();
-    let read = |p: &str| manifests.get(p).map(|f| f.text(db).to_string());
-    Arc::new(ResolverConfig::new(&paths, &read))
+/// The registered language at position `language`, with the key its queries take.
+pub struct ConfiguredLanguage<'db> {
+    /// The language.
+    pub language: &'static dyn Language,
+    /// Its interned key.
+    pub key: LanguageKey<'db>,
 }
 
-/// The paths of the workspace's Python files, sorted: a firewall that stays equal when a
-/// file of another language comes or goes.
+impl<'db> ConfiguredLanguage<'db> {
+    /// The language at position `language` of the database's languages, if any.
+    pub fn new(db: &'db dyn Db, language: u8) -> Option<ConfiguredLanguage<'db>> {
+        let found = db.languages().get(language)?;
+        Some(ConfiguredLanguage {
+            language: found,
+            key: LanguageKey::new(db, language),
+        })
+    }
+}
+
+/// The paths of one language's source files, sorted: a firewall that stays equal when a
+/// file of another language (or a manifest) comes or goes. Read only by a configuration
+/// that reads sources ([`sightline_lang::Language::configure_reads_sources`]).
 #[salsa::tracked(returns(clone))]
-pub fn python_paths(db: &dyn Db, ws: Workspace) -> Arc<Vec<String>> {
+pub fn language_sources<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    language: LanguageKey<'db>,
+) -> Arc<Vec<String>> {
+    let index = language.index(db);
     Arc::new(
         ws.files(db)
             .iter()
-            .filter(|f| f.role(db) == FileRole::Source(Lang::Python))
+            .filter(|f| matches!(f.role(db), FileRole::Source(id) if id.language == index))
             .map(|f| f.path(db).clone())
             .collect(),
     )
 }
 
-/// The Python import resolver: import roots, top-level module names and the directories
-/// holding Python files, from the Python files and their packaging configuration.
-///
-/// Hazard for Python: built from every Python path, so it re-runs when a Python file is
-/// added or removed. It backdates unless that changed a directory, a root or a top-level
-/// name (which files exist is asked of [`directory_files`]), so a Python file added to a
-/// directory that already held one runs again only the [`python_import`]s that probed that
-/// directory; one that changes the layout runs every one of them again (imports of other
-/// languages never read it).
-#[salsa::tracked(returns(clone))]
-pub fn python_resolver(db: &dyn Db, ws: Workspace) -> Arc<PythonResolver> {
-    let manifests = manifest_texts(db, ws);
-    let python = python_paths(db, ws);
-    let mut paths: Vec<&str> = python.iter().map(String::as_str).collect();
-    paths.extend(manifests.keys().map(String::as_str));
-    paths.sort_unstable();
-    let read = |p: &str| manifests.get(p).map(|f| f.text(db).to_string());
-    Arc::new(PythonResolver::new(&paths, &read))
+/// One language's configuration, compared by value: equal configurations backdate, so a
+/// manifest edit that changes nothing resolution reads re-resolves nothing.
+#[derive(Clone, Debug)]
+pub struct LanguageConfigHandle(pub Arc<dyn LanguageConfig>);
+
+impl PartialEq for LanguageConfigHandle {
+    fn eq(&self, other: &LanguageConfigHandle) -> bool {
+        *self.0 == *other.0
+    }
 }
 
-/// How one Python import resolves, shared by every file of its directory that writes it.
-/// A firewall between the listings it probed ([`directory_files`]) and the files'
-/// resolutions: a file added to a directory many imports probe (a package's own) runs
-/// these again, once per directory and specifier, and a resolution that comes out equal
-/// re-resolves no file.
+impl Eq for LanguageConfigHandle {}
+
+/// One language's configuration ([`sightline_lang::Language::configure`]): built from
+/// its manifests alone (high-durability inputs), so neither editing nor adding a source
+/// file changes it, unless the language reads its source paths too
+/// ([`language_sources`]; it is then built again when one of its files comes or goes, and
+/// backdates unless what it read of them changed).
 #[salsa::tracked(returns(clone))]
-pub fn python_import<'db>(db: &'db dyn Db, import: PythonImport<'db>) -> Resolution {
+pub fn language_config<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    language: LanguageKey<'db>,
+) -> LanguageConfigHandle {
+    let Some(lang) = db.languages().get(language.index(db)) else {
+        return LanguageConfigHandle(Arc::new(sightline_lang::NoConfig));
+    };
+    let manifests = manifest_texts(db, ws);
+    let mut own: Vec<&str> = manifests
+        .keys()
+        .map(String::as_str)
+        .filter(|p| lang.is_manifest(sightline_lang::path::file_name(p)))
+        .collect();
+    own.sort_unstable();
+    let read = |p: &str| manifests.get(p).map(|f| f.text(db).to_string());
+    let sources = match lang.configure_reads_sources() {
+        true => language_sources(db, ws, language),
+        false => Arc::default(),
+    };
+    let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
+    let input = ConfigInput {
+        manifests: &own,
+        sources: &sources,
+        read: &read,
+    };
+    LanguageConfigHandle(Arc::from(lang.configure(&input)))
+}
+
+/// How one import resolves, shared by every file of its import scope that writes it
+/// ([`sightline_lang::Language::import_scope`]: the importing directory by default). A
+/// firewall between what the resolution read (its language's [`language_config`], the
+/// listings it probed through [`directory_files`]) and the files' resolutions: a file
+/// added to a directory many imports probe runs these again, once per scope and
+/// specifier, and a resolution that comes out equal re-resolves no file.
+#[salsa::tracked(returns(clone))]
+pub fn import_resolution<'db>(db: &'db dyn Db, import: ImportKey<'db>) -> Resolution {
     let ws = import.workspace(db);
+    let index = import.language(db);
+    let Some(lang) = db.languages().get(index) else {
+        return Resolution::Unresolved;
+    };
+    let config = language_config(db, ws, LanguageKey::new(db, index));
     let files = TrackedFiles::new(db, ws);
-    python_resolver(db, ws).resolve_in(&files, import.dir(db), import.specifier(db))
+    let cx = ResolveCx::new(&*config.0, &files);
+    lang.resolve(&cx, import.scope(db), import.specifier(db))
 }
 
 /// The files directly in one directory, as (name, file), sorted by name.
@@ -126,7 +178,7 @@ pub fn directory_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<DirectoryPart>> {
     Arc::new(parts.into_iter().map(Arc::new).collect())
 }
 
-pub use interned::{Directory, DirectoryChunk, PythonImport};
+pub use interned::{Directory, DirectoryChunk, ImportKey, LanguageKey};
 
 /// See `db::inputs`: salsa generates the constructor without docs.
 #[allow(missing_docs)]
@@ -138,16 +190,26 @@ mod interned {
         pub path: String,
     }
 
-    /// A Python import as written in a file of one directory (a resolution depends on
-    /// the importing file's directory alone), as a key of [`super::python_import`].
+    /// An import as written in a file of one import scope of one language (a resolution
+    /// depends on the scope alone), as a key of [`super::import_resolution`].
     #[salsa::interned(debug)]
-    pub struct PythonImport<'db> {
+    pub struct ImportKey<'db> {
         #[returns(copy)]
         pub workspace: super::Workspace,
+        /// The language's position in the database's languages.
+        #[returns(copy)]
+        pub language: u8,
         #[returns(ref)]
-        pub dir: String,
+        pub scope: String,
         #[returns(ref)]
         pub specifier: String,
+    }
+
+    /// A language's position in the database's languages, as a key of its queries.
+    #[salsa::interned(debug)]
+    pub struct LanguageKey<'db> {
+        #[returns(copy)]
+        pub index: u8,
     }
 
     /// The number of one part of the [`super::directory_table`], as a key of
@@ -204,21 +266,24 @@ impl<'a> TrackedFiles<'a> {
         }
     }
 
+    /// The files directly in `dir`, read through its [`directory_files`] once per query.
+    fn listing(&self, dir: &str) -> DirectoryFiles {
+        let mut seen = self.seen.borrow_mut();
+        match seen.get(dir) {
+            Some(listing) => listing.clone(),
+            None => {
+                let key = Directory::new(self.db, dir);
+                let listing = directory_files(self.db, self.ws, key);
+                seen.insert(dir.to_owned(), listing.clone());
+                listing
+            }
+        }
+    }
+
     /// The indexed file at `path`, if there is one.
     pub(crate) fn get(&self, path: &str) -> Option<SourceFile> {
         let (dir, name) = split_dir(path);
-        let listing = {
-            let mut seen = self.seen.borrow_mut();
-            match seen.get(dir) {
-                Some(listing) => listing.clone(),
-                None => {
-                    let key = Directory::new(self.db, dir);
-                    let listing = directory_files(self.db, self.ws, key);
-                    seen.insert(dir.to_owned(), listing.clone());
-                    listing
-                }
-            }
-        };
+        let listing = self.listing(dir);
         let i = listing
             .binary_search_by(|(n, _)| n.as_str().cmp(name))
             .ok()?;
@@ -229,5 +294,12 @@ impl<'a> TrackedFiles<'a> {
 impl FileSet for TrackedFiles<'_> {
     fn contains(&self, path: &str) -> bool {
         self.get(path).is_some()
+    }
+
+    fn list(&self, dir: &str) -> Vec<String> {
+        self.listing(dir)
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect()
     }
 }

@@ -253,7 +253,7 @@ fn named_files(
             path: path.clone(),
             score: components.total(weights),
             components,
-            traits: PathTraits::of(path),
+            traits: crate::path_traits::path_traits(db.languages(), path),
             matched_terms: Vec::new(),
         });
     }

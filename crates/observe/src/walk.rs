@@ -8,7 +8,7 @@ use std::time::SystemTime;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::facts::Lang;
+use sightline_lang::{LangId, Languages};
 
 /// Files larger than this are not indexed (they are data or bundles, not hand-written source).
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -30,12 +30,13 @@ pub enum SkipReason {
     Generated,
     /// Metadata or contents could not be read (permissions, a file removed mid-walk).
     Unreadable,
-    /// Under a directory of installed third-party code (`node_modules`, `site-packages`, …).
+    /// Under a directory a language names as installed third-party code or caches.
     DependencyDir,
-    /// A Python virtual environment (a directory holding `pyvenv.cfg`), whatever its name.
-    VirtualEnv,
-    /// A `build` or `dist` directory next to Python packaging configuration: copies of the
-    /// sources made by a packaging tool.
+    /// A directory holding a language's marker file of installed code (an environment's
+    /// marker), whatever its name.
+    MarkedDependencyDir,
+    /// A language's build-output directory next to one of its packaging manifests: copies
+    /// of the sources made by a build tool.
     BuildOutput,
     /// A file name that is not valid UTF-8: paths are UTF-8 everywhere downstream.
     NonUtf8Name,
@@ -54,7 +55,7 @@ impl SkipReason {
             SkipReason::Generated => "generated",
             SkipReason::Unreadable => "unreadable",
             SkipReason::DependencyDir => "dependency dir",
-            SkipReason::VirtualEnv => "virtual env",
+            SkipReason::MarkedDependencyDir => "marked dependency dir",
             SkipReason::BuildOutput => "build output",
             SkipReason::NonUtf8Name => "non-utf-8 name",
             SkipReason::Symlink => "symlink",
@@ -65,20 +66,21 @@ impl SkipReason {
 /// What role a loaded file plays in the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FileRole {
-    /// Source code parsed for facts, in this language.
-    Source(Lang),
+    /// Source code parsed for facts, in this language and dialect.
+    Source(LangId),
     /// Package and compiler configuration read by module resolution.
     Manifest,
 }
 
 impl FileRole {
-    /// The role of a repo-relative path, or `None` if the index does not load it.
-    pub fn of(path: &str) -> Option<FileRole> {
-        if let Some(lang) = Lang::from_path(path) {
+    /// The role of a repo-relative path among `languages`, or `None` if the index does not
+    /// load it.
+    pub fn of(languages: Languages, path: &str) -> Option<FileRole> {
+        if let Some(lang) = languages.of_path(path) {
             return Some(FileRole::Source(lang));
         }
         let name = path.rsplit('/').next().unwrap_or(path);
-        crate::lang::is_manifest(name).then_some(FileRole::Manifest)
+        languages.is_manifest(name).then_some(FileRole::Manifest)
     }
 }
 
@@ -187,34 +189,29 @@ impl WalkOutcome {
     }
 }
 
-/// Directory names that hold installed third-party code or caches (by any language's
-/// convention); never indexed even when not ignored.
-pub(crate) fn is_dependency_dir(name: &str) -> bool {
-    crate::lang::is_dependency_dir(name)
-}
-
-/// The marker file every Python virtual environment has at its root (PEP 405), whatever
-/// the directory is called.
-const VIRTUAL_ENV_MARKER: &str = "pyvenv.cfg";
-
-/// How deep below the walk's start a virtual environment is looked for by its marker file.
-/// Environments live at a project's root or one or two levels down (`backend/.venv`);
-/// probing deeper would add a `stat` per directory to every walk, including the sweep
-/// behind each incremental refresh.
-const VIRTUAL_ENV_MAX_DEPTH: usize = 3;
+/// How deep below the walk's start a directory is looked at for a marker file of
+/// installed code ([`sightline_lang::Language::dependency_dir_markers`]). Such
+/// environments live at a project's root or one or two levels down; probing deeper would
+/// add a `stat` per directory to every walk, including the sweep behind each incremental
+/// refresh.
+const MARKED_DIR_MAX_DEPTH: usize = 3;
 
 /// Why a walked directory `depth` levels below the walk's start is pruned, if it is:
-/// installed code (a dependency directory by name, a virtual environment by its marker
-/// file) or a packaging tool's build output.
-pub(crate) fn pruned_dir_reason(path: &Path, name: &str, depth: usize) -> Option<SkipReason> {
-    if depth <= VIRTUAL_ENV_MAX_DEPTH && path.join(VIRTUAL_ENV_MARKER).is_file() {
-        Some(SkipReason::VirtualEnv)
-    } else if is_dependency_dir(name) {
+/// installed code (a dependency directory by name, or by a marker file inside it) or a
+/// build tool's output, by the rules of `languages`.
+pub(crate) fn pruned_dir_reason(
+    languages: Languages,
+    path: &Path,
+    name: &str,
+    depth: usize,
+) -> Option<SkipReason> {
+    if depth <= MARKED_DIR_MAX_DEPTH && languages.has_dependency_dir_marker(path) {
+        Some(SkipReason::MarkedDependencyDir)
+    } else if languages.is_dependency_dir(name) {
         Some(SkipReason::DependencyDir)
-    } else if crate::lang::is_build_output_dir(name)
-        && path
-            .parent()
-            .is_some_and(crate::lang::has_packaging_manifest)
+    } else if path
+        .parent()
+        .is_some_and(|parent| languages.is_build_output(parent, name))
     {
         Some(SkipReason::BuildOutput)
     } else {
@@ -223,26 +220,30 @@ pub(crate) fn pruned_dir_reason(path: &Path, name: &str, depth: usize) -> Option
 }
 
 /// Whether a file's appearance, removal or edit can change what the walk admits outside
-/// the file itself: an ignore file, a virtual environment's marker, or packaging
+/// the file itself: an ignore file, a marker of installed code, or packaging
 /// configuration (which makes a sibling build directory output). Only a full walk
 /// settles what such a change admits.
-pub(crate) fn changes_admission(file_name: &str) -> bool {
+pub(crate) fn changes_admission(languages: Languages, file_name: &str) -> bool {
     file_name == ".gitignore"
         || file_name == ".ignore"
-        || file_name == VIRTUAL_ENV_MARKER
-        || crate::lang::is_packaging_manifest(file_name)
+        || languages.is_dependency_dir_marker(file_name)
+        || languages.is_packaging_manifest(file_name)
 }
 
 /// Walks `root` (respecting .gitignore and friends), then reads and classifies candidate
-/// files in parallel.
-pub fn walk(root: &Path) -> WalkOutcome {
-    walk_changed(root, &|_, _| false)
+/// files of `languages` in parallel.
+pub fn walk(root: &Path, languages: Languages) -> WalkOutcome {
+    walk_changed(root, languages, &|_, _| false)
 }
 
 /// Like [`walk`], but files for which `unchanged(path, stamp)` holds are listed in
 /// `WalkOutcome::unchanged` instead of being read: the stat sweep behind incremental refresh.
-pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync)) -> WalkOutcome {
-    walk_within(root, None, unchanged)
+pub fn walk_changed(
+    root: &Path,
+    languages: Languages,
+    unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
+) -> WalkOutcome {
+    walk_within(root, languages, None, unchanged)
 }
 
 /// Like [`walk_changed`], restricted to `scope` (repo-relative paths of files or
@@ -252,10 +253,11 @@ pub fn walk_changed(root: &Path, unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync
 /// finds there, at the cost of listing a few directories instead of the tree.
 pub fn walk_scoped(
     root: &Path,
+    languages: Languages,
     scope: &[&str],
     unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
 ) -> WalkOutcome {
-    walk_within(root, Some(scope), unchanged)
+    walk_within(root, languages, Some(scope), unchanged)
 }
 
 /// Whether the entry at repo-relative `rel` is on the way to, or inside, a scoped path.
@@ -270,6 +272,7 @@ fn in_scope(rel: &Path, scope: &[String]) -> bool {
 /// so a scoped walk admits a path exactly when the full walk does.
 fn walk_within(
     root: &Path,
+    languages: Languages,
     scope: Option<&[&str]>,
     unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
 ) -> WalkOutcome {
@@ -302,7 +305,7 @@ fn walk_within(
                 return true;
             }
             let name = e.file_name().to_string_lossy();
-            match pruned_dir_reason(e.path(), &name, e.depth()) {
+            match pruned_dir_reason(languages, e.path(), &name, e.depth()) {
                 Some(reason) => {
                     let mut counts = pruned_in_filter.lock().unwrap_or_else(|p| p.into_inner());
                     *counts.entry(reason).or_default() += 1;
@@ -313,7 +316,7 @@ fn walk_within(
         });
     let classified = |entry: Result<ignore::DirEntry, ignore::Error>| match entry {
         Err(_) => Some(Found::Error),
-        Ok(entry) => classify(root, entry, unchanged),
+        Ok(entry) => classify(root, languages, entry, unchanged),
     };
     let mut found: Vec<Found> = if scoped {
         // A scoped walk lists a handful of directories: on this thread, since starting the
@@ -339,7 +342,7 @@ fn walk_within(
     }
     let loaded: Vec<Result<LoadedFile, (SkipReason, String)>> = candidates
         .into_par_iter()
-        .map(|(rel, abs, role, meta)| load_with(rel, &abs, role, meta))
+        .map(|(rel, abs, role, meta)| load_with(languages, rel, &abs, role, meta))
         .collect();
     for item in loaded {
         match item {
@@ -411,6 +414,7 @@ impl Drop for FlushOnDrop<'_> {
 
 fn classify(
     root: &Path,
+    languages: Languages,
     entry: ignore::DirEntry,
     unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
 ) -> Option<Found> {
@@ -424,7 +428,11 @@ fn classify(
             .into_owned()
     };
     if file_type.is_symlink() {
-        let indexable = entry.path().to_str().and_then(FileRole::of).is_some();
+        let indexable = entry
+            .path()
+            .to_str()
+            .and_then(|p| FileRole::of(languages, p))
+            .is_some();
         return indexable.then(|| Found::Skipped(SkipReason::Symlink, shown()));
     }
     if !file_type.is_file() {
@@ -433,7 +441,7 @@ fn classify(
     let Some(rel) = rel_path(root, entry.path()) else {
         return Some(Found::Skipped(SkipReason::NonUtf8Name, shown()));
     };
-    let Some(role) = FileRole::of(&rel) else {
+    let Some(role) = FileRole::of(languages, &rel) else {
         return Some(Found::NotIndexed);
     };
     // The walker's metadata is that of the entry itself (links are not followed), and
@@ -453,15 +461,17 @@ fn classify(
 
 /// Reads and classifies one file; `Err` carries the skip reason and the path back.
 pub(crate) fn load(
+    languages: Languages,
     rel: String,
     abs: &Path,
     role: FileRole,
 ) -> Result<LoadedFile, (SkipReason, String)> {
-    load_with(rel, abs, role, None)
+    load_with(languages, rel, abs, role, None)
 }
 
 /// [`load`] with the file's stamp when the caller already has it.
 fn load_with(
+    languages: Languages,
     rel: String,
     abs: &Path,
     role: FileRole,
@@ -487,11 +497,11 @@ fn load_with(
         Ok(t) => t,
         Err(_) => return Err((SkipReason::InvalidUtf8, rel)),
     };
-    if matches!(role, FileRole::Source(_)) {
+    if let FileRole::Source(lang) = role {
         if looks_minified(&text) {
             return Err((SkipReason::Minified, rel));
         }
-        if has_generated_header(&text) {
+        if languages.of(lang).is_some_and(|l| l.is_generated(&text)) {
             return Err((SkipReason::Generated, rel));
         }
     }
@@ -508,22 +518,6 @@ fn looks_minified(text: &str) -> bool {
     let lines = text.lines().count().max(1);
     let longest = text.lines().map(str::len).max().unwrap_or(0);
     longest > MINIFIED_LINE_BYTES && text.len() / lines > MINIFIED_LINE_BYTES / 4
-}
-
-/// The conventional "generated, do not edit" marker within the first lines of a file.
-fn has_generated_header(text: &str) -> bool {
-    text.lines().take(5).any(|line| {
-        let l = line.to_ascii_lowercase();
-        let is_comment = l.trim_start().starts_with("//")
-            || l.trim_start().starts_with('#')
-            || l.trim_start().starts_with("/*")
-            || l.trim_start().starts_with('*');
-        is_comment
-            && (l.contains("@generated")
-                || l.contains("do not edit")
-                || l.contains("auto-generated")
-                || l.contains("autogenerated"))
-    })
 }
 
 /// `abs` relative to `root` with forward slashes, or `None` if it is not under `root` or not
@@ -546,6 +540,11 @@ pub(crate) fn rel_path(root: &Path, abs: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::LANGUAGES;
+
+    fn source(path: &str) -> FileRole {
+        FileRole::of(LANGUAGES, path).unwrap()
+    }
 
     /// A second write in the timestamp tick of the read would leave size, mtime and ctime
     /// equal; a stamp taken that close to the change must not vouch for the text.
@@ -554,7 +553,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a.ts");
         std::fs::write(&file, "export const a = 1;\n").unwrap();
-        let loaded = load("a.ts".into(), &file, FileRole::Source(Lang::TypeScript)).unwrap();
+        let loaded = load(LANGUAGES, "a.ts".into(), &file, source("a.ts")).unwrap();
         let fresh = Stamp::of(&std::fs::metadata(&file).unwrap());
         assert!(loaded.stamp.racy);
         assert_ne!(loaded.stamp, fresh, "a refresh must read the file again");
@@ -573,27 +572,21 @@ mod tests {
 
     #[test]
     fn roles_by_name() {
-        assert_eq!(
-            FileRole::of("src/a.ts"),
-            Some(FileRole::Source(Lang::TypeScript))
-        );
-        assert_eq!(FileRole::of("src/a.jsx"), Some(FileRole::Source(Lang::Tsx)));
-        assert_eq!(FileRole::of("pkg/package.json"), Some(FileRole::Manifest));
-        assert_eq!(
-            FileRole::of("tsconfig.build.json"),
-            Some(FileRole::Manifest)
-        );
-        assert_eq!(FileRole::of("data.json"), None);
-        assert_eq!(FileRole::of("README.md"), None);
+        let role = |p: &str| FileRole::of(LANGUAGES, p);
+        assert!(matches!(role("src/a.ts"), Some(FileRole::Source(_))));
+        assert!(matches!(role("src/a.jsx"), Some(FileRole::Source(_))));
+        assert_ne!(role("src/a.ts"), role("src/a.jsx"), "two dialects");
+        assert_eq!(role("pkg/package.json"), Some(FileRole::Manifest));
+        assert_eq!(role("tsconfig.build.json"), Some(FileRole::Manifest));
+        assert_eq!(role("data.json"), None);
+        assert_eq!(role("README.md"), None);
     }
 
     #[test]
-    fn detects_minified_and_generated() {
+    fn detects_minified() {
         let long = "a".repeat(5000);
         assert!(looks_minified(&long));
         assert!(!looks_minified("const a = 1;\nconst b = 2;\n"));
-        assert!(has_generated_header("// @generated by a tool\nexport {}\n"));
-        assert!(!has_generated_header("export const generated = 1;\n"));
     }
 
     #[test]
@@ -609,7 +602,7 @@ mod tests {
         std::fs::write(root.join("src/gen.ts"), "// Code generated. DO NOT EDIT.\n").unwrap();
         std::fs::write(root.join("node_modules/x/i.js"), "x").unwrap();
         std::fs::write(root.join("notes.md"), "# notes").unwrap();
-        let out = walk(root);
+        let out = walk(root, LANGUAGES);
         let paths: Vec<&str> = out.files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["src/a.ts"]);
         assert_eq!(out.skipped.get(&SkipReason::Binary), Some(&1));
@@ -642,7 +635,7 @@ mod tests {
         write("dist/p.py", "x = 1\n");
         write("tools/build/make.py", "def make():\n    pass\n");
         write("gen.py", "# @generated by a tool\nx = 1\n");
-        let out = walk(root);
+        let out = walk(root, LANGUAGES);
         let paths: Vec<&str> = out.files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(
             paths,
@@ -653,7 +646,7 @@ mod tests {
                 "tools/build/make.py"
             ]
         );
-        assert_eq!(out.skipped.get(&SkipReason::VirtualEnv), Some(&1));
+        assert_eq!(out.skipped.get(&SkipReason::MarkedDependencyDir), Some(&1));
         assert_eq!(out.skipped.get(&SkipReason::DependencyDir), Some(&2));
         assert_eq!(out.skipped.get(&SkipReason::BuildOutput), Some(&2));
         assert_eq!(out.skipped.get(&SkipReason::Generated), Some(&1));
@@ -661,13 +654,11 @@ mod tests {
 
     #[test]
     fn python_sources_stubs_and_packaging_files_have_roles() {
-        assert_eq!(FileRole::of("a/b.py"), Some(FileRole::Source(Lang::Python)));
-        assert_eq!(
-            FileRole::of("a/b.pyi"),
-            Some(FileRole::Source(Lang::Python))
-        );
-        assert_eq!(FileRole::of("pyproject.toml"), Some(FileRole::Manifest));
-        assert_eq!(FileRole::of("sub/setup.cfg"), Some(FileRole::Manifest));
-        assert_eq!(FileRole::of("a/b.pyc"), None);
+        let role = |p: &str| FileRole::of(LANGUAGES, p);
+        assert!(matches!(role("a/b.py"), Some(FileRole::Source(_))));
+        assert_eq!(role("a/b.py"), role("a/b.pyi"));
+        assert_eq!(role("pyproject.toml"), Some(FileRole::Manifest));
+        assert_eq!(role("sub/setup.cfg"), Some(FileRole::Manifest));
+        assert_eq!(role("a/b.pyc"), None);
     }
 }

@@ -390,8 +390,7 @@ export function later() { recordStore.load(); }
 
     let log_text = format!("executions: {:?}", log.lock().unwrap());
     assert_eq!(executed(&log, "file_link"), 1, "{log_text}");
-    assert_eq!(executed(&log, "resolver_config"), 0, "{log_text}");
-    assert_eq!(executed(&log, "python_resolver"), 0, "{log_text}");
+    assert_eq!(executed(&log, "language_config"), 0, "{log_text}");
     assert_eq!(executed(&log, "module_resolver"), 0, "{log_text}");
     let graph = workspace_graph(index.db(), index.workspace());
     let later = graph

@@ -6,9 +6,9 @@ mod common;
 
 use sightline_observe::db::{file_index, workspace_graph};
 use sightline_observe::graph::EdgeKind;
-use sightline_observe::path_traits::PathTraits;
+use sightline_observe::path_traits::path_traits;
 use sightline_observe::resolve::Resolution;
-use sightline_observe::{CacheMode, Index, IndexOptions};
+use sightline_observe::{CacheMode, Index, IndexOptions, LANGUAGES};
 use std::path::{Path, PathBuf};
 
 fn fixture_root() -> PathBuf {
@@ -63,7 +63,10 @@ fn python_fixture_resolves_every_import_form() {
     // Namespace packages: directories without `__init__.py`.
     assert_eq!(
         r("tests/test_cart.py", "plugins.payments"),
-        Resolution::Directory("src/plugins/payments".into())
+        Resolution::Package {
+            dir: "src/plugins/payments".into(),
+            files: Vec::new()
+        }
     );
     assert_eq!(
         r("tests/test_cart.py", "plugins.payments.card"),
@@ -90,7 +93,11 @@ fn python_fixture_resolves_every_import_form() {
 fn python_fixture_walk_skips_environments_and_build_output() {
     let index = open();
     let report = index.report();
-    assert_eq!(report.skipped.get("virtual env"), Some(&1), "{report:#?}");
+    assert_eq!(
+        report.skipped.get("marked dependency dir"),
+        Some(&1),
+        "{report:#?}"
+    );
     assert_eq!(report.skipped.get("build output"), Some(&1), "{report:#?}");
     assert_eq!(
         report.imports_unresolved, 0,
@@ -121,10 +128,10 @@ fn python_test_files_carry_the_test_trait() {
         "pkg/a_test.py",
         "conftest.py",
     ] {
-        assert!(PathTraits::of(test).test, "{test}");
+        assert!(path_traits(LANGUAGES, test).test, "{test}");
     }
     for source in ["src/shop/cart.py", "pkg/testing.py", "pkg/contest.py"] {
-        assert!(!PathTraits::of(source).test, "{source}");
+        assert!(!path_traits(LANGUAGES, source).test, "{source}");
     }
 }
 

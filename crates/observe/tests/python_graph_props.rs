@@ -5,11 +5,10 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use sightline_observe::Lang;
+use sightline_observe::LANGUAGES;
 use sightline_observe::db::FileShape;
 use sightline_observe::graph::{EdgeKind, Graph, GraphFile};
 use sightline_observe::resolve::ModuleResolver;
-use sightline_observe::syntax::extract_facts;
 
 #[rustfmt::skip]
 const FRAGMENTS: &[&str] = &[
@@ -44,7 +43,8 @@ proptest! {
     ) {
         let mut files = Vec::new();
         for (path, text) in PATHS.iter().zip(&texts) {
-            let facts = extract_facts(Lang::Python, text);
+            let id = LANGUAGES.of_path(path).unwrap();
+            let facts = LANGUAGES.of(id).unwrap().extract(id.dialect, text);
             for d in &facts.decls {
                 prop_assert!(d.bytes.start <= d.bytes.end);
                 prop_assert!(d.bytes.end as usize <= text.len(), "{d:?}");

@@ -6,9 +6,23 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
-use sightline_observe::{Lang, syntax::extract_facts};
+use sightline_observe::{LANGUAGES, LangId};
 
-fn collect(dir: &Path, out: &mut Vec<(PathBuf, Lang)>) {
+fn extract_facts(lang: LangId, text: &str) -> sightline_observe::FileFacts {
+    LANGUAGES.of(lang).unwrap().extract(lang.dialect, text)
+}
+
+/// The grammar a language parses a dialect with (for the parse-only timing).
+fn grammar(lang: LangId) -> tree_sitter::Language {
+    match (LANGUAGES.of(lang).unwrap().name(), lang.dialect) {
+        ("typescript", 0) => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        ("typescript", _) => tree_sitter_typescript::LANGUAGE_TSX.into(),
+        ("python", _) => tree_sitter_python::LANGUAGE.into(),
+        (other, _) => panic!("no grammar known to this bench for {other}"),
+    }
+}
+
+fn collect(dir: &Path, out: &mut Vec<(PathBuf, LangId)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -21,7 +35,7 @@ fn collect(dir: &Path, out: &mut Vec<(PathBuf, Lang)>) {
         }
         if path.is_dir() {
             collect(&path, out);
-        } else if let Some(lang) = Lang::from_path(&name) {
+        } else if let Some(lang) = LANGUAGES.of_path(&name) {
             out.push((path, lang));
         }
     }
@@ -35,7 +49,7 @@ fn syntax_bench_tree() {
     };
     let mut files = Vec::new();
     collect(Path::new(&root), &mut files);
-    let sources: Vec<(String, Lang)> = files
+    let sources: Vec<(String, LangId)> = files
         .iter()
         .filter_map(|(p, l)| std::fs::read_to_string(p).ok().map(|s| (s, *l)))
         .collect();
@@ -53,12 +67,7 @@ fn syntax_bench_tree() {
     let parse_only = Instant::now();
     let mut parser = tree_sitter::Parser::new();
     for (text, lang) in &sources {
-        let language: tree_sitter::Language = match lang {
-            Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-            Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-            Lang::Python => tree_sitter_python::LANGUAGE.into(),
-        };
-        parser.set_language(&language).unwrap();
+        parser.set_language(&grammar(*lang)).unwrap();
         drop(parser.parse(text, None));
     }
     let parse_only = parse_only.elapsed();

@@ -229,7 +229,7 @@ fn lists_two_levels_by_default_in_tree_order() {
     ]);
     assert_eq!(paths(&result), expected);
     assert!(!result.truncated);
-    assert_eq!(result.skipped.node_modules, 1);
+    assert_eq!(result.skipped.dependency_dirs, 1);
     assert_eq!(result.skipped.vcs_dirs, 1);
 
     let five = result
@@ -399,5 +399,5 @@ fn listing_skips_python_virtual_environments_and_caches_as_dependencies() {
     };
     let result = list(&root, args);
     assert_eq!(paths(&result), ["app", "app/main.py"]);
-    assert_eq!(result.skipped.node_modules, 3);
+    assert_eq!(result.skipped.dependency_dirs, 3);
 }

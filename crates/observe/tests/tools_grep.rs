@@ -196,7 +196,7 @@ fn ignored_dependency_vcs_binary_and_large_files_are_skipped() {
             m.path
         );
     }
-    assert_eq!(result.skipped.node_modules, 1);
+    assert_eq!(result.skipped.dependency_dirs, 1);
     assert_eq!(result.skipped.vcs_dirs, 1);
     assert_eq!(result.files_skipped_binary, 1);
     assert_eq!(result.files_skipped_large, 1);

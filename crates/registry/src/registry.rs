@@ -67,6 +67,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                             lines: w.lines,
                             text: w.text.clone(),
                         }),
+                        traits: outline.path_traits(&f.path),
                     });
                 }
             }
@@ -81,6 +82,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     search: Some(m.components),
                     matched_terms: Vec::new(),
                     text: None,
+                    traits: outline.path_traits(&m.path),
                 });
             }
             (ToolName::ExploreCode, out)
@@ -122,6 +124,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                             lines: LineRange::new(first, last),
                             text,
                         }),
+                        traits: outline.path_traits(&m.path),
                     }
                 })
                 .collect();
@@ -144,6 +147,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                         lines: range,
                         text: r.text.clone(),
                     }),
+                    traits: outline.path_traits(&r.path),
                 });
             }
             (ToolName::ReadFile, out)
@@ -168,6 +172,7 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
                     search: None,
                     matched_terms: Vec::new(),
                     text: None,
+                    traits: outline.path_traits(&e.path),
                 })
                 .collect();
             (ToolName::ListFiles, out)

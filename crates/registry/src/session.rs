@@ -105,6 +105,10 @@ impl Outline for DbOutline<'_> {
             .map(symbol)
             .collect()
     }
+
+    fn path_traits(&self, path: &str) -> sightline_observe::path_traits::PathTraits {
+        sightline_observe::path_traits::path_traits(self.db.languages(), path)
+    }
 }
 
 /// The pipeline's concrete database: it holds the observe and registry queries, and the

@@ -21,7 +21,7 @@
 //! Embedding it on its own:
 //!
 //! ```
-//! use sightline_base::{Intent, LineRange, Location, Registry, Sighting, ToolName};
+//! use sightline_base::{Intent, LineRange, Location, PathTraits, Registry, Sighting, ToolName};
 //! use sightline_render::{DEFAULT_BUDGET_CHARS, render_report};
 //! use sightline_validate::{Budget, parse_selection, validate};
 //!
@@ -37,6 +37,7 @@
 //!     search: None,
 //!     matched_terms: Vec::new(),
 //!     text: None,
+//!     traits: PathTraits::of("src/a.ts"),
 //! }]);
 //! let selection = parse_selection(r#"{
 //!     "primary": ["c1"],

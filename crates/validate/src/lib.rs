@@ -24,7 +24,8 @@
 //!
 //! ```
 //! use sightline_base::{
-//!     Action, Intent, LineRange, Location, ObservedText, Registry, Sighting, ToolName,
+//!     Action, Intent, LineRange, Location, ObservedText, PathTraits, Registry, Sighting,
+//!     ToolName,
 //! };
 //! use sightline_validate::{Budget, Rule, parse_selection, validate};
 //!
@@ -43,6 +44,7 @@
 //!         lines,
 //!         text: "export function save(d) {\n  return store.put(d);\n".into(),
 //!     }),
+//!     traits: PathTraits::of("src/save.ts"),
 //! }]);
 //!
 //! let submitted = parse_selection(r#"{

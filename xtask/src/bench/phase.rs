@@ -9,7 +9,6 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use sightline_observe::RefreshReport;
 use sightline_observe::db::{term_stats, workspace_graph};
-use sightline_observe::path_traits::PathTraits;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::walk::{FileRole, walk_changed};
 use sightline_observe::{CacheMode, Index, IndexOptions};
@@ -116,7 +115,8 @@ fn session(repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<S
         ..Session::default()
     };
     let t = Instant::now();
-    let _ = walk_changed(index.root(), &|_, _| true);
+    let languages = sightline_observe::Db::languages(index.db());
+    let _ = walk_changed(index.root(), languages, &|_, _| true);
     out.unchanged_walk_ms = ms(t);
     // The order matters: a file's first edit lowers its text's durability (the body edit
     // pays for that), and the edits after it re-verify only what derives from it.
@@ -165,7 +165,7 @@ fn edit_targets(index: &Index, count: usize) -> Vec<String> {
         .iter()
         .filter(|f| matches!(f.role(db), FileRole::Source(_)))
         .filter(|f| {
-            let traits = PathTraits::of(f.path(db));
+            let traits = *sightline_observe::path_traits::file_traits(db, **f);
             !traits.is_secondary() && !traits.declaration_only
         })
         .map(|f| (f.text(db).len(), f.path(db).as_str()))

@@ -3,7 +3,6 @@
 //! through the tree, plus two-word phrases built from the words of such names (the shape
 //! of a natural-language question in the code's own vocabulary).
 
-use sightline_observe::path_traits::PathTraits;
 use sightline_observe::terms::split_identifier;
 use sightline_observe::{DeclKind, Index};
 
@@ -25,7 +24,7 @@ fn candidate_names<D: sightline_observe::Db>(index: &Index<D>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     let mut names = Vec::new();
     for &file in index.workspace().files(db) {
-        let traits = PathTraits::of(file.path(db));
+        let traits = *sightline_observe::path_traits::file_traits(db, file);
         if traits.is_secondary() || traits.declaration_only {
             continue;
         }

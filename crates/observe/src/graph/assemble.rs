@@ -18,7 +18,7 @@ use super::{
     Edge, FileDecls, FileEdges, Graph, GraphPart, ImportCounts, MAX_NAME_CANDIDATES, NameGuess,
     NameTable, NodeId, resolve_edges,
 };
-use crate::facts::{DeclKind, Lang};
+use crate::facts::DeclKind;
 
 impl Graph {
     /// The graph of `files` from their already computed edges: maps every edge's
@@ -249,13 +249,9 @@ fn names_from(decls: &FileDecls, first: usize) -> impl Iterator<Item = &str> {
     (first..decls.len()).map(|i| decls.name(i))
 }
 
-/// Each file's position in `lang::LANGUAGES` (`None` for a manifest or an unknown
-/// extension).
+/// Each file's language position (`None` for a manifest).
 fn languages<F>(files: &[GraphPart<'_, F>]) -> Vec<Option<usize>> {
-    files
-        .iter()
-        .map(|f| Lang::from_path(f.path).map(crate::lang::language_index))
-        .collect()
+    files.iter().map(|f| f.language.map(usize::from)).collect()
 }
 
 /// Computes files' edges for an assembly: cached edges renumbered by position, the
@@ -444,7 +440,7 @@ type Guessed = ([NodeId; MAX_NAME_CANDIDATES], usize);
 struct Guesser<'a, 'p, F> {
     graph: &'a Graph,
     files: &'a [GraphPart<'p, F>],
-    /// Each file's position in `lang::LANGUAGES` (`None` for manifests): names link only
+    /// Each file's language position (`None` for manifests): names link only
     /// within one language.
     languages: &'a [Option<usize>],
     /// Guesses already made: the same member name is guessed from many files.

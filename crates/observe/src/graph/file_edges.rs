@@ -13,6 +13,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use sightline_lang::Language;
+
 use super::EdgeKind;
 use crate::db::{FileShape, ShapeUsage};
 use crate::facts::{DeclKind, HeritageKind, ImportedName, UsageKind};
@@ -188,10 +190,10 @@ pub struct TargetedImport<F> {
 /// `FileExports` equal and the files importing it untouched.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FileExports<F> {
-    /// The first top-level exported declaration of each name, sorted by name.
+    /// The first top-level exported declaration of each name, sorted by name; under the
+    /// language's default-export name ([`Language::default_export_name`]), the first
+    /// top-level declaration marked `default_export`.
     exports: Vec<(String, u32)>,
-    /// The first top-level default-exported declaration.
-    default_export: Option<u32>,
     /// The first declaration of each name under each parent, sorted by (parent, name).
     members: Vec<(u32, String, u32)>,
     /// The file's imports that resolved to a file, in import order. A plain import keeps
@@ -203,8 +205,13 @@ pub struct FileExports<F> {
 
 impl<F: Copy> FileExports<F> {
     /// The tables of a file with this shape whose imports resolve to `targets` (one per
-    /// import, in order).
-    pub fn of(shape: &FileShape, targets: &[Option<F>]) -> FileExports<F> {
+    /// import, in order), in a language whose default export is imported by
+    /// `default_name` (if it has one).
+    pub fn of(
+        shape: &FileShape,
+        targets: &[Option<F>],
+        default_name: Option<&str>,
+    ) -> FileExports<F> {
         let mut exports: Vec<(String, u32)> = Vec::new();
         let mut members: Vec<(u32, String, u32)> = Vec::new();
         let mut default_export = None;
@@ -221,6 +228,11 @@ impl<F: Copy> FileExports<F> {
                 }
                 Some(p) => members.push((p, d.name.clone(), i)),
             }
+        }
+        if let Some(name) = default_name {
+            // The default export answers to its name alone, whatever is declared by it.
+            exports.retain(|(n, _)| n != name);
+            exports.extend(default_export.map(|d| (name.to_owned(), d)));
         }
         // Stable sorts by key keep the first declaration of each key first.
         exports.sort_by(|a, b| a.0.cmp(&b.0));
@@ -249,17 +261,14 @@ impl<F: Copy> FileExports<F> {
             .collect();
         FileExports {
             exports,
-            default_export,
             members,
             imports,
         }
     }
 
-    /// The first top-level declaration exported as `name` (`default`: the default export).
+    /// The first top-level declaration exported as `name` (under the language's
+    /// default-export name: the default export).
     pub fn export(&self, name: &str) -> Option<u32> {
-        if name == "default" {
-            return self.default_export;
-        }
         self.exports
             .binary_search_by(|(n, _)| n.as_str().cmp(name))
             .ok()
@@ -295,8 +304,9 @@ pub struct EdgeSource<'a, F> {
     pub resolutions: &'a [Resolution],
     /// The file each import resolved to, in import order.
     pub targets: &'a [Option<F>],
-    /// Whether a receiver names the enclosing class's instance in the file's language.
-    pub is_self_receiver: &'a dyn Fn(&str) -> bool,
+    /// The file's language, whose binding rules apply (`None`: a file of no registered
+    /// language, bound by its declarations and imports alone).
+    pub language: Option<&'a dyn Language>,
 }
 
 /// What a local name refers to inside one file.
@@ -478,7 +488,11 @@ where
             let b = bindings.get(u.name.as_str())?;
             return self.resolve_binding(b).map(|t| Ok((t, true)));
         }
-        if (self.source.is_self_receiver)(receiver) {
+        if self
+            .source
+            .language
+            .is_some_and(|l| l.is_self_receiver(receiver))
+        {
             // A method of the enclosing class.
             if let Some(class) = enclosing_class(self.source.shape, u.enclosing)
                 && let Some(i) = self.source.tables.member(class, &u.name)
@@ -593,7 +607,7 @@ fn import_counts(shape: &FileShape, resolutions: &[Resolution]) -> ImportCounts 
     let mut counts = ImportCounts::default();
     for (imp, resolution) in shape.imports.iter().zip(resolutions) {
         match resolution {
-            Resolution::File(_) | Resolution::Directory(_) => counts.resolved += 1,
+            Resolution::File(_) | Resolution::Package { .. } => counts.resolved += 1,
             Resolution::External | Resolution::Unresolved if imp.optional => {}
             Resolution::External => counts.external += 1,
             Resolution::Unresolved => {
@@ -607,10 +621,12 @@ fn import_counts(shape: &FileShape, resolutions: &[Resolution]) -> ImportCounts 
     counts
 }
 
+/// The innermost declaration around `decl` (itself included) that holds members a self
+/// receiver reaches ([`DeclKind::holds_members`]).
 fn enclosing_class(shape: &FileShape, mut decl: Option<u32>) -> Option<u32> {
     while let Some(d) = decl {
         let item = shape.decls.get(d as usize)?;
-        if matches!(item.kind, DeclKind::Class | DeclKind::Variable) {
+        if item.kind.holds_members() {
             return Some(d);
         }
         decl = item.parent;

@@ -30,7 +30,7 @@ pub use file_edges::{
 };
 
 use crate::db::FileShape;
-use crate::facts::{DeclKind, Lang};
+use crate::facts::DeclKind;
 use crate::resolve::{ModuleResolver, Resolution};
 
 /// A node: a file and, within it, the module (`local` 0) or declaration `d` (`local`
@@ -219,11 +219,17 @@ impl Graph {
                     .collect()
             })
             .collect();
+        let languages = resolver.languages();
+        let language_of = |path: &str| languages.of_path(path).and_then(|id| languages.of(id));
         let tables = PositionalTables(
             files
                 .iter()
                 .zip(&targets)
-                .map(|(f, t)| f.shape.as_deref().map(|s| Arc::new(FileExports::of(s, t))))
+                .map(|(f, t)| {
+                    let default_name = language_of(&f.path).and_then(|l| l.default_export_name());
+                    let shape = f.shape.as_deref()?;
+                    Some(Arc::new(FileExports::of(shape, t, default_name)))
+                })
                 .collect(),
         );
         let edges: Vec<Option<Arc<FileEdges<u32>>>> = (0..files.len())
@@ -231,17 +237,13 @@ impl Graph {
             .map(|fi| {
                 let shape = files[fi].shape.as_deref()?;
                 let own = tables.0[fi].as_deref()?;
-                let language = Lang::from_path(&files[fi].path).map(crate::lang::language_index);
-                let is_self_receiver = |r: &str| {
-                    language.is_some_and(|l| crate::lang::LANGUAGES[l].is_self_receiver(r))
-                };
                 let source = EdgeSource {
                     file: fi as u32,
                     shape,
                     tables: own,
                     resolutions: &resolutions[fi],
                     targets: &targets[fi],
-                    is_self_receiver: &is_self_receiver,
+                    language: language_of(&files[fi].path),
                 };
                 Some(Arc::new(file_edges::file_edges(&tables, &source)))
             })
@@ -254,6 +256,7 @@ impl Graph {
                 file: i as u32,
                 id: i as u32,
                 path: &f.path,
+                language: languages.of_path(&f.path).map(|id| id.language),
                 decls: f.shape.as_deref().map(|s| Arc::new(FileDecls::of(s))),
                 edges,
                 resolved: None,
@@ -443,6 +446,9 @@ pub struct GraphPart<'a, F> {
     pub id: u32,
     /// Its repo-relative path.
     pub path: &'a str,
+    /// Its language's position in the registered languages (`None` for a manifest):
+    /// guesses by name link only files of one language.
+    pub language: Option<u8>,
     /// Its declarations' names and kinds; `None` for manifests.
     pub decls: Option<Arc<FileDecls>>,
     /// Its outgoing edges; `None` for manifests.

@@ -19,7 +19,6 @@ use crate::db::{
     Db, FileBlock, SourceFile, Workspace, file_block_files, file_blocks, file_shape,
     resolve_imports,
 };
-use crate::facts::Lang;
 use crate::graph::{
     Edge, EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
     file_edges as edges, resolve_edges,
@@ -63,8 +62,17 @@ pub fn file_link<'db>(db: &'db dyn Db, ws: Workspace, file: SourceFile) -> FileL
     }
     let shape = file_shape(db, file);
     let resolved = Arc::new(resolve_imports(db, ws, file, &shape));
-    let exports = Arc::new(FileExports::of(&shape, &resolved.targets));
+    let default_name = language_of(db, file).and_then(|l| l.default_export_name());
+    let exports = Arc::new(FileExports::of(&shape, &resolved.targets, default_name));
     FileLink::new(db, resolved, Some(exports))
+}
+
+/// The registered language of a source file; `None` for a manifest.
+fn language_of(db: &dyn Db, file: SourceFile) -> Option<&'static dyn sightline_lang::Language> {
+    match file.role(db) {
+        FileRole::Source(id) => db.languages().of(id),
+        FileRole::Manifest => None,
+    }
 }
 
 /// What other files' edges can see of `file`: its exports, members and resolved imports
@@ -118,16 +126,13 @@ pub fn file_edges(
     let own = link.exports(db)?;
     let shape = file_shape(db, file);
     let resolved = link.resolutions(db);
-    let language = Lang::from_path(file.path(db)).map(crate::lang::language_index);
-    let is_self_receiver =
-        |r: &str| language.is_some_and(|l| crate::lang::LANGUAGES[l].is_self_receiver(r));
     let source = EdgeSource {
         file,
         shape: &shape,
         tables: &own,
         resolutions: &resolved.resolutions,
         targets: &resolved.targets,
-        is_self_receiver: &is_self_receiver,
+        language: language_of(db, file),
     };
     let lookup = TrackedLookup {
         db,
@@ -144,6 +149,8 @@ pub struct FileGraphPart {
     pub file: SourceFile,
     /// Its repo-relative path.
     pub path: String,
+    /// Its language's position in the database's languages; `None` for manifests.
+    pub language: Option<u8>,
     /// Its declarations' names and kinds ([`FileDecls`]); `None` for manifests.
     pub decls: Option<Arc<FileDecls>>,
     /// Its [`file_edges`]; `None` for manifests.
@@ -206,6 +213,10 @@ pub fn graph_chunk<'db>(
                 FileGraphPart {
                     file: *f,
                     path: f.path(db).clone(),
+                    language: match f.role(db) {
+                        FileRole::Source(id) => Some(id.language),
+                        FileRole::Manifest => None,
+                    },
                     decls: source.then(|| Arc::new(FileDecls::of(&file_shape(db, *f)))),
                     edges,
                     resolved,
@@ -264,6 +275,7 @@ pub fn assembly_parts<'a>(
             file: p.file,
             id: file_id(p.file),
             path: p.path.as_str(),
+            language: p.language,
             decls: p.decls.clone(),
             edges: p.edges.clone(),
             resolved: Some(&p.resolved),

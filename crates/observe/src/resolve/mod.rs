@@ -1,354 +1,117 @@
-//! Module resolution: which file of the index an import specifier names.
-//!
-//! A pure function of the file set and the text of its `tsconfig*.json` and
-//! `package.json` files. The configuration is parsed once ([`ResolverConfig`], a function
-//! of the manifests alone); the file set is only asked whether a candidate path exists
-//! ([`FileSet`]), so a salsa query can answer per directory and a resolution depends on the
-//! directories it probed. [`ModuleResolver`] bundles both for use outside salsa.
-//!
-//! Rules, in the order they apply:
-//! - relative specifiers (`./a`, `../b`) against the importing file's directory;
-//! - `#name` against the nearest `package.json` `imports`;
-//! - bare specifiers through the nearest ancestor `tsconfig.json` (`paths`, then
-//!   `baseUrl`), then workspace packages by `package.json` `name`; anything else is an
-//!   external package.
-//!
-//! A candidate path becomes a file by extension probing (see `probe`) or, for a
-//! directory, its `package.json` entries and `index.*` files. No result ever leaves the
-//! root: paths that would climb above it resolve to nothing.
+//! Module resolution outside salsa: every registered language's configuration and the
+//! whole file set, built at once ([`ModuleResolver`]), for programs and tests without a
+//! database and for [`crate::graph::Graph::build`]. The graph's queries resolve through
+//! [`crate::db::import_resolution`] instead, which depends only on what it read.
 
-mod diagnostic;
-mod jsonc;
-mod package;
-pub(crate) mod path;
-mod pattern;
-mod probe;
-mod python;
-mod specifier;
-#[cfg(test)]
-mod tests;
-mod tsconfig;
+use std::collections::BTreeSet;
+use std::sync::Arc;
 
-pub use diagnostic::{DiagnosticKind, ResolveDiagnostic};
-pub use python::PythonResolver;
+use sightline_lang::{ConfigInput, LanguageConfig, Languages, ResolveCx};
 
-use package::PackageJson;
-use probe::Probe;
-use serde::{Deserialize, Serialize};
-use specifier::Specifier;
-use std::collections::{HashMap, HashSet};
-use tsconfig::TsConfig;
+pub use sightline_lang::{ConfigDiagnostic, FileSet, Resolution};
 
-/// Where an import specifier leads.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Resolution {
-    /// A file of the index (repo-relative).
-    File(String),
-    /// A bare package that is not part of the workspace (or a `node:`-style scheme).
-    External,
-    /// Looked like it should be in the repository, but no indexed file matches.
-    Unresolved,
-    /// A directory of the index that is a module without a file of its own (a Python
-    /// namespace package): resolved, but no file node to point at.
-    Directory(String),
-}
-
-/// What resolution reads of the configuration files (`package.json`, `tsconfig*.json`):
-/// a function of their paths and texts alone, so adding or removing a source file never
-/// changes it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ResolverConfig {
-    /// Parsed `package.json` files by the directory that holds them.
-    packages: HashMap<String, PackageJson>,
-    /// Effective settings of every indexed `tsconfig.json`, by its directory.
-    tsconfigs: HashMap<String, TsConfig>,
-    /// Workspace package name → the directory holding its `package.json`.
-    workspace: HashMap<String, String>,
-    diagnostics: Vec<ResolveDiagnostic>,
-}
-
-impl ResolverConfig {
-    /// `files`: repo-relative paths, of which only the configuration files are read (any
-    /// others are ignored). `read`: the text of a repo-relative file, `None` if unreadable.
-    pub fn new(files: &[&str], read: &dyn Fn(&str) -> Option<String>) -> ResolverConfig {
-        // Sorted so that diagnostics and "first one wins" choices are deterministic.
-        let mut sorted: Vec<&str> = files.to_vec();
-        sorted.sort_unstable();
-        sorted.dedup();
-        let mut diagnostics = Vec::new();
-
-        let mut packages = HashMap::new();
-        let mut workspace: HashMap<String, String> = HashMap::new();
-        for &file in sorted
-            .iter()
-            .filter(|f| path::file_name(f) == "package.json")
-        {
-            let Some(text) = read(file) else {
-                diagnostics.push(ResolveDiagnostic::new(file, DiagnosticKind::Unreadable));
-                continue;
-            };
-            let pkg = PackageJson::parse(file, &text, &mut diagnostics);
-            let dir = path::parent(file).to_string();
-            // Vendored copies under node_modules are external packages, not the workspace.
-            let vendored = file.starts_with("node_modules/") || file.contains("/node_modules/");
-            if let Some(name) = pkg.name.as_ref().filter(|_| !vendored) {
-                claim_name(&mut workspace, name, &dir, file, &mut diagnostics);
-            }
-            packages.insert(dir, pkg);
-        }
-
-        let mut loader = tsconfig::Loader::new(read);
-        let mut tsconfigs = HashMap::new();
-        for &file in sorted
-            .iter()
-            .filter(|f| path::file_name(f) == "tsconfig.json")
-        {
-            tsconfigs.insert(path::parent(file).to_string(), loader.load(file));
-        }
-        diagnostics.append(&mut loader.diagnostics);
-        dedup_in_order(&mut diagnostics);
-        ResolverConfig {
-            packages,
-            tsconfigs,
-            workspace,
-            diagnostics,
-        }
-    }
-
-    /// Problems met while reading configuration (malformed JSON, `extends` cycles, …).
-    pub fn diagnostics(&self) -> &[ResolveDiagnostic] {
-        &self.diagnostics
-    }
-}
-
-/// Which repo-relative files exist: all resolution asks of the file set outside Python's
-/// import roots. A salsa query answers it per directory, so a resolution depends on the
-/// directories it probed, not on every path.
-pub trait FileSet {
-    /// Whether `path` (repo-relative) is an indexed file.
-    fn contains(&self, path: &str) -> bool;
-}
-
-impl FileSet for HashSet<String> {
-    fn contains(&self, path: &str) -> bool {
-        HashSet::contains(self, path)
-    }
-}
-
-/// How a Python import resolves, given the importing file's directory and the specifier
-/// (a [`PythonResolver::resolve_in`], directly or through a memo shared by the files of
-/// one directory).
-pub type PythonImports<'a> = dyn Fn(&str, &str) -> Resolution + 'a;
-
-/// One resolution's view of the workspace: its configuration, its file set, and (asked
-/// for only by Python imports) its Python import resolution.
-pub struct Resolver<'a> {
-    config: &'a ResolverConfig,
-    files: &'a dyn FileSet,
-    python: &'a PythonImports<'a>,
-}
-
-impl<'a> Resolver<'a> {
-    /// A view over `config` and `files`; `python` is called only to resolve a Python
-    /// import.
-    pub fn new(
-        config: &'a ResolverConfig,
-        files: &'a dyn FileSet,
-        python: &'a PythonImports<'a>,
-    ) -> Resolver<'a> {
-        Resolver {
-            config,
-            files,
-            python,
-        }
-    }
-
-    /// Resolves `specifier` as written in `from_file` (repo-relative), by the rules of the
-    /// importing file's language (TypeScript's for files of no known language).
-    pub fn resolve(&self, from_file: &str, specifier: &str) -> Resolution {
-        match crate::lang::language_of_path(from_file) {
-            Some(language) => language.resolve(self, from_file, specifier),
-            None => self.resolve_script(from_file, specifier),
-        }
-    }
-
-    /// How the Python import `specifier` resolves in a file of directory `dir`.
-    pub fn python_import(&self, dir: &str, specifier: &str) -> Resolution {
-        (self.python)(dir, specifier)
-    }
-
-    fn probe(&self) -> Probe<'_> {
-        Probe::new(self.files, &self.config.packages)
-    }
-
-    /// Node/TypeScript resolution of `specifier` as written in `from_file`.
-    pub(crate) fn resolve_script(&self, from_file: &str, specifier: &str) -> Resolution {
-        let dir = path::parent(from_file);
-        let found = match specifier::classify(specifier) {
-            Specifier::Relative(spec) => {
-                path::join(dir, spec).and_then(|p| self.probe().file_or_dir(&p))
-            }
-            Specifier::PackageImport(spec) => self.package_import(dir, spec),
-            Specifier::Bare(spec) => match self.bare(dir, spec) {
-                Some(found) => Some(found),
-                None if self.is_claimed(dir, spec) => return Resolution::Unresolved,
-                None => return Resolution::External,
-            },
-            Specifier::Scheme => return Resolution::External,
-            Specifier::Invalid => None,
-        };
-        found.map_or(Resolution::Unresolved, Resolution::File)
-    }
-
-    /// `#name` through the nearest `package.json` that declares `imports`.
-    fn package_import(&self, dir: &str, spec: &str) -> Option<String> {
-        let probe = self.probe();
-        let (pkg_dir, pkg) = path::ancestors(dir).find_map(|d| {
-            probe
-                .package(d)
-                .filter(|p| !p.imports.is_empty())
-                .map(|p| (d, p))
-        })?;
-        let targets = pkg.imports.lookup(spec)?;
-        targets
-            .iter()
-            .find_map(|t| probe.package_target(pkg_dir, t, 1))
-    }
-
-    /// A bare specifier: tsconfig `paths`, `baseUrl`, then workspace packages.
-    fn bare(&self, dir: &str, spec: &str) -> Option<String> {
-        let probe = self.probe();
-        if let Some(config) = self.nearest_tsconfig(dir) {
-            let from_paths = config.paths.lookup(spec).and_then(|targets| {
-                targets.iter().find_map(|t| {
-                    path::join(&config.paths_base, t).and_then(|p| probe.file_or_dir(&p))
-                })
-            });
-            if from_paths.is_some() {
-                return from_paths;
-            }
-            // TypeScript falls through to `baseUrl` and packages when `paths` misses.
-            let from_base = config
-                .base_url
-                .as_deref()
-                .and_then(|base| path::join(base, spec));
-            if let Some(found) = from_base.and_then(|p| probe.file_or_dir(&p)) {
-                return Some(found);
-            }
-        }
-        self.workspace_package(spec)
-    }
-
-    /// `name` or `name/sub` of a workspace package.
-    fn workspace_package(&self, spec: &str) -> Option<String> {
-        let probe = self.probe();
-        let (name, sub) = specifier::split_package(spec)?;
-        let pkg_dir = self.config.workspace.get(name)?;
-        if sub.is_empty() {
-            return probe.package_entry(pkg_dir);
-        }
-        let pkg = probe.package(pkg_dir)?;
-        let from_exports = pkg
-            .subpaths
-            .lookup(&format!("./{sub}"))
-            .and_then(|targets| {
-                targets
-                    .iter()
-                    .find_map(|t| probe.package_target(pkg_dir, t, 1))
-            });
-        // Lenient where Node is strict: a subpath `exports` does not list is still
-        // looked up inside the package, since the question is "which file is meant".
-        from_exports
-            .or_else(|| path::join(pkg_dir, sub).and_then(|p| probe.file_or_dir(&p)))
-            .or_else(|| {
-                path::join(pkg_dir, &format!("src/{sub}")).and_then(|p| probe.file_or_dir(&p))
-            })
-    }
-
-    /// Whether a bare specifier that found no file still names something of this
-    /// repository (a workspace package, or an alias with a real prefix such as `@app/*`),
-    /// so that it is a broken in-repo import rather than an external package.
-    fn is_claimed(&self, dir: &str, spec: &str) -> bool {
-        let by_package = specifier::split_package(spec)
-            .is_some_and(|(name, _)| self.config.workspace.contains_key(name));
-        by_package
-            || self
-                .nearest_tsconfig(dir)
-                .is_some_and(|c| c.paths.matches_with_prefix(spec))
-    }
-
-    /// The config of the nearest ancestor directory holding a `tsconfig.json`.
-    fn nearest_tsconfig(&self, dir: &str) -> Option<&TsConfig> {
-        path::ancestors(dir).find_map(|d| self.config.tsconfigs.get(d))
-    }
-}
-
-/// Resolves import specifiers against an in-memory file set: the configuration, every
-/// path, and the Python resolver, built at once (outside salsa, and for tests).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Resolves import specifiers against an in-memory file set: every language's
+/// configuration and every path, built at once.
+#[derive(Clone)]
 pub struct ModuleResolver {
-    config: ResolverConfig,
-    files: HashSet<String>,
-    python: std::sync::Arc<PythonResolver>,
+    languages: Languages,
+    /// Each registered language's configuration, by position.
+    configs: Vec<Arc<dyn LanguageConfig>>,
+    files: BTreeSet<String>,
 }
 
 impl ModuleResolver {
-    /// `files`: every repo-relative file path in the index (sources and JSON).
-    /// `read`: the text of a repo-relative file, `None` if unreadable; only called here,
-    /// for configuration files.
+    /// The resolver of [`crate::LANGUAGES`] over `files` (every repo-relative path of the
+    /// index, sources and manifests); `read` gives a manifest's text, `None` if unreadable.
     pub fn new(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> ModuleResolver {
-        let mut sorted: Vec<&str> = files.iter().map(String::as_str).collect();
-        sorted.sort_unstable();
-        sorted.dedup();
+        ModuleResolver::with_languages(crate::LANGUAGES, files, read)
+    }
+
+    /// [`ModuleResolver::new`] for `languages`.
+    pub fn with_languages(
+        languages: Languages,
+        files: &[String],
+        read: &dyn Fn(&str) -> Option<String>,
+    ) -> ModuleResolver {
+        let sorted: BTreeSet<String> = files.iter().cloned().collect();
+        let configs = languages
+            .iter()
+            .enumerate()
+            .map(|(i, language)| {
+                let of_language = |p: &&String| {
+                    languages
+                        .of_path(p)
+                        .is_some_and(|id| usize::from(id.language) == i)
+                };
+                let manifests: Vec<&str> = sorted
+                    .iter()
+                    .filter(|p| language.is_manifest(sightline_lang::path::file_name(p)))
+                    .map(String::as_str)
+                    .collect();
+                let sources: Vec<&str> = match language.configure_reads_sources() {
+                    true => sorted
+                        .iter()
+                        .filter(of_language)
+                        .map(String::as_str)
+                        .collect(),
+                    false => Vec::new(),
+                };
+                let input = ConfigInput {
+                    manifests: &manifests,
+                    sources: &sources,
+                    read,
+                };
+                Arc::from(language.configure(&input))
+            })
+            .collect();
         ModuleResolver {
-            config: ResolverConfig::new(&sorted, read),
-            python: std::sync::Arc::new(PythonResolver::new(&sorted, read)),
-            files: sorted.into_iter().map(str::to_string).collect(),
+            languages,
+            configs,
+            files: sorted,
         }
+    }
+
+    /// The languages it resolves for.
+    pub fn languages(&self) -> Languages {
+        self.languages
     }
 
     /// Resolves `specifier` as written in `from_file` (repo-relative), by the rules of the
-    /// importing file's language (TypeScript's for files of no known language).
+    /// importing file's language; unresolved for a file of no registered language.
     pub fn resolve(&self, from_file: &str, specifier: &str) -> Resolution {
-        let python = |dir: &str, spec: &str| self.python.resolve_in(&self.files, dir, spec);
-        Resolver::new(&self.config, &self.files, &python).resolve(from_file, specifier)
+        let Some(id) = self.languages.of_path(from_file) else {
+            return Resolution::Unresolved;
+        };
+        let (Some(language), Some(config)) = (
+            self.languages.of(id),
+            self.configs.get(usize::from(id.language)),
+        ) else {
+            return Resolution::Unresolved;
+        };
+        let cx = ResolveCx::new(&**config, &self.files);
+        language.resolve(&cx, language.import_scope(from_file), specifier)
     }
 
-    /// The Python import resolver of this file set.
-    pub fn python(&self) -> &PythonResolver {
-        &self.python
+    /// The configuration of the language at position `language`.
+    pub fn config(&self, language: u8) -> Option<&dyn LanguageConfig> {
+        self.configs.get(usize::from(language)).map(|c| &**c)
     }
 
-    /// Problems met while reading configuration (malformed JSON, `extends` cycles, …).
-    pub fn diagnostics(&self) -> &[ResolveDiagnostic] {
-        self.config.diagnostics()
-    }
-}
-
-/// Records `name → dir`; on a clash the first claimant (in sorted path order) keeps it.
-fn claim_name(
-    workspace: &mut HashMap<String, String>,
-    name: &str,
-    dir: &str,
-    file: &str,
-    diagnostics: &mut Vec<ResolveDiagnostic>,
-) {
-    match workspace.get(name) {
-        Some(kept) => {
-            let kept = path::join(kept, "package.json").unwrap_or_default();
-            let kind = DiagnosticKind::DuplicatePackageName {
-                name: name.to_string(),
-                kept,
-            };
-            diagnostics.push(ResolveDiagnostic::new(file, kind));
-        }
-        None => {
-            workspace.insert(name.to_string(), dir.to_string());
-        }
+    /// Problems met while reading configuration, every language's, in registration order.
+    pub fn diagnostics(&self) -> Vec<ConfigDiagnostic> {
+        self.configs
+            .iter()
+            .flat_map(|c| c.diagnostics().iter().cloned())
+            .collect()
     }
 }
 
-fn dedup_in_order(diagnostics: &mut Vec<ResolveDiagnostic>) {
-    let mut seen = HashSet::new();
-    diagnostics.retain(|d| seen.insert(d.clone()));
+impl std::fmt::Debug for ModuleResolver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModuleResolver")
+            .field("languages", &self.languages)
+            .field("configs", &self.configs)
+            .field("files", &self.files.len())
+            .finish()
+    }
 }

@@ -1,6 +1,6 @@
 //! The file walk shared by `grep` and `list_files`: `.gitignore`-aware, never follows
-//! symlinks (so it cannot leave the root), and skips dependency and VCS directories while
-//! counting what it skipped.
+//! symlinks (so it cannot leave the root), and skips the directories the languages prune
+//! (installed code, build output) and VCS directories while counting what it skipped.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -16,8 +16,9 @@ pub(crate) const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_d
 /// similar ignore files are not counted.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SkipCounts {
-    /// `node_modules` directories that were not descended into.
-    pub node_modules: usize,
+    /// Directories of installed code or build output (by the languages' rules) that were
+    /// not descended into.
+    pub dependency_dirs: usize,
     /// Version-control directories (`.git`, `.hg`, …) that were not descended into.
     pub vcs_dirs: usize,
 }
@@ -25,22 +26,26 @@ pub struct SkipCounts {
 /// Live counters filled in by the walk's entry filter.
 #[derive(Debug, Default)]
 pub(crate) struct SkipCounters {
-    node_modules: AtomicUsize,
+    dependency_dirs: AtomicUsize,
     vcs_dirs: AtomicUsize,
 }
 
 impl SkipCounters {
     pub(crate) fn snapshot(&self) -> SkipCounts {
         SkipCounts {
-            node_modules: self.node_modules.load(Ordering::Relaxed),
+            dependency_dirs: self.dependency_dirs.load(Ordering::Relaxed),
             vcs_dirs: self.vcs_dirs.load(Ordering::Relaxed),
         }
     }
 }
 
 /// A sequential walk from `start` (a canonical path inside the root) down to `max_depth`
-/// levels below it (`None` = unlimited).
-pub(crate) fn walk(start: &Path, max_depth: Option<usize>) -> (Walk, Arc<SkipCounters>) {
+/// levels below it (`None` = unlimited), pruning what `languages` prune.
+pub(crate) fn walk(
+    start: &Path,
+    languages: sightline_lang::Languages,
+    max_depth: Option<usize>,
+) -> (Walk, Arc<SkipCounters>) {
     let counters = Arc::new(SkipCounters::default());
     let filter_counters = Arc::clone(&counters);
     let mut builder = WalkBuilder::new(start);
@@ -60,11 +65,17 @@ pub(crate) fn walk(start: &Path, max_depth: Option<usize>) -> (Walk, Arc<SkipCou
                 return true;
             }
             let name = entry.file_name();
-            // Installed dependencies: the same rule the index walk applies.
-            if crate::walk::pruned_dir_reason(entry.path(), &name.to_string_lossy(), entry.depth())
-                .is_some()
-            {
-                filter_counters.node_modules.fetch_add(1, Ordering::Relaxed);
+            // Installed dependencies and build output: the same rule the index walk applies.
+            let pruned = crate::walk::pruned_dir_reason(
+                languages,
+                entry.path(),
+                &name.to_string_lossy(),
+                entry.depth(),
+            );
+            if pruned.is_some() {
+                filter_counters
+                    .dependency_dirs
+                    .fetch_add(1, Ordering::Relaxed);
                 return false;
             }
             if VCS_DIRS.iter().any(|vcs| name == *vcs) {

@@ -7,9 +7,9 @@
 
 use super::diagnostic::{DiagnosticKind, ResolveDiagnostic};
 use super::jsonc::strip_jsonc;
-use super::path;
 use super::pattern::PatternMap;
 use serde_json::{Map, Value};
+use sightline_lang::path;
 use std::collections::HashMap;
 
 /// The effective (merged) resolution settings of one config file.

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 /// What an extractor does at each step of [`traverse`].
-pub(crate) trait Visit<'t> {
+pub trait Visit<'t> {
     /// A named node, or an anonymous one with children, is entered (`field` is the
     /// cursor's field id, 0 for none).
     fn enter(&mut self, node: Node<'t>, field: u16);
@@ -16,7 +16,7 @@ pub(crate) trait Visit<'t> {
 }
 
 /// Visits `root`'s subtree in document order.
-pub(crate) fn traverse<'t>(root: Node<'t>, v: &mut impl Visit<'t>) {
+pub fn traverse<'t>(root: Node<'t>, v: &mut impl Visit<'t>) {
     let mut cursor = root.walk();
     'nodes: loop {
         let node = cursor.node();
@@ -50,14 +50,14 @@ pub(crate) fn traverse<'t>(root: Node<'t>, v: &mut impl Visit<'t>) {
 const MAX_ERROR_LINES: usize = 8;
 
 /// A 1-based line for a 0-based row, clamped into a file of `line_count` lines.
-pub(crate) fn line_of(row: usize, line_count: u32) -> u32 {
+pub fn line_of(row: usize, line_count: u32) -> u32 {
     let line = u32::try_from(row.saturating_add(1)).unwrap_or(u32::MAX);
     line.min(line_count).max(1)
 }
 
 /// The last 0-based row a node covers: a node ending at a line's column 0 ends on the row
 /// before.
-pub(crate) fn end_row(node: Node<'_>) -> usize {
+pub fn end_row(node: Node<'_>) -> usize {
     let end = node.end_position();
     if end.column == 0 && end.row > node.start_position().row {
         end.row - 1
@@ -67,7 +67,7 @@ pub(crate) fn end_row(node: Node<'_>) -> usize {
 }
 
 /// Counts a syntax error at `node` and keeps its line (the first few, each once).
-pub(crate) fn record_error(facts: &mut crate::facts::FileFacts, node: Node<'_>) {
+pub fn record_error(facts: &mut crate::facts::FileFacts, node: Node<'_>) {
     facts.parse_errors = facts.parse_errors.saturating_add(1);
     let line = line_of(node.start_position().row, facts.line_count);
     let lines = &mut facts.error_lines;
@@ -78,7 +78,7 @@ pub(crate) fn record_error(facts: &mut crate::facts::FileFacts, node: Node<'_>) 
 
 /// Records a usage of `name` (with `receiver`, for a member) on `at`'s line inside the
 /// declaration `enclosing`; an empty name (an elided one) records nothing.
-pub(crate) fn push_usage(
+pub fn push_usage(
     facts: &mut crate::facts::FileFacts,
     (kind, name, receiver): (crate::facts::UsageKind, &str, String),
     at: Node<'_>,
@@ -99,13 +99,13 @@ pub(crate) fn push_usage(
 
 /// A byte offset or count as the `u32` facts store, saturating: a file too large for it is
 /// refused long before, so saturation only keeps hostile input from panicking.
-pub(crate) fn to_u32(n: usize) -> u32 {
+pub fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// `node.child_by_field_id` that treats the "absent field" id 0 as no child.
 #[inline]
-pub(crate) fn field_child<'t>(node: Node<'t>, field: u16) -> Option<Node<'t>> {
+pub fn field_child<'t>(node: Node<'t>, field: u16) -> Option<Node<'t>> {
     if field == 0 {
         None
     } else {

@@ -1,8 +1,34 @@
-//! End-to-end rules of [`ModuleResolver`] over small in-memory repositories.
+//! End-to-end rules of [`Resolver`] over small in-memory repositories.
 
-use super::{DiagnosticKind, ModuleResolver, Resolution};
+use super::{DiagnosticKind, ResolveDiagnostic, Resolver, ScriptConfig};
 use proptest::prelude::*;
-use std::collections::HashMap;
+use sightline_lang::{Resolution, path};
+use std::collections::{BTreeSet, HashMap};
+
+/// A configuration and a file set, built at once.
+struct ModuleResolver {
+    config: ScriptConfig,
+    files: BTreeSet<String>,
+}
+
+impl ModuleResolver {
+    /// `files`: every path (configuration files among them); `read`: any file's text.
+    fn new(files: &[String], read: &dyn Fn(&str) -> Option<String>) -> ModuleResolver {
+        let paths: Vec<&str> = files.iter().map(String::as_str).collect();
+        ModuleResolver {
+            config: ScriptConfig::new(&paths, read),
+            files: files.iter().cloned().collect(),
+        }
+    }
+
+    fn resolve(&self, from_file: &str, specifier: &str) -> Resolution {
+        Resolver::new(&self.config, &self.files).resolve(path::parent(from_file), specifier)
+    }
+
+    fn diagnostics(&self) -> &[ResolveDiagnostic] {
+        self.config.problems()
+    }
+}
 
 /// A repository: `(path, text)`; sources get empty text, JSON files their content.
 fn repo(entries: &[(&str, &str)]) -> ModuleResolver {

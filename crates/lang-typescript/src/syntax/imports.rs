@@ -3,10 +3,10 @@
 use tree_sitter::Node;
 
 use super::grammar::Kind;
-use super::text::unquote;
-use super::traverse::field_child;
 use super::walk::Extractor;
-use crate::facts::{Import, ImportedName};
+use sightline_lang::syntax::text::unquote;
+use sightline_lang::syntax::traverse::field_child;
+use sightline_lang::{Import, ImportedName};
 
 impl<'t> Extractor<'t> {
     /// `import D, { a as b } from "m"`, `import * as ns from "m"`, `import type …`,
@@ -42,7 +42,7 @@ impl<'t> Extractor<'t> {
         for part in clause.named_children(&mut cursor) {
             match part.kind() {
                 "identifier" => import.names.push(ImportedName {
-                    imported: "default".to_owned(),
+                    imported: super::decls::DEFAULT_NAME.to_owned(),
                     local: self.text_of(part).to_owned(),
                 }),
                 "namespace_import" => {
@@ -124,7 +124,7 @@ impl<'t> Extractor<'t> {
             None => {
                 for (name, alias) in locals {
                     let entry = self.local_exports.entry(name).or_insert(false);
-                    *entry |= alias == "default";
+                    *entry |= alias == super::decls::DEFAULT_NAME;
                 }
             }
         }

@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree, TreeCursor};
 
 use super::grammar::{Grammar, Kind};
-use super::text::node_text;
 use super::usages::RefSet;
-use crate::facts::{DeclIndex, FileFacts};
+use sightline_lang::syntax::text::node_text;
+use sightline_lang::{DeclIndex, FileFacts};
 
 /// What the walk remembers about one ancestor.
 pub(super) struct Frame<'t> {
@@ -51,7 +51,7 @@ pub(super) struct Extractor<'t> {
     check_errors: bool,
 }
 
-impl<'t> crate::syntax::traverse::Visit<'t> for Extractor<'t> {
+impl<'t> sightline_lang::syntax::traverse::Visit<'t> for Extractor<'t> {
     fn enter(&mut self, node: Node<'t>, field: u16) {
         Extractor::enter(self, node, field);
     }
@@ -86,7 +86,7 @@ impl<'t> Extractor<'t> {
             local_exports: HashMap::new(),
             check_errors: root.has_error(),
         };
-        crate::syntax::traverse::traverse(root, &mut ex);
+        sightline_lang::syntax::traverse::traverse(root, &mut ex);
         ex.apply_local_exports();
         ex.facts
     }
@@ -228,12 +228,12 @@ impl<'t> Extractor<'t> {
     }
 
     fn record_error(&mut self, node: Node<'t>) {
-        super::traverse::record_error(&mut self.facts, node);
+        sightline_lang::syntax::traverse::record_error(&mut self.facts, node);
     }
 
     /// A 1-based line for a 0-based row, clamped into the file.
     pub fn line(&self, row: usize) -> u32 {
-        super::traverse::line_of(row, self.facts.line_count)
+        sightline_lang::syntax::traverse::line_of(row, self.facts.line_count)
     }
 
     pub fn text_of(&self, node: Node<'_>) -> &'t str {

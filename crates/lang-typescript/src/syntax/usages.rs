@@ -6,12 +6,12 @@ use std::hash::{BuildHasherDefault, Hasher};
 use tree_sitter::Node;
 
 use super::grammar::Kind;
-use super::text::compact;
-use super::traverse::field_child;
 use super::walk::Extractor;
-use crate::facts::{Heritage, HeritageKind, UsageKind};
+use sightline_lang::syntax::text::compact;
+use sightline_lang::syntax::traverse::field_child;
+use sightline_lang::{Heritage, HeritageKind, UsageKind};
 
-const RECEIVER_CHARS: usize = 80;
+use sightline_lang::syntax::RECEIVER_CHARS;
 
 /// References seen so far, keyed by (name, enclosing declaration), so each is kept once.
 /// Identifiers are a large share of all nodes, hence the cheap multiplicative hash.
@@ -136,7 +136,12 @@ impl<'t> Extractor<'t> {
 
     fn push_usage(&mut self, kind: UsageKind, name: &str, receiver: String, at: Node<'t>) {
         let enclosing = self.enclosing();
-        crate::syntax::traverse::push_usage(&mut self.facts, (kind, name, receiver), at, enclosing);
+        sightline_lang::syntax::traverse::push_usage(
+            &mut self.facts,
+            (kind, name, receiver),
+            at,
+            enclosing,
+        );
     }
 
     /// Supertypes named by `extends` / `implements`, attached to the declaring class or

@@ -1,5 +1,7 @@
-//! Plain per-file syntax facts. These are the values the salsa queries return and the cache
-//! persists, so they hold no tree-sitter types and no absolute paths.
+//! Plain per-file syntax facts: what every language's extractor produces from one file's
+//! text alone. The pipeline's queries return them and its cache persists them, so they
+//! hold no tree-sitter types and no absolute paths. The vocabulary is shared by every
+//! language; each extractor documents how its language maps onto it.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,55 +16,46 @@ pub struct ByteRange {
     pub end: u32,
 }
 
-/// The source language a file was parsed as (chosen by extension).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Lang {
-    /// `.ts`, `.mts`, `.cts`, `.d.ts`
-    TypeScript,
-    /// `.tsx`, and JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`), which the TSX grammar parses.
-    Tsx,
-    /// `.py`, and `.pyi` stubs.
-    Python,
-}
-
-impl Lang {
-    /// The language for a repo-relative path, or `None` when the file is not source we parse.
-    pub fn from_path(path: &str) -> Option<Lang> {
-        let ext = path.rsplit_once('.')?.1;
-        crate::lang::LANGUAGES
-            .iter()
-            .find_map(|language| language.lang_for_extension(ext))
-    }
-
-    /// The language family that owns this grammar.
-    pub fn language(self) -> &'static dyn crate::lang::Language {
-        crate::lang::language_of(self)
-    }
-}
-
-/// What a [`Declaration`] declares, as the grammar names it (TypeScript vocabulary; Python
-/// maps `def` to `Function`/`Method` and `class` to `Class`).
+/// What a [`Declaration`] declares. Shared by every language: an extractor maps its
+/// grammar's declarations onto these kinds (and documents how); a kind no language of a
+/// workspace produces costs nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum DeclKind {
-    /// `class` declarations (and class expressions bound to a name).
+    /// Classes (and class expressions bound to a name); records and other class-like
+    /// declarations with methods and inheritance.
     Class,
-    /// TypeScript `interface` declarations.
+    /// Interfaces: types that declare members for others to implement.
     Interface,
     /// Function declarations, and `const f = () => …` / `const f = function …`.
     Function,
     /// Class methods, method signatures, and methods or function-valued properties of
     /// object literals bound to a name (`const handlers = { onSave() {} }`).
     Method,
-    /// Class fields and interface property signatures.
+    /// Fields and properties: class fields, interface property signatures, struct fields.
     Property,
     /// `type X = …`.
     TypeAlias,
     /// `enum` declarations.
     Enum,
-    /// `namespace`/`module` blocks.
+    /// Namespace blocks that group declarations inside a file (`namespace N {}`).
     Namespace,
-    /// Other top-level `const`/`let`/`var` bindings (objects, calls, literals).
+    /// Other top-level bindings of values (objects, calls, literals).
     Variable,
+    /// Structs: record types whose methods may be declared apart from them (see
+    /// [`Declaration::attached_to`]).
+    Struct,
+    /// Traits: sets of methods types implement.
+    Trait,
+    /// An implementation block that adds methods to a type declared elsewhere; its name is
+    /// the type's, and it is attached to that type ([`Declaration::attached_to`]).
+    Impl,
+    /// A module declared by the language's own syntax (an inline or out-of-line module
+    /// item), as opposed to a file.
+    Module,
+    /// Named constants and statics.
+    Constant,
+    /// Macros, referenced by name (never expanded).
+    Macro,
 }
 
 impl DeclKind {
@@ -79,11 +72,34 @@ impl DeclKind {
             DeclKind::Enum => "enum",
             DeclKind::Namespace => "namespace",
             DeclKind::Variable => "variable",
+            DeclKind::Struct => "struct",
+            DeclKind::Trait => "trait",
+            DeclKind::Impl => "impl",
+            DeclKind::Module => "module",
+            DeclKind::Constant => "const",
+            DeclKind::Macro => "macro",
         }
     }
+
     /// Whether the declaration has a body that can be called.
-    pub(crate) fn is_callable(self) -> bool {
+    pub fn is_callable(self) -> bool {
         matches!(self, DeclKind::Function | DeclKind::Method)
+    }
+
+    /// Whether declarations of this kind hold members that a receiver naming the instance
+    /// (`this`, `self`) reaches: a method's enclosing type. Values count too: an object
+    /// literal bound to a name holds its methods.
+    pub fn holds_members(self) -> bool {
+        matches!(
+            self,
+            DeclKind::Class
+                | DeclKind::Variable
+                | DeclKind::Interface
+                | DeclKind::Enum
+                | DeclKind::Struct
+                | DeclKind::Trait
+                | DeclKind::Impl
+        )
     }
 }
 
@@ -114,6 +130,12 @@ pub struct Declaration {
     pub signature: String,
     /// The enclosing declaration, if any (a method's class).
     pub parent: Option<DeclIndex>,
+    /// The name of the type this declaration belongs to when it is declared apart from
+    /// it: a method declared outside its type's body (a receiver type), an implementation
+    /// block's type. The graph links it to a type of that name declared in the same file
+    /// or in a file of the same package (see `Language::package_scope`). `None` for
+    /// everything nested in its owner's body (that is `parent`).
+    pub attached_to: Option<String>,
 }
 
 /// One binding of an [`Import`]: the exported name and the local name it is bound to.
@@ -136,12 +158,15 @@ pub struct Import {
     pub names: Vec<ImportedName>,
     /// `import * as ns` / `export * as ns from`.
     pub namespace: Option<String>,
-    /// `import type …`.
+    /// An import of types only (`import type …`).
     pub type_only: bool,
     /// A re-export (`export { a } from`, `export * from`) rather than an import.
     pub reexport: bool,
     /// A dynamic `import("…")` or `require("…")` with a literal argument.
     pub dynamic: bool,
+    /// Brings every name the target exports into scope (`import a.b.*`, `use x::*`): a
+    /// usage no other binding explains is looked up among the target's exports.
+    pub glob: bool,
     /// A guess that may name nothing: `from pkg import name` also tries the submodule
     /// `pkg.name`, which exists only when `name` is a module. An optional import that
     /// resolves to no file is dropped, not counted as unresolved.
@@ -160,6 +185,7 @@ impl Import {
             type_only: false,
             reexport: false,
             dynamic: false,
+            glob: false,
             optional: false,
         }
     }
@@ -252,7 +278,7 @@ impl FileFacts {
 
 /// Number of lines in `text`: a final line without a trailing newline counts, an empty text
 /// has none.
-pub(crate) fn count_lines(text: &str) -> u32 {
+pub fn count_lines(text: &str) -> u32 {
     let newlines = text.bytes().filter(|&b| b == b'\n').count();
     let last = usize::from(!text.is_empty() && !text.ends_with('\n'));
     u32::try_from(newlines + last).unwrap_or(u32::MAX)

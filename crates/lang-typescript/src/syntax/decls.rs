@@ -5,19 +5,15 @@
 use tree_sitter::Node;
 
 use super::grammar::Kind;
-use super::text::{signature, unquote};
-use super::traverse::field_child;
 use super::walk::{Extractor, Frame};
-use crate::facts::{ByteRange, DeclIndex, DeclKind, Declaration, LineRange};
+use sightline_lang::syntax::text::{signature, unquote};
+use sightline_lang::syntax::traverse::field_child;
+use sightline_lang::{ByteRange, DeclIndex, DeclKind, Declaration, LineRange};
 
-const SIGNATURE_CHARS: usize = 200;
-/// Longest dotted prefix a qualified name keeps. Deeper nesting elides the prefix to `…`,
-/// so qualified names cost at most this much per declaration and a file of 40,000 nested
-/// literals takes memory linear in its size, not quadratic.
-pub(crate) const MAX_QUALIFIED_PREFIX: usize = 160;
-/// What stands for an elided prefix.
-const ELIDED: &str = "…";
-const DEFAULT_NAME: &str = "default";
+use sightline_lang::syntax::{ELIDED, MAX_QUALIFIED_PREFIX, SIGNATURE_CHARS};
+
+/// The name of an anonymous default export, and what a default import imports.
+pub(crate) const DEFAULT_NAME: &str = "default";
 
 /// The extent of a declaration once its wrappers are included.
 struct Span<'t> {
@@ -209,16 +205,17 @@ impl<'t> Extractor<'t> {
             kind,
             lines: LineRange::new(start_line, end_line),
             bytes: ByteRange {
-                start: super::traverse::to_u32(span.start.start_byte()),
-                end: super::traverse::to_u32(span.end.end_byte()),
+                start: sightline_lang::syntax::traverse::to_u32(span.start.start_byte()),
+                end: sightline_lang::syntax::traverse::to_u32(span.end.end_byte()),
             },
             exported: span.exported,
             default_export: span.default_export,
             signature_line: self.line(sig_pos.row).clamp(start_line, end_line),
             signature: signature(self.text, sig.start_byte(), sig_pos.column, SIGNATURE_CHARS),
             parent,
+            attached_to: None,
         };
-        let index = super::traverse::to_u32(self.facts.decls.len());
+        let index = sightline_lang::syntax::traverse::to_u32(self.facts.decls.len());
         self.facts.decls.push(decl);
         self.decl_stack.push(index);
         frame.pushed_decl = true;
@@ -306,7 +303,7 @@ impl<'t> Extractor<'t> {
 
     /// The last line a node covers; a node ending at a line's column 0 ends on the line before.
     fn end_line(&self, node: Node<'t>) -> u32 {
-        self.line(super::traverse::end_row(node))
+        self.line(sightline_lang::syntax::traverse::end_row(node))
     }
 
     fn name_field(&self, node: Node<'t>) -> Option<&'t str> {

@@ -2,9 +2,9 @@
 //! `index` files and directory `package.json` entries. Only the in-memory file set is
 //! consulted, so this is cheap enough to run for every import of every file.
 
-use super::FileSet;
 use super::package::PackageJson;
-use super::path;
+use sightline_lang::FileSet;
+use sightline_lang::path;
 use std::collections::HashMap;
 
 /// Extensions appended to an extensionless specifier, in TypeScript's preference order

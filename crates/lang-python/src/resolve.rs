@@ -12,15 +12,14 @@
 //!
 //! A dotted name `a.b.c` under a root is the module `a/b/c.py` (or its `.pyi` stub), the
 //! package `a/b/c/__init__.py`, or a namespace package — a directory of Python files with
-//! no `__init__.py` ([`Resolution::Directory`]). Relative imports climb one directory per
+//! no `__init__.py` (a [`Resolution::Package`] without files: resolved, no file to link). Relative imports climb one directory per
 //! leading dot past the first. A name no root knows is an external package; one whose top
 //! segment is in the repository but whose rest is not is unresolved.
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::path;
-use super::{FileSet, Resolution};
-use crate::lang::Language;
+use sightline_lang::path;
+use sightline_lang::{FileSet, Language, LanguageConfig, Resolution};
 
 /// Module suffixes in preference order: sources over stubs, modules over packages.
 const MODULE_SUFFIXES: [&str; 4] = [".py", ".pyi", "/__init__.py", "/__init__.pyi"];
@@ -31,7 +30,7 @@ const MODULE_SUFFIXES: [&str; 4] = [".py", ".pyi", "/__init__.py", "/__init__.py
 /// added to or removed from a directory that keeps a Python file (its directories, roots
 /// and top-level names do not change), and the resolutions reading it are not redone.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PythonResolver {
+pub struct PythonConfig {
     /// Every directory holding a Python file at any depth (so namespace packages too).
     dirs: HashSet<String>,
     /// Import roots in search order ("" is the repository root).
@@ -40,10 +39,13 @@ pub struct PythonResolver {
     top_names: HashSet<String>,
 }
 
-impl PythonResolver {
-    /// `files`: every repo-relative path of the index, sorted; `read`: a manifest's text.
-    pub fn new(files: &[&str], read: &dyn Fn(&str) -> Option<String>) -> PythonResolver {
-        let mut r = PythonResolver::default();
+impl LanguageConfig for PythonConfig {}
+
+impl PythonConfig {
+    /// `files`: the repo-relative paths of Python sources and packaging files, sorted;
+    /// `read`: a packaging file's text.
+    pub fn new(files: &[&str], read: &dyn Fn(&str) -> Option<String>) -> PythonConfig {
+        let mut r = PythonConfig::default();
         let mut python: HashSet<String> = HashSet::new();
         for &f in files {
             if f.ends_with(".py") || f.ends_with(".pyi") {
@@ -60,7 +62,7 @@ impl PythonResolver {
         let mut roots: Vec<String> = Vec::new();
         for &f in files {
             let name = path::file_name(f);
-            if crate::lang::Python.is_manifest(name)
+            if crate::Python.is_manifest(name)
                 && let Some(text) = read(f)
             {
                 for root in declared_roots(name, &text) {
@@ -165,9 +167,7 @@ impl PythonResolver {
                 return Some(Resolution::File(candidate));
             }
         }
-        self.dirs
-            .contains(dir)
-            .then(|| Resolution::Directory(dir.to_owned()))
+        self.dirs.contains(dir).then(|| namespace_package(dir))
     }
 
     /// The module `dotted` under directory `base`.
@@ -189,9 +189,16 @@ impl PythonResolver {
                 return Some(Resolution::File(candidate));
             }
         }
-        self.dirs
-            .contains(&stem)
-            .then_some(Resolution::Directory(stem))
+        self.dirs.contains(&stem).then(|| namespace_package(&stem))
+    }
+}
+
+/// A namespace package: a module that is a directory without a file of its own, so the
+/// import resolves without a file to link to.
+fn namespace_package(dir: &str) -> Resolution {
+    Resolution::Package {
+        dir: dir.to_owned(),
+        files: Vec::new(),
     }
 }
 
@@ -358,8 +365,8 @@ mod tests {
             "lib/core/inner/b.py",
             "scripts/run.py",
         ];
-        let r = PythonResolver::new(&files, &|_| None);
-        let set: HashSet<String> = files.iter().map(|f| f.to_string()).collect();
+        let r = PythonConfig::new(&files, &|_| None);
+        let set: std::collections::BTreeSet<String> = files.iter().map(|f| f.to_string()).collect();
         assert_eq!(r.roots(), ["lib", ""]);
         assert_eq!(
             r.resolve_in(&set, "scripts", "core.inner.b"),

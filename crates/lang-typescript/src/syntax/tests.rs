@@ -1,14 +1,13 @@
 //! Facts extracted from small hand-written sources, one behaviour per test.
 
-use super::extract_facts;
-use crate::facts::*;
+use sightline_lang::*;
 
 fn ts(src: &str) -> FileFacts {
-    extract_facts(Lang::TypeScript, src)
+    super::extract(true, src)
 }
 
 fn tsx(src: &str) -> FileFacts {
-    extract_facts(Lang::Tsx, src)
+    super::extract(false, src)
 }
 
 fn decl<'a>(facts: &'a FileFacts, qualified: &str) -> &'a Declaration {
@@ -401,7 +400,7 @@ fn syntax_pathological_inputs_do_not_panic() {
         innermost.starts_with('…') && innermost.ends_with(".f"),
         "{innermost}"
     );
-    assert!(innermost.len() <= super::decls::MAX_QUALIFIED_PREFIX + 3);
+    assert!(innermost.len() <= sightline_lang::syntax::MAX_QUALIFIED_PREFIX + 3);
     let huge_line = format!("{}\n", "a.b(c);".repeat(100_000));
     assert_eq!(tsx(&huge_line).line_count, 1);
     let junk = "\u{0}\u{feff}<<<>>>}}}{{{'\"`${\r\r\n\u{2028}é";
@@ -436,11 +435,7 @@ fn deeply_nested_literals_and_functions_keep_qualified_names_linear_in_file_size
             src.len()
         );
         assert!(facts.elided_qualified_names > 0);
-        assert!(
-            facts
-                .decls
-                .iter()
-                .all(|d| d.qualified.len() <= super::decls::MAX_QUALIFIED_PREFIX + 1 + d.name.len())
-        );
+        assert!(facts.decls.iter().all(|d| d.qualified.len()
+            <= sightline_lang::syntax::MAX_QUALIFIED_PREFIX + 1 + d.name.len()));
     }
 }

@@ -8,20 +8,12 @@ const SCAN_BUDGET: usize = 4096;
 
 /// The node's text, or "" when its range is not a valid slice (never panics).
 #[inline]
-pub(super) fn node_text<'a>(text: &'a str, node: Node<'_>) -> &'a str {
+pub fn node_text<'a>(text: &'a str, node: Node<'_>) -> &'a str {
     text.get(node.start_byte()..node.end_byte()).unwrap_or("")
 }
 
-/// Number of lines: an empty text has none, a last line without a newline still counts.
-pub(super) fn line_count(text: &str) -> u32 {
-    let bytes = text.as_bytes();
-    let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
-    let unterminated = usize::from(bytes.last().is_some_and(|&b| b != b'\n'));
-    u32::try_from(newlines + unterminated).unwrap_or(u32::MAX)
-}
-
 /// A string literal's contents: the text without its surrounding quote characters.
-pub(super) fn unquote(raw: &str) -> &str {
+pub fn unquote(raw: &str) -> &str {
     let mut chars = raw.chars();
     match (chars.next(), raw.chars().next_back()) {
         (Some(a @ ('"' | '\'' | '`')), Some(b)) if a == b && raw.len() >= 2 => {
@@ -32,7 +24,7 @@ pub(super) fn unquote(raw: &str) -> &str {
 }
 
 /// `s` cut to at most `max` characters.
-pub(super) fn truncate_chars(s: &str, max: usize) -> &str {
+pub fn truncate_chars(s: &str, max: usize) -> &str {
     match s.char_indices().nth(max) {
         Some((i, _)) => &s[..i],
         None => s,
@@ -56,7 +48,7 @@ fn window(text: &str, start: usize, budget: usize) -> &str {
 
 /// An expression's text on one line, at most `max` characters: whitespace runs that span a
 /// line break are dropped (`a\n  .b()` → `a.b()`), which is how chained receivers read.
-pub(super) fn compact(raw: &str, max: usize) -> String {
+pub fn compact(raw: &str, max: usize) -> String {
     let raw = window(raw, 0, SCAN_BUDGET);
     if !raw.contains('\n') {
         return truncate_chars(raw.trim(), max).to_owned();
@@ -79,7 +71,7 @@ pub(super) fn compact(raw: &str, max: usize) -> String {
 /// into its line: that line, trimmed, at most `max` characters. When the line is so long
 /// that the declaration starts past the excerpt (minified code), the excerpt starts at the
 /// declaration instead, so the signature still shows it.
-pub(super) fn signature(text: &str, at: usize, column: usize, max: usize) -> String {
+pub fn signature(text: &str, at: usize, column: usize, max: usize) -> String {
     let line_start = at.saturating_sub(column);
     let raw = first_line(window(text, line_start, SCAN_BUDGET));
     let lead = raw.len() - raw.trim_start().len();
@@ -99,15 +91,6 @@ fn first_line(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn syntax_text_line_count() {
-        assert_eq!(line_count(""), 0);
-        assert_eq!(line_count("a"), 1);
-        assert_eq!(line_count("a\n"), 1);
-        assert_eq!(line_count("a\nb"), 2);
-        assert_eq!(line_count("\n\n"), 2);
-    }
 
     #[test]
     fn syntax_text_helpers() {

@@ -1,5 +1,5 @@
 //! Python facts: one `TreeCursor` walk with an explicit frame stack (nesting depth never
-//! touches the call stack), producing the same `FileFacts` the TypeScript extractor does.
+//! touches the call stack), producing the shared `FileFacts`.
 //!
 //! How Python maps onto the shared facts:
 //! - every module-level name is importable, so top-level declarations are `exported`;
@@ -8,31 +8,48 @@
 //! - `from m import x` is one import naming `x`, followed by an `optional` import of the
 //!   submodule `m.x`, which only counts when such a module exists;
 //! - a call of a capitalised name is an instantiation (classes are called to construct);
-//! - `self` and `cls` receivers are the enclosing class (see `lang::Language`).
+//! - `self` and `cls` receivers are the enclosing class (`Python::is_self_receiver`).
 
 mod kinds;
 #[cfg(test)]
+mod prop_tests;
+#[cfg(test)]
 mod tests;
 
-pub(crate) use kinds::python_grammar;
+use kinds::python_grammar;
 
 use std::collections::HashSet;
 
 use tree_sitter::{Node, Tree};
 
-use super::text::{compact, node_text, signature};
-use super::traverse::field_child;
-use crate::facts::{
+use kinds::{PyGrammar, PyKind};
+use sightline_lang::Language;
+use sightline_lang::syntax::text::{compact, node_text, signature};
+use sightline_lang::syntax::traverse::{self, field_child};
+use sightline_lang::syntax::{
+    ELIDED, MAX_QUALIFIED_PREFIX, ParserSlot, RECEIVER_CHARS, SIGNATURE_CHARS,
+};
+use sightline_lang::{
     ByteRange, DeclIndex, DeclKind, Declaration, FileFacts, Heritage, HeritageKind, Import,
     ImportedName, LineRange, UsageKind,
 };
-use crate::lang::Language;
-use kinds::{PyGrammar, PyKind};
 
-const SIGNATURE_CHARS: usize = 200;
-const RECEIVER_CHARS: usize = 80;
-use super::decls::MAX_QUALIFIED_PREFIX;
-const ELIDED: &str = "…";
+thread_local! {
+    static PARSER: ParserSlot = const { std::cell::RefCell::new(None) };
+}
+
+/// The facts of one Python file. Never panics: text tree-sitter cannot parse yields facts
+/// with only `line_count`, and syntax errors are counted, not fatal.
+pub(crate) fn extract_file(text: &str) -> FileFacts {
+    let line_count = sightline_lang::count_lines(text);
+    match sightline_lang::syntax::parse(&PARSER, &python_grammar().language, text) {
+        Some(tree) => extract(text, &tree, line_count),
+        None => FileFacts {
+            line_count,
+            ..FileFacts::default()
+        },
+    }
+}
 
 struct Frame<'t> {
     node: Node<'t>,
@@ -56,7 +73,7 @@ struct Extractor<'t> {
 }
 
 /// Extracts the facts of one parsed Python file.
-pub(super) fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
+fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
     let root = tree.root_node();
     let mut ex = Extractor {
         g: python_grammar(),
@@ -72,11 +89,11 @@ pub(super) fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
         assigned: HashSet::new(),
         check_errors: root.has_error(),
     };
-    crate::syntax::traverse::traverse(root, &mut ex);
+    traverse::traverse(root, &mut ex);
     ex.facts
 }
 
-impl<'t> crate::syntax::traverse::Visit<'t> for Extractor<'t> {
+impl<'t> traverse::Visit<'t> for Extractor<'t> {
     fn enter(&mut self, node: Node<'t>, field: u16) {
         Extractor::enter(self, node, field);
     }
@@ -302,8 +319,8 @@ impl<'t> Extractor<'t> {
             kind,
             lines: LineRange::new(start_line, end_line),
             bytes: ByteRange {
-                start: super::traverse::to_u32(start.start_byte()),
-                end: super::traverse::to_u32(end.end_byte()),
+                start: traverse::to_u32(start.start_byte()),
+                end: traverse::to_u32(end.end_byte()),
             },
             exported: parent.is_none(),
             default_export: false,
@@ -315,9 +332,10 @@ impl<'t> Extractor<'t> {
                 SIGNATURE_CHARS,
             ),
             parent,
+            attached_to: None,
         };
         self.facts.decls.push(decl);
-        super::traverse::to_u32(self.facts.decls.len() - 1)
+        traverse::to_u32(self.facts.decls.len() - 1)
     }
 
     /// `class A(Base, mod.Mixin, Generic[T], metaclass=M)` → `Base`, `Mixin`, `Generic`.
@@ -465,7 +483,7 @@ impl<'t> Extractor<'t> {
         }
         let name = node_text(self.text, node);
         // The receiver of a method's own class is resolved from the call, not the name.
-        if name.is_empty() || crate::lang::Python.is_self_receiver(name) {
+        if name.is_empty() || crate::Python.is_self_receiver(name) {
             return;
         }
         let enclosing = self.enclosing();
@@ -477,21 +495,21 @@ impl<'t> Extractor<'t> {
 
     fn push_usage(&mut self, kind: UsageKind, name: &str, receiver: String, at: Node<'t>) {
         let enclosing = self.enclosing();
-        super::traverse::push_usage(&mut self.facts, (kind, name, receiver), at, enclosing);
+        traverse::push_usage(&mut self.facts, (kind, name, receiver), at, enclosing);
     }
 
     fn record_error(&mut self, node: Node<'t>) {
-        super::traverse::record_error(&mut self.facts, node);
+        traverse::record_error(&mut self.facts, node);
     }
 
     /// A 1-based line for a 0-based row, clamped into the file.
     fn line(&self, row: usize) -> u32 {
-        super::traverse::line_of(row, self.facts.line_count)
+        traverse::line_of(row, self.facts.line_count)
     }
 
     /// The last line a node covers.
     fn end_line(&self, node: Node<'t>) -> u32 {
-        self.line(super::traverse::end_row(node))
+        self.line(traverse::end_row(node))
     }
 }
 

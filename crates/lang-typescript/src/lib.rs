@@ -1,0 +1,120 @@
+//! TypeScript and JavaScript for Sightline: the TypeScript grammar for `.ts`, `.mts` and
+//! `.cts`, the TSX grammar for `.tsx` and every JavaScript flavour (dialects 0 and 1),
+//! Node/TypeScript module resolution over `package.json` and `tsconfig` files.
+//!
+//! How the language maps onto the shared facts: classes, interfaces, functions (and
+//! functions bound to a `const`), methods (and methods of object literals bound to a
+//! name), fields, type aliases, enums and namespaces are declarations; `export` and
+//! `export default` set `exported` and `default_export` (an anonymous default export is
+//! named `default`, which is also the name a default import imports); JSX elements are
+//! renders, `new` an instantiation; `import * as ns` binds a namespace; `export … from`
+//! is a re-export; `this` is the self receiver.
+
+mod resolve;
+mod syntax;
+
+pub use resolve::{DiagnosticKind, ResolveDiagnostic, Resolver, ScriptConfig};
+
+use sightline_lang::{
+    ConfigInput, Dialect, FileFacts, Language, LanguageConfig, Resolution, ResolveCx,
+};
+
+/// TypeScript and JavaScript (TSX grammar for `.tsx` and `.js*`): facts, `tsconfig` and
+/// package resolution, `node_modules`-style dependency directories.
+pub struct TypeScript;
+
+/// The dialect of `.ts`, `.mts` and `.cts` files: the TypeScript grammar.
+pub const TYPESCRIPT: Dialect = 0;
+/// The dialect of `.tsx` and JavaScript files: the TSX grammar, which parses both.
+pub const TSX: Dialect = 1;
+
+impl Language for TypeScript {
+    fn name(&self) -> &'static str {
+        "typescript"
+    }
+
+    fn facts_version(&self) -> u32 {
+        1
+    }
+
+    fn dialect(&self, file_name: &str) -> Option<Dialect> {
+        match file_name.rsplit_once('.')?.1 {
+            // guard: allow(lexicon) reason: file extensions of the language, not English words
+            "ts" | "mts" | "cts" => Some(TYPESCRIPT),
+            "tsx" | "js" | "jsx" | "mjs" | "cjs" => Some(TSX),
+            _ => None,
+        }
+    }
+
+    fn is_manifest(&self, name: &str) -> bool {
+        name == "package.json"
+            || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
+                && name.ends_with(".json"))
+    }
+
+    fn extract(&self, dialect: Dialect, text: &str) -> FileFacts {
+        syntax::extract(dialect == TYPESCRIPT, text)
+    }
+
+    fn configure(&self, input: &ConfigInput<'_>) -> Box<dyn LanguageConfig> {
+        Box::new(ScriptConfig::new(input.manifests, input.read))
+    }
+
+    fn resolve(&self, cx: &ResolveCx<'_>, dir: &str, specifier: &str) -> Resolution {
+        match cx.config::<ScriptConfig>() {
+            Some(config) => Resolver::new(config, cx.files()).resolve(dir, specifier),
+            None => Resolver::new(&ScriptConfig::default(), cx.files()).resolve(dir, specifier),
+        }
+    }
+
+    fn is_self_receiver(&self, receiver: &str) -> bool {
+        receiver == "this"
+    }
+
+    fn default_export_name(&self) -> Option<&'static str> {
+        Some(syntax::DEFAULT_NAME)
+    }
+
+    /// The `_test.ts` suffix some TypeScript test runners use (the `.test.`/`.spec.`
+    /// infixes hold across ecosystems and are applied to every file).
+    fn is_test_file(&self, path: &str) -> bool {
+        path.to_ascii_lowercase().ends_with("_test.ts")
+    }
+
+    /// Type declaration files (`.d.ts`, `.d.mts`, `.d.cts`).
+    fn is_declaration_only(&self, path: &str) -> bool {
+        let lower = path.to_ascii_lowercase();
+        lower.ends_with(".d.ts") || lower.ends_with(".d.mts") || lower.ends_with(".d.cts")
+    }
+
+    /// `index` files: a directory imports as its `index` module.
+    fn is_directory_module_stem(&self, stem: &str) -> bool {
+        stem == "index"
+    }
+
+    fn is_dependency_dir(&self, name: &str) -> bool {
+        name == "node_modules" || name == "bower_components" || name == "jspm_packages"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dialects_by_extension() {
+        assert_eq!(TypeScript.dialect("a.ts"), Some(TYPESCRIPT));
+        assert_eq!(TypeScript.dialect("a.d.ts"), Some(TYPESCRIPT));
+        assert_eq!(TypeScript.dialect("a.jsx"), Some(TSX));
+        assert_eq!(TypeScript.dialect("a.json"), None);
+        assert_eq!(TypeScript.dialect("Makefile"), None);
+    }
+
+    #[test]
+    fn test_and_declaration_files() {
+        assert!(TypeScript.is_test_file("src/a_test.ts"));
+        assert!(!TypeScript.is_test_file("src/latest.ts"));
+        assert!(TypeScript.is_declaration_only("types/index.d.ts"));
+        assert!(!TypeScript.is_declaration_only("types/index.ts"));
+    }
+}

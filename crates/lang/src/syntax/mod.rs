@@ -1,0 +1,63 @@
+//! What every tree-sitter extractor shares: the cursor walk ([`traverse`]), bounded text
+//! helpers ([`text`]), a per-thread parser ([`parse`]) and the limits that keep facts
+//! linear in a file's size.
+
+pub mod text;
+pub mod traverse;
+
+use std::cell::RefCell;
+use std::thread::LocalKey;
+
+use tree_sitter::{Parser, Tree};
+
+/// Longest dotted prefix a qualified name keeps. Deeper nesting elides the prefix to
+/// [`ELIDED`], so qualified names cost at most this much per declaration and a file of
+/// 40,000 nested literals takes memory linear in its size, not quadratic.
+pub const MAX_QUALIFIED_PREFIX: usize = 160;
+
+/// What stands for an elided qualified-name prefix.
+pub const ELIDED: &str = "…";
+
+/// Characters a declaration's signature keeps at most.
+pub const SIGNATURE_CHARS: usize = 200;
+
+/// Characters a usage's receiver keeps at most.
+pub const RECEIVER_CHARS: usize = 80;
+
+/// A parser slot of one grammar on each thread: creating a parser and setting its
+/// language costs more than parsing a small file, so each extractor keeps one per thread
+/// (`thread_local! { static PARSER: ParserSlot = const { RefCell::new(None) }; }`).
+pub type ParserSlot = RefCell<Option<Parser>>;
+
+/// Parses `text` with `grammar`, reusing the thread's parser in `slot`. `None` when the
+/// grammar cannot be loaded (an ABI mismatch) or tree-sitter gives up; never panics.
+pub fn parse(
+    slot: &'static LocalKey<ParserSlot>,
+    grammar: &tree_sitter::Language,
+    text: &str,
+) -> Option<Tree> {
+    let parse_with = |parser: &mut Parser| {
+        let tree = parser.parse(text, None);
+        if tree.is_none() {
+            // A failed parse can leave state behind; the next file must start clean.
+            parser.reset();
+        }
+        tree
+    };
+    let fresh = || {
+        let mut parser = Parser::new();
+        parser.set_language(grammar).ok()?;
+        Some(parser)
+    };
+    slot.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut parser) => {
+            let parser = match &mut *parser {
+                Some(parser) => parser,
+                empty => empty.insert(fresh()?),
+            };
+            parse_with(parser)
+        }
+        // Only reachable through re-entrancy; a throwaway parser keeps it correct.
+        Err(_) => parse_with(&mut fresh()?),
+    })
+}
