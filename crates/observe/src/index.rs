@@ -105,18 +105,20 @@ fn file_durability(role: crate::walk::FileRole, edited: bool) -> salsa::Durabili
 /// empty graph part), so a high-durability write does not walk those memos.
 const FIXED_DURABILITY: salsa::Durability = salsa::Durability::NEVER_CHANGE;
 
-/// A file's input: its text at [`file_durability`] (`edited` for a file created after
-/// the index opened), its path and role at [`FIXED_DURABILITY`].
+/// A file's input with stable id `id`: its text at [`file_durability`] (`edited` for a
+/// file created after the index opened), its id, path and role at [`FIXED_DURABILITY`].
 fn new_source_file<D: crate::Db>(
     db: &D,
+    id: u32,
     path: &str,
     text: String,
     role: crate::walk::FileRole,
     known: Option<Arc<FileIndex>>,
     edited: bool,
 ) -> SourceFile {
-    SourceFile::builder(path.to_owned(), Arc::from(text), role, known)
+    SourceFile::builder(id, path.to_owned(), Arc::from(text), role, known)
         .durability(file_durability(role, edited))
+        .id_durability(FIXED_DURABILITY)
         .path_durability(FIXED_DURABILITY)
         .role_durability(FIXED_DURABILITY)
         .new(db)
@@ -212,6 +214,8 @@ pub struct Index<D = ObserveDatabase> {
     workspace: Workspace,
     root: PathBuf,
     files: HashMap<String, (SourceFile, Stamp)>,
+    /// The id the next file input gets ([`crate::db::file_id`]): ids are never reused.
+    next_file_id: u32,
     cache_path: Option<PathBuf>,
     report: IndexReport,
 }
@@ -289,9 +293,12 @@ impl<D: crate::Db + Clone> Index<D> {
         let mut files = HashMap::new();
         let mut inputs = Vec::with_capacity(walked.files.len());
         let mut fresh = FactsCache::default();
+        let mut next_file_id = 0u32;
         for (file, (hash, idx)) in walked.files.into_iter().zip(indexed) {
             fresh.entries.insert(hash, idx.clone());
-            let input = new_source_file(&db, &file.path, file.text, file.role, Some(idx), false);
+            let (path, text, role) = (&file.path, file.text, file.role);
+            let input = new_source_file(&db, next_file_id, path, text, role, Some(idx), false);
+            next_file_id += 1;
             files.insert(file.path, (input, file.stamp));
             inputs.push(input);
         }
@@ -304,6 +311,7 @@ impl<D: crate::Db + Clone> Index<D> {
             workspace,
             root,
             files,
+            next_file_id,
             cache_path,
             report,
         };
@@ -608,7 +616,10 @@ impl<D: crate::Db + Clone> Index<D> {
                 false
             }
             None => {
-                let input = new_source_file(&self.db, &file.path, file.text, file.role, None, true);
+                let id = self.next_file_id;
+                self.next_file_id += 1;
+                let input =
+                    new_source_file(&self.db, id, &file.path, file.text, file.role, None, true);
                 self.files.insert(file.path.clone(), (input, file.stamp));
                 out.added.push(file.path);
                 true
