@@ -22,6 +22,8 @@ use sightline_observe::{CacheMode, Index, IndexOptions, LANGUAGES, ObserveDataba
 struct Samples {
     paths: &'static [&'static str],
     fragments: &'static [&'static str],
+    /// A statement that only adds a call (no declaration, no import) to a file's body.
+    call: &'static str,
 }
 
 /// The samples of a registered language, by its name.
@@ -56,6 +58,7 @@ fn samples(language: &str) -> Option<Samples> {
                 "\n",
                 ";",
             ],
+            call: "\nf();\n",
         }),
         "python" => Some(Samples {
             paths: &[
@@ -82,6 +85,7 @@ fn samples(language: &str) -> Option<Samples> {
                 ")",
                 "\n",
             ],
+            call: "\nf()\n",
         }),
         _ => None,
     }
@@ -108,6 +112,7 @@ fn toy_samples() -> Samples {
             "func D\n",
             "\n",
         ],
+        call: "call g\n",
     }
 }
 
@@ -212,6 +217,72 @@ fn run_case(samples: &Samples, languages: Languages, case: &Case) {
         *term_stats(db, ws),
         *term_stats(fresh.db(), fresh.workspace())
     );
+}
+
+type Log = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+fn executed(log: &Log, query: &str) -> usize {
+    let log = log.lock().unwrap();
+    log.iter()
+        .filter(|k| k.starts_with(&format!("{query}(")))
+        .count()
+}
+
+/// In every language, a call added to a body re-runs the edited file's edges and nothing
+/// that links files: no file's imports are resolved again, no other file's edges rerun.
+fn a_body_edit_relinks_nothing(samples: &Samples, languages: Languages) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // Every file declares and calls in its body; the first imports the others.
+    let fragments = samples.fragments;
+    for (i, path) in samples.paths.iter().enumerate() {
+        let text: String = fragments.iter().skip(i % 3).step_by(2).copied().collect();
+        write(root, path, &text);
+    }
+    let log: Log = Default::default();
+    let sink = log.clone();
+    let db = ObserveDatabase::with_event_hook(move |event| {
+        if let salsa::EventKind::WillExecute { database_key } = event.kind {
+            sink.lock().unwrap().push(format!("{database_key:?}"));
+        }
+    })
+    .with_languages(languages);
+    let options = IndexOptions {
+        cache: CacheMode::Disabled,
+        progress: None,
+    };
+    let mut index = Index::open_with_db(db, root, &options).unwrap();
+    let touch = |index: &Index| {
+        let (db, ws) = (index.db(), index.workspace());
+        let _ = (workspace_graph(db, ws), term_stats(db, ws));
+    };
+    let path = samples.paths[1];
+    let append = |index: &mut Index, extra: &str| {
+        let text = std::fs::read_to_string(root.join(path)).unwrap();
+        write(root, path, &format!("{text}{extra}"));
+        assert_eq!(index.refresh().changed, [path]);
+    };
+    touch(&index);
+    // A file's first edit lowers its durability, which recomputes its consumers once.
+    append(&mut index, "\n");
+    touch(&index);
+    log.lock().unwrap().clear();
+    append(&mut index, samples.call);
+    touch(&index);
+    let text = format!("{:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "file_parts"), 1, "{text}");
+    assert_eq!(executed(&log, "file_link"), 0, "{text}");
+    assert_eq!(executed(&log, "import_resolution"), 0, "{text}");
+    assert_eq!(executed(&log, "language_config"), 0, "{text}");
+    assert!(executed(&log, "file_edges") <= 1, "{text}");
+}
+
+#[test]
+fn in_every_language_a_body_edit_relinks_nothing() {
+    for language in LANGUAGES.iter() {
+        a_body_edit_relinks_nothing(&samples(language.name()).unwrap(), LANGUAGES);
+    }
+    a_body_edit_relinks_nothing(&toy_samples(), TOY);
 }
 
 proptest! {
