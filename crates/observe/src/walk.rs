@@ -532,19 +532,85 @@ fn looks_minified(text: &str) -> bool {
 /// The type of a file among the `ignore` crate's default file types (a maintained table of
 /// file-name globs per language and format), by its name.
 fn known_file_type(path: &Path) -> Option<String> {
-    static TYPES: std::sync::OnceLock<ignore::types::Types> = std::sync::OnceLock::new();
-    let types = TYPES.get_or_init(|| {
+    static TYPES: std::sync::OnceLock<FileTypeNames> = std::sync::OnceLock::new();
+    let types = TYPES.get_or_init(FileTypeNames::from_defaults);
+    let name = path.file_name()?.to_str()?;
+    types.of(name).map(str::to_owned)
+}
+
+/// The `ignore` crate's default file types as lookups by extension and by exact file name.
+/// Compiling its glob set costs more than a warm index of a small repository, and almost
+/// every glob in the table is `*.ext`, `*.[ab]` or a plain name; the few others are not
+/// looked up.
+struct FileTypeNames {
+    by_extension: rustc_hash::FxHashMap<String, String>,
+    by_name: rustc_hash::FxHashMap<String, String>,
+}
+
+impl FileTypeNames {
+    fn from_defaults() -> FileTypeNames {
         let mut builder = ignore::types::TypesBuilder::new();
         builder.add_defaults();
-        builder.select("all");
-        builder
-            .build()
-            .unwrap_or_else(|_| ignore::types::Types::empty())
-    });
-    match types.matched(path, false) {
-        ignore::Match::Whitelist(glob) => glob.file_type_def().map(|d| d.name().to_owned()),
-        _ => None,
+        let mut names = FileTypeNames {
+            by_extension: Default::default(),
+            by_name: Default::default(),
+        };
+        for def in builder.definitions() {
+            for glob in def.globs() {
+                let (table, pattern) = match glob.strip_prefix("*.") {
+                    Some(ext) => (&mut names.by_extension, ext),
+                    None => (&mut names.by_name, glob.as_str()),
+                };
+                for literal in expand_class(pattern) {
+                    table
+                        .entry(literal)
+                        .or_insert_with(|| def.name().to_owned());
+                }
+            }
+        }
+        names
     }
+
+    /// The type of a file name: an exact name first, then its longest extension that the
+    /// table knows (`a.tar.gz` tries `tar.gz`, then `gz`).
+    fn of(&self, name: &str) -> Option<&str> {
+        if let Some(t) = self.by_name.get(name) {
+            return Some(t);
+        }
+        name.match_indices('.')
+            .find_map(|(i, _)| self.by_extension.get(&name[i + 1..]))
+            .map(String::as_str)
+    }
+}
+
+/// The literals a glob pattern stands for when its only metacharacters are one `[...]`
+/// class of plain characters (`[ch]` → `c`, `h`); nothing for any other pattern.
+fn expand_class(pattern: &str) -> Vec<String> {
+    const META: &[char] = &['*', '?', '{', '}', '[', ']', '!', '\\'];
+    let Some(open) = pattern.find('[') else {
+        return if pattern.contains(META) {
+            Vec::new()
+        } else {
+            vec![pattern.to_owned()]
+        };
+    };
+    let Some(close) = pattern[open..].find(']').map(|c| open + c) else {
+        return Vec::new();
+    };
+    let (head, class, tail) = (
+        &pattern[..open],
+        &pattern[open + 1..close],
+        &pattern[close + 1..],
+    );
+    if head.contains(META)
+        || tail.contains(META)
+        || class.is_empty()
+        || class.contains(META)
+        || class.contains('-')
+    {
+        return Vec::new();
+    }
+    class.chars().map(|c| format!("{head}{c}{tail}")).collect()
 }
 
 /// `abs` relative to `root` with forward slashes, or `None` if it is not under `root` or not
@@ -607,6 +673,34 @@ mod tests {
         assert_eq!(role("tsconfig.build.json"), Some(FileRole::Manifest));
         assert_eq!(role("data.json"), None);
         assert_eq!(role("README.md"), None);
+    }
+
+    #[test]
+    fn a_file_type_is_one_whose_own_globs_match_the_name() {
+        let names = FileTypeNames::from_defaults();
+        assert_eq!(names.of("main.rs"), Some("rust"));
+        assert!(names.of("util.h").is_some());
+        assert_eq!(names.of("no_extension"), None);
+        // Every name the lookup types, the ignore crate's own matcher for that type matches.
+        let samples = names
+            .by_extension
+            .keys()
+            .map(|ext| format!("f.{ext}"))
+            .chain(names.by_name.keys().cloned());
+        let mut matchers = std::collections::HashMap::new();
+        for name in samples {
+            let ty = names.of(&name).unwrap();
+            let types = matchers.entry(ty).or_insert_with(|| {
+                let mut builder = ignore::types::TypesBuilder::new();
+                builder.add_defaults();
+                builder.select(ty);
+                builder.build().unwrap()
+            });
+            assert!(
+                types.matched(&name, false).is_whitelist(),
+                "{name} typed {ty}, which does not match it"
+            );
+        }
     }
 
     #[test]
