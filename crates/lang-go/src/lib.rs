@@ -63,7 +63,7 @@ impl Language for Go {
     }
 
     /// A directory is a package: its files see each other's top-level names.
-    fn package_scope(&self, _config: &dyn LanguageConfig, path: &str) -> Option<String> {
+    fn package_scope(&self, path: &str) -> Option<String> {
         Some(sightline_lang::path::parent(path).to_owned())
     }
 
