@@ -78,6 +78,12 @@ impl Language for Go {
         has_go_generated_marker(text) || sightline_lang::conventions::has_generated_header(text)
     }
 
+    /// The go tool skips directories named `testdata` wherever they are: test inputs,
+    /// often Go files that are never built.
+    fn is_ignored_dir(&self, name: &str) -> bool {
+        name == "testdata"
+    }
+
     /// `go mod vendor` copies a module's dependencies into `vendor/` beside its `go.mod`.
     fn is_build_output_dir(&self, name: &str) -> bool {
         name == "vendor"
@@ -214,5 +220,6 @@ mod tests {
         assert!(Go.is_build_output_dir("vendor"));
         assert_eq!(Go.packaging_manifests(), ["go.mod"]);
         assert!(!Go.is_dependency_dir("vendor"));
+        assert!(Go.is_ignored_dir("testdata") && !Go.is_ignored_dir("data"));
     }
 }

@@ -10,7 +10,8 @@
 //!   type or alias (`type F func()`, `type A = B`) is a `TypeAlias`. A type declared alone
 //!   spans its `type` keyword, one of a parenthesised group its own line(s);
 //! - an embedded struct field or interface is an `Extends` heritage clause of the type
-//!   that embeds it (Go has no `implements`: interfaces are satisfied implicitly);
+//!   that embeds it, named `pkg.T` when it is another package's (Go has no `implements`:
+//!   interfaces are satisfied implicitly);
 //! - package-level `const` and `var` names are `Constant`s and `Variable`s; names declared
 //!   inside functions are locals, not declarations;
 //! - a name is `exported` when it starts with an upper-case letter (the language's rule);
@@ -345,14 +346,23 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// The name a type refers to, of this package or another: `T`, `*T`, `pkg.T`,
-    /// `T[A]`; `None` for literal types.
+    /// The name a type refers to, of this package or another: `T`, `*T`, `pkg.T` (kept
+    /// whole), `T[A]`; `None` for literal types.
     fn any_type_name(&self, mut ty: Node<'t>) -> Option<&'t str> {
         loop {
             match self.g.kind(ty) {
                 GoKind::QualifiedType => {
-                    let name = node_text(self.text, field_child(ty, self.g.fields.name)?);
-                    return (!name.is_empty()).then_some(name);
+                    let f = self.g.fields;
+                    let package = node_text(self.text, field_child(ty, f.package)?);
+                    let name = node_text(self.text, field_child(ty, f.name)?);
+                    if package.is_empty() || name.is_empty() {
+                        return None;
+                    }
+                    // `pkg . T` may be written with spaces; the fact is `pkg.T`.
+                    let start = field_child(ty, f.package)?.start_byte();
+                    let end = field_child(ty, f.name)?.end_byte();
+                    let written = self.text.get(start..end)?;
+                    return (written.len() == package.len() + 1 + name.len()).then_some(written);
                 }
                 GoKind::PointerType => ty = ty.named_child(0)?,
                 GoKind::GenericType => ty = field_child(ty, self.g.fields.type_)?,

@@ -211,8 +211,8 @@ fn embedding_is_heritage() {
         heritage,
         [
             ("Engine".into(), e, "RouterGroup".into()),
-            ("Engine".into(), e, "Reader".into()),
-            ("Handler".into(), e, "Handler".into()),
+            ("Engine".into(), e, "io.Reader".into()),
+            ("Handler".into(), e, "http.Handler".into()),
             ("Handler".into(), e, "Stringer".into()),
         ]
     );
