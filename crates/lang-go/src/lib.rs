@@ -67,9 +67,13 @@ impl Language for Go {
         Some(sightline_lang::path::parent(path).to_owned())
     }
 
-    /// The toolchain's test files: names ending in `_test.go`.
+    /// The toolchain's test files (names ending in `_test.go`), and the files of a
+    /// test-helper package: one named `…test` after the package it helps test, the
+    /// standard library's convention (`httptest`, `iotest`, `fstest`), or `test…`
+    /// (`testutil`, `testing`).
     fn is_test_file(&self, path: &str) -> bool {
-        is_test_name(sightline_lang::path::file_name(path))
+        let package = sightline_lang::path::file_name(sightline_lang::path::parent(path));
+        is_test_name(sightline_lang::path::file_name(path)) || is_test_helper_package(package)
     }
 
     /// The toolchain's marker (a `// Code generated … DO NOT EDIT.` line before the
@@ -97,6 +101,15 @@ impl Language for Go {
 /// Whether a file name is a Go test file (`_test.go`).
 pub(crate) fn is_test_name(file_name: &str) -> bool {
     file_name.ends_with("_test.go")
+}
+
+/// Whether a package (directory) name is a test helper's by the naming convention of Go's
+/// standard library (`httptest`) and common practice (`testutil`): `test` before or after
+/// a name of at least two more characters.
+fn is_test_helper_package(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let named = |rest: &str| rest.len() >= 2 && rest.bytes().all(|b| b.is_ascii_alphanumeric());
+    lower.strip_suffix("test").is_some_and(named) || lower.strip_prefix("test").is_some_and(named)
 }
 
 /// Bytes of a file's head searched for the generated-code marker: the comments before a
@@ -176,6 +189,25 @@ mod tests {
         assert!(Go.is_test_file("pkg/store_test.go"));
         assert!(!Go.is_test_file("pkg/contest.go"));
         assert!(!Go.is_test_file("pkg/test.go"));
+        for helper in [
+            "net/http/httptest/server.go",
+            "internal/testutil/assert.go",
+            "util/testing/t.go",
+            "promtest/x.go",
+        ] {
+            assert!(Go.is_test_file(helper), "{helper}");
+        }
+        // A file's own name is not its package's; `test` alone is the cross-ecosystem
+        // directory rule, applied to every language elsewhere.
+        for source in [
+            "x.go",
+            "pkg/testing.go",
+            "b/test-x/y.go",
+            "test/x.go",
+            "c/xtest/z.go",
+        ] {
+            assert!(!Go.is_test_file(source), "{source}");
+        }
     }
 
     #[test]
