@@ -235,7 +235,11 @@ pub struct Heritage {
     pub decl: DeclIndex,
     /// Whether the clause is `extends` or `implements`.
     pub kind: HeritageKind,
-    /// The supertype's name, without type arguments (`Base` in `extends Base<T>`, `Foo` in `ns.Foo`).
+    /// The supertype's name, without type arguments (`Base` in `extends Base<T>`). A name
+    /// qualified by a namespace an import binds may be kept whole (`ns.Foo`): it then links
+    /// to `Foo` as that namespace exports it, and to nothing when `ns` is bound to no file
+    /// of the repository (never to another `Foo` by guess). An extractor that strips the
+    /// qualifier (`Foo`) lets the graph guess among declarations of that name instead.
     pub name: String,
     /// 1-based line of the clause.
     pub line: u32,

@@ -153,6 +153,13 @@ pub trait Language: Send + Sync + 'static {
         false
     }
 
+    /// Whether this language's own tools skip a directory of this name wherever it appears
+    /// (data and fixtures its toolchain never builds, even when they hold its sources):
+    /// pruned from the walk and counted apart from installed code.
+    fn is_ignored_dir(&self, _dir_name: &str) -> bool {
+        false
+    }
+
     /// File names whose presence marks a directory as installed code whatever its name (an
     /// environment's marker file). Looked for only near the top of the tree.
     fn dependency_dir_markers(&self) -> &'static [&'static str] {
@@ -240,6 +247,11 @@ impl Languages {
     /// Whether any language treats a directory name as installed code or caches.
     pub fn is_dependency_dir(&self, dir_name: &str) -> bool {
         self.0.iter().any(|l| l.is_dependency_dir(dir_name))
+    }
+
+    /// Whether any language's tools skip a directory of this name wherever it appears.
+    pub fn is_ignored_dir(&self, dir_name: &str) -> bool {
+        self.0.iter().any(|l| l.is_ignored_dir(dir_name))
     }
 
     /// Whether any language marks installed-code directories with this file name.

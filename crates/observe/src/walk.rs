@@ -35,6 +35,8 @@ pub enum SkipReason {
     /// A directory holding a language's marker file of installed code (an environment's
     /// marker), whatever its name.
     MarkedDependencyDir,
+    /// A directory a language's own tools skip by name wherever it appears (its test data).
+    IgnoredDir,
     /// A language's build-output directory next to one of its packaging manifests: copies
     /// of the sources made by a build tool.
     BuildOutput,
@@ -56,6 +58,7 @@ impl SkipReason {
             SkipReason::Unreadable => "unreadable",
             SkipReason::DependencyDir => "dependency dir",
             SkipReason::MarkedDependencyDir => "marked dependency dir",
+            SkipReason::IgnoredDir => "ignored by toolchain",
             SkipReason::BuildOutput => "build output",
             SkipReason::NonUtf8Name => "non-utf-8 name",
             SkipReason::Symlink => "symlink",
@@ -200,8 +203,9 @@ impl WalkOutcome {
 const MARKED_DIR_MAX_DEPTH: usize = 3;
 
 /// Why a walked directory `depth` levels below the walk's start is pruned, if it is:
-/// installed code (a dependency directory by name, or by a marker file inside it) or a
-/// build tool's output, by the rules of `languages`.
+/// installed code (a dependency directory by name, or by a marker file inside it), a
+/// directory a language's tools skip by name, or a build tool's output, by the rules of
+/// `languages`.
 pub(crate) fn pruned_dir_reason(
     languages: Languages,
     path: &Path,
@@ -212,6 +216,8 @@ pub(crate) fn pruned_dir_reason(
         Some(SkipReason::MarkedDependencyDir)
     } else if languages.is_dependency_dir(name) {
         Some(SkipReason::DependencyDir)
+    } else if languages.is_ignored_dir(name) {
+        Some(SkipReason::IgnoredDir)
     } else if path
         .parent()
         .is_some_and(|parent| languages.is_build_output(parent, name))

@@ -20,6 +20,8 @@ use sightline_observe::{CacheMode, Index, IndexOptions, LANGUAGES, ObserveDataba
 /// that, concatenated, make source reaching imports between those files, declarations,
 /// calls and inheritance.
 struct Samples {
+    /// Configuration written before any source (a module's manifest), as (path, text).
+    manifests: &'static [(&'static str, &'static str)],
     paths: &'static [&'static str],
     fragments: &'static [&'static str],
     /// A statement that only adds a call (no declaration, no import) to a file's body.
@@ -30,6 +32,7 @@ struct Samples {
 fn samples(language: &str) -> Option<Samples> {
     match language {
         "typescript" => Some(Samples {
+            manifests: &[],
             paths: &[
                 "src/a.ts",
                 "src/b.tsx",
@@ -61,6 +64,7 @@ fn samples(language: &str) -> Option<Samples> {
             call: "\nf();\n",
         }),
         "python" => Some(Samples {
+            manifests: &[],
             paths: &[
                 "pkg/__init__.py",
                 "pkg/a.py",
@@ -87,6 +91,29 @@ fn samples(language: &str) -> Option<Samples> {
             ],
             call: "\nf()\n",
         }),
+        "go" => Some(Samples {
+            manifests: &[("go.mod", "module m\n\ngo 1.22\n")],
+            paths: &["p/a.go", "p/b.go", "q/c.go", "q/r/d.go", "main.go"],
+            fragments: &[
+                "package p\n",
+                "import \"m/p\"\n",
+                "import z \"m/q\"\n",
+                "import . \"m/q/r\"\n",
+                "func F() { g(); z.F(); p.F(); D() }\n",
+                "func g() { t := T{}; t.M() }\n",
+                "type T struct {\n\tU\n\tz.V\n}\n",
+                "type U interface{ M() }\n",
+                "func (t *T) M() { t.M(); F() }\n",
+                "func D() {}\n",
+                "var X = F\n",
+                "{",
+                "}",
+                "(",
+                ")",
+                "\n",
+            ],
+            call: "\nvar _ = g()\n",
+        }),
         _ => None,
     }
 }
@@ -94,6 +121,7 @@ fn samples(language: &str) -> Option<Samples> {
 /// The test language's samples: packages, attachments and glob imports.
 fn toy_samples() -> Samples {
     Samples {
+        manifests: &[],
         paths: &["p/a.toy", "p/b.toy", "q/c.toy", "q/r/d.toy"],
         fragments: &[
             "import p\n",
@@ -188,6 +216,9 @@ fn run_case(samples: &Samples, languages: Languages, case: &Case) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let last = samples.paths.len() - 1;
+    for (path, text) in samples.manifests {
+        write(root, path, text);
+    }
     for (path, text) in samples.paths.iter().zip(&case.texts).take(last) {
         write(root, path, text);
     }
@@ -234,6 +265,9 @@ fn a_body_edit_relinks_nothing(samples: &Samples, languages: Languages) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     // Every file declares and calls in its body; the first imports the others.
+    for (path, text) in samples.manifests {
+        write(root, path, text);
+    }
     let fragments = samples.fragments;
     for (i, path) in samples.paths.iter().enumerate() {
         let text: String = fragments.iter().skip(i % 3).step_by(2).copied().collect();

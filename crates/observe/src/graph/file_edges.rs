@@ -329,7 +329,11 @@ where
             }
         }
         // Local declarations shadow imports of the same name; top-level ones win over nested.
+        // An attached declaration is reached through its type, never by its own name.
         for (di, d) in shape.decls.iter().enumerate().rev() {
+            if d.attached_to.is_some() {
+                continue;
+            }
             if d.parent.is_none() || !bindings.contains_key(d.name.as_str()) {
                 bindings.insert(d.name.as_str(), Binding::Decl(di as u32));
             }
@@ -370,6 +374,22 @@ where
                 HeritageKind::Extends => EdgeKind::Extends,
                 HeritageKind::Implements => EdgeKind::Implements,
             };
+            // `ns.Base`: a name of the namespace `ns` binds, or of another package (no edge
+            // and no guess: a name qualified by an unknown namespace is never this one's).
+            if let Some((qualifier, last)) = name.rsplit_once('.') {
+                if let Some(Binding::Namespace { files }) = scope.bindings.get(qualifier)
+                    && let Some(to) = self.export_in(files, last)
+                    && !self.is_self(from, &to)
+                {
+                    edges.push(FileEdge {
+                        from,
+                        to,
+                        kind,
+                        certain: true,
+                    });
+                }
+                continue;
+            }
             match self.resolve_name(&scope, name) {
                 Some(to) => {
                     if !self.is_self(from, &to) {

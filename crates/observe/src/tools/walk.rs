@@ -16,8 +16,8 @@ pub(crate) const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_d
 /// similar ignore files are not counted.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SkipCounts {
-    /// Directories of installed code or build output (by the languages' rules) that were
-    /// not descended into.
+    /// Directories of installed code, build output or data a language's tools skip (by
+    /// the languages' rules) that were not descended into.
     pub dependency_dirs: usize,
     /// Version-control directories (`.git`, `.hg`, …) that were not descended into.
     pub vcs_dirs: usize,
@@ -65,7 +65,8 @@ pub(crate) fn walk(
                 return true;
             }
             let name = entry.file_name();
-            // Installed dependencies and build output: the same rule the index walk applies.
+            // Installed dependencies, build output and directories a language's tools skip:
+            // the same rule the index walk applies.
             let pruned = crate::walk::pruned_dir_reason(
                 languages,
                 entry.path(),
