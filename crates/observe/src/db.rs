@@ -80,6 +80,10 @@ mod inputs {
     /// text changes, which [`crate::Index`] does.
     #[salsa::input(debug)]
     pub struct SourceFile {
+        /// The file's stable id ([`crate::db::file_id`]): unique among the files an index
+        /// ever created, never reused, so no file added or removed changes another's.
+        #[returns(copy)]
+        pub id: u32,
         /// Repository-relative, `/`-separated.
         #[returns(ref)]
         pub path: String,
@@ -175,7 +179,7 @@ pub use parts::FileParts;
 mod parts {
     use std::sync::Arc;
 
-    use super::{FileIndex, FileShape};
+    use super::{FileIndex, FileItems, FileShape};
     use crate::terms::TermCounts;
 
     /// Everything derived from one file's text, created by [`file_parts`]: its facts, its
@@ -195,6 +199,10 @@ mod parts {
         #[tracked]
         #[returns(clone)]
         pub shape: Arc<FileShape>,
+        /// The shape's declarations and imports alone ([`file_items`]).
+        #[tracked]
+        #[returns(clone)]
+        pub items: Arc<FileItems>,
         /// The term counts alone ([`file_terms`]).
         #[tracked]
         #[returns(clone)]
@@ -219,9 +227,10 @@ pub fn file_parts(db: &dyn Db, file: SourceFile) -> FileParts<'_> {
         )),
     };
     let shape = index.shape_memo.get_or_compute(&index.facts);
+    let items = shape.items.clone();
     let terms = Arc::new(index.terms.clone());
     let import_keys = Arc::new(import_keys(&shape));
-    FileParts::new(db, index, shape, terms, import_keys)
+    FileParts::new(db, index, shape, items, terms, import_keys)
 }
 
 /// Syntax facts and term counts of one file.
@@ -242,6 +251,13 @@ pub fn file_shape(db: &dyn Db, file: SourceFile) -> Arc<FileShape> {
     file_parts(db, file).shape(db)
 }
 
+/// A file's declarations and imports without lines or usages ([`FileItems`]): what its
+/// link to other files reads, so an edit inside a body (a call added, a reference
+/// removed) leaves it equal and re-resolves none of the file's imports.
+pub fn file_items(db: &dyn Db, file: SourceFile) -> Arc<FileItems> {
+    file_parts(db, file).items(db)
+}
+
 /// A declaration without its lines: what the graph needs of it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ShapeDecl {
@@ -255,6 +271,8 @@ pub struct ShapeDecl {
     pub exported: bool,
     /// Whether it is the module's default export.
     pub default_export: bool,
+    /// The type it is attached to when declared apart from it.
+    pub attached_to: Option<String>,
 }
 
 /// A usage without its line: a call, render, instantiation or reference.
@@ -275,13 +293,23 @@ fn usage_key(u: &crate::facts::Usage) -> (Option<u32>, crate::facts::UsageKind, 
     (u.enclosing, u.kind, u.name.as_str(), u.receiver.as_str())
 }
 
-/// See [`file_shape`].
+/// A file's items: its declarations and imports without lines, what other files link
+/// to and what its imports resolve from ([`file_items`]). Its usages are not part of it,
+/// so an edit of a body (a call added) leaves it equal.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FileShape {
+pub struct FileItems {
     /// Declarations, in source order (their index is their identity in the file).
     pub decls: Vec<ShapeDecl>,
     /// Imports with their line set to 0.
     pub imports: Vec<crate::facts::Import>,
+}
+
+/// See [`file_shape`]: the file's items (reached through `Deref`: `shape.decls`,
+/// `shape.imports`) and what its bodies use.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FileShape {
+    /// Declarations and imports, shared with [`file_items`].
+    pub items: Arc<FileItems>,
     /// Deduplicated usages.
     pub usages: Vec<ShapeUsage>,
     /// `extends`/`implements` clauses as (declaration index, kind, named type).
@@ -300,6 +328,7 @@ impl FileShape {
                 parent: d.parent,
                 exported: d.exported,
                 default_export: d.default_export,
+                attached_to: d.attached_to.clone(),
             })
             .collect();
         let imports = facts
@@ -330,11 +359,18 @@ impl FileShape {
             .map(|h| (h.decl, h.kind, h.name.clone()))
             .collect();
         FileShape {
-            decls,
-            imports,
+            items: Arc::new(FileItems { decls, imports }),
             usages,
             heritage,
         }
+    }
+}
+
+impl std::ops::Deref for FileShape {
+    type Target = FileItems;
+
+    fn deref(&self) -> &FileItems {
+        &self.items
     }
 }
 
@@ -363,8 +399,9 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
 
 pub use crate::resolution::{
     ConfiguredLanguage, Directory, DirectoryChunk, DirectoryFiles, DirectoryPart, ImportKey,
-    LanguageConfigHandle, directory_files, directory_part, directory_table, import_resolution,
-    language_config, language_sources, manifest_files,
+    LanguageConfigHandle, PackageKey, directory_files, directory_part, directory_table,
+    import_resolution, language_config, language_sources, manifest_files, package_files,
+    package_table,
 };
 
 /// How each import of one source file resolves, in import order.
@@ -372,9 +409,9 @@ pub use crate::resolution::{
 pub struct ImportResolutions {
     /// The resolution of each import.
     pub resolutions: Vec<crate::resolve::Resolution>,
-    /// The indexed file each import resolves to: `None` for an import of a package, one
-    /// that resolved to nothing, or to a directory without a file.
-    pub targets: Vec<Option<SourceFile>>,
+    /// The indexed files each import reaches: one for a module, every listed file of a
+    /// package, none for an import outside the repository or one that resolved nowhere.
+    pub targets: crate::graph::ImportTargets<SourceFile>,
 }
 
 /// How each import of a source file resolves, and to which file, in import order
@@ -387,12 +424,12 @@ pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<Imp
     crate::graph::queries::file_link(db, ws, file).resolutions(db)
 }
 
-/// Resolves the imports of `shape` (the shape of `file`); see [`file_resolutions`].
+/// Resolves the imports of `shape` (the items of `file`); see [`file_resolutions`].
 pub(crate) fn resolve_imports(
     db: &dyn Db,
     ws: Workspace,
     file: SourceFile,
-    shape: &FileShape,
+    shape: &FileItems,
 ) -> ImportResolutions {
     let language = match file.role(db) {
         FileRole::Source(id) => db.languages().of(id).map(|l| (id.language, l)),
@@ -411,13 +448,11 @@ pub(crate) fn resolve_imports(
         })
         .collect();
     let files = crate::resolution::TrackedFiles::new(db, ws);
-    let targets = resolutions
-        .iter()
-        .map(|r| match r {
-            crate::resolve::Resolution::File(p) => files.get(p),
-            _ => None,
-        })
-        .collect();
+    let targets = crate::graph::ImportTargets::from_lists(
+        resolutions
+            .iter()
+            .map(|r| r.files().iter().filter_map(|p| files.get(p))),
+    );
     ImportResolutions {
         resolutions,
         targets,

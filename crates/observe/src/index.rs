@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use salsa::Setter as _;
 use serde::{Deserialize, Serialize};
 
-use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
+use crate::cache::{FactsCache, FactsKey, cache_file, default_cache_dir, facts_key};
 use crate::db::{
     FileBlock, FileIndex, ObserveDatabase, SourceFile, TermChunk, Workspace, decl_word_chunk,
     file_index, file_path_words, term_chunk_postings, term_chunks, term_stats, workspace_graph,
@@ -105,18 +105,20 @@ fn file_durability(role: crate::walk::FileRole, edited: bool) -> salsa::Durabili
 /// empty graph part), so a high-durability write does not walk those memos.
 const FIXED_DURABILITY: salsa::Durability = salsa::Durability::NEVER_CHANGE;
 
-/// A file's input: its text at [`file_durability`] (`edited` for a file created after
-/// the index opened), its path and role at [`FIXED_DURABILITY`].
+/// A file's input with stable id `id`: its text at [`file_durability`] (`edited` for a
+/// file created after the index opened), its id, path and role at [`FIXED_DURABILITY`].
 fn new_source_file<D: crate::Db>(
     db: &D,
+    id: u32,
     path: &str,
     text: String,
     role: crate::walk::FileRole,
     known: Option<Arc<FileIndex>>,
     edited: bool,
 ) -> SourceFile {
-    SourceFile::builder(path.to_owned(), Arc::from(text), role, known)
+    SourceFile::builder(id, path.to_owned(), Arc::from(text), role, known)
         .durability(file_durability(role, edited))
+        .id_durability(FIXED_DURABILITY)
         .path_durability(FIXED_DURABILITY)
         .role_durability(FIXED_DURABILITY)
         .new(db)
@@ -212,6 +214,8 @@ pub struct Index<D = ObserveDatabase> {
     workspace: Workspace,
     root: PathBuf,
     files: HashMap<String, (SourceFile, Stamp)>,
+    /// The id the next file input gets ([`crate::db::file_id`]): ids are never reused.
+    next_file_id: u32,
     cache_path: Option<PathBuf>,
     report: IndexReport,
 }
@@ -289,9 +293,12 @@ impl<D: crate::Db + Clone> Index<D> {
         let mut files = HashMap::new();
         let mut inputs = Vec::with_capacity(walked.files.len());
         let mut fresh = FactsCache::default();
+        let mut next_file_id = 0u32;
         for (file, (hash, idx)) in walked.files.into_iter().zip(indexed) {
             fresh.entries.insert(hash, idx.clone());
-            let input = new_source_file(&db, &file.path, file.text, file.role, Some(idx), false);
+            let (path, text, role) = (&file.path, file.text, file.role);
+            let input = new_source_file(&db, next_file_id, path, text, role, Some(idx), false);
+            next_file_id += 1;
             files.insert(file.path, (input, file.stamp));
             inputs.push(input);
         }
@@ -304,6 +311,7 @@ impl<D: crate::Db + Clone> Index<D> {
             workspace,
             root,
             files,
+            next_file_id,
             cache_path,
             report,
         };
@@ -608,7 +616,10 @@ impl<D: crate::Db + Clone> Index<D> {
                 false
             }
             None => {
-                let input = new_source_file(&self.db, &file.path, file.text, file.role, None, true);
+                let id = self.next_file_id;
+                self.next_file_id += 1;
+                let input =
+                    new_source_file(&self.db, id, &file.path, file.text, file.role, None, true);
                 self.files.insert(file.path.clone(), (input, file.stamp));
                 out.added.push(file.path);
                 true
@@ -655,9 +666,8 @@ impl<D: crate::Db> Index<D> {
         };
         let mut cache = FactsCache::default();
         for f in self.workspace.files(&self.db) {
-            cache
-                .entries
-                .insert(content_hash(f.text(&self.db)), file_index(&self.db, *f));
+            let key = facts_key(self.db.languages(), f.role(&self.db), f.text(&self.db));
+            cache.entries.insert(key, file_index(&self.db, *f));
         }
         cache.save(path)
     }
@@ -746,25 +756,26 @@ fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {
     report.not_indexed = walked.not_indexed;
 }
 
-/// Hashes every file and takes its `FileIndex` from the cache or builds it, in parallel.
+/// Keys every file ([`facts_key`]) and takes its `FileIndex` from the cache or builds it,
+/// in parallel.
 fn index_files(
     languages: sightline_lang::Languages,
     files: &[LoadedFile],
     cache: &FactsCache,
     progress: Option<&(dyn Fn(Progress) + Sync)>,
-) -> (Vec<(ContentHash, Arc<FileIndex>)>, u32) {
+) -> (Vec<(FactsKey, Arc<FileIndex>)>, u32) {
     let done = AtomicUsize::new(0);
     let hits = AtomicUsize::new(0);
     let total = files.len();
     // Largest files first, one file per task: no large file is left to parse alone at the end.
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(files[i].text.len()));
-    let mut built: Vec<(usize, (ContentHash, Arc<FileIndex>))> = order
+    let mut built: Vec<(usize, (FactsKey, Arc<FileIndex>))> = order
         .into_par_iter()
         .with_max_len(1)
         .map(|i| {
             let f = &files[i];
-            let hash = content_hash(&f.text);
+            let hash = facts_key(languages, f.role, &f.text);
             let idx = match cache.entries.get(&hash) {
                 Some(idx) => {
                     hits.fetch_add(1, Ordering::Relaxed);

@@ -20,8 +20,8 @@ use crate::db::{
     resolve_imports,
 };
 use crate::graph::{
-    Edge, EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
-    file_edges as edges, resolve_edges,
+    Edge, EdgeSource, ExportRules, ExportsLookup, FileDecls, FileEdges, FileExports, Graph,
+    GraphPart, file_edges as edges, resolve_edges,
 };
 use crate::walk::FileRole;
 
@@ -53,18 +53,42 @@ mod link {
 }
 
 /// Resolves `file`'s imports and derives what other files can see of it ([`FileLink`]);
-/// a manifest links to nothing. Reads the file's shape, so an edit that keeps the shape
-/// does not re-run it.
+/// a manifest links to nothing. Reads the file's items (declarations and imports, not
+/// usages: [`crate::db::file_items`]), so an edit that keeps them (a body edit, moved
+/// lines) does not re-run it.
 #[salsa::tracked(returns(copy))]
 pub fn file_link<'db>(db: &'db dyn Db, ws: Workspace, file: SourceFile) -> FileLink<'db> {
     if file.role(db) == FileRole::Manifest {
         return FileLink::new(db, Arc::default(), None);
     }
-    let shape = file_shape(db, file);
-    let resolved = Arc::new(resolve_imports(db, ws, file, &shape));
-    let default_name = language_of(db, file).and_then(|l| l.default_export_name());
-    let exports = Arc::new(FileExports::of(&shape, &resolved.targets, default_name));
+    let items = crate::db::file_items(db, file);
+    let resolved = Arc::new(resolve_imports(db, ws, file, &items));
+    let language = language_of(db, file);
+    let rules = ExportRules {
+        default_name: language.and_then(|l| l.default_export_name()),
+        package_visible: language.is_some_and(|l| l.package_scope(file.path(db)).is_some()),
+    };
+    let exports = Arc::new(FileExports::of(&items, &resolved.targets, rules));
     FileLink::new(db, resolved, Some(exports))
+}
+
+/// The files of `file`'s package, itself included ([`crate::db::package_files`]); none
+/// for a file whose language has no packages.
+fn package_of(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<[SourceFile]> {
+    let FileRole::Source(id) = file.role(db) else {
+        return Arc::from(Vec::new());
+    };
+    let key = db
+        .languages()
+        .of(id)
+        .and_then(|l| l.package_scope(file.path(db)));
+    match key {
+        Some(key) => {
+            let package = crate::db::PackageKey::new(db, id.language, key);
+            crate::db::package_files(db, ws, package)
+        }
+        None => Arc::from(Vec::new()),
+    }
 }
 
 /// The registered language of a source file; `None` for a manifest.
@@ -110,6 +134,10 @@ impl ExportsLookup<SourceFile> for TrackedLookup<'_> {
     fn file_order(&self, a: SourceFile, b: SourceFile) -> std::cmp::Ordering {
         a.path(self.db).cmp(b.path(self.db))
     }
+
+    fn package_files(&self, file: SourceFile) -> Arc<[SourceFile]> {
+        package_of(self.db, self.ws, file)
+    }
 }
 
 /// Every edge leaving `file`'s nodes, to stable identities ([`FileEdges`]); `None` for a
@@ -126,6 +154,7 @@ pub fn file_edges(
     let own = link.exports(db)?;
     let shape = file_shape(db, file);
     let resolved = link.resolutions(db);
+    let peers = package_of(db, ws, file);
     let source = EdgeSource {
         file,
         shape: &shape,
@@ -133,6 +162,7 @@ pub fn file_edges(
         resolutions: &resolved.resolutions,
         targets: &resolved.targets,
         language: language_of(db, file),
+        peers: &peers,
     };
     let lookup = TrackedLookup {
         db,
@@ -161,10 +191,11 @@ pub struct FileGraphPart {
     pub resolved: Vec<Edge>,
 }
 
-/// A file's stable id in the graph ([`crate::graph::NodeId::file`]): its input's salsa
-/// id, which no added or removed file changes.
-pub fn file_id(file: SourceFile) -> u32 {
-    salsa::plumbing::AsId::as_id(&file).index()
+/// A file's stable id in the graph's cached parts ([`crate::graph::NodeId::file`]): the
+/// id the index gave its input ([`SourceFile::id`]), which no added or removed file
+/// changes.
+pub fn file_id(db: &dyn Db, file: SourceFile) -> u32 {
+    file.id(db)
 }
 
 /// Each file's position in the workspace's file list.
@@ -207,8 +238,8 @@ pub fn graph_chunk<'db>(
                 let edges = file_edges(db, ws, *f);
                 let mut resolved = Vec::new();
                 if let Some(edges) = &edges {
-                    let id = |t: SourceFile| Some(file_id(t));
-                    resolve_edges(file_id(*f), *f, &edges.edges, id, &mut resolved);
+                    let id = |t: SourceFile| Some(file_id(db, t));
+                    resolve_edges(file_id(db, *f), *f, &edges.edges, id, &mut resolved);
                 }
                 FileGraphPart {
                     file: *f,
@@ -273,7 +304,7 @@ pub fn assembly_parts<'a>(
         .flatten()
         .map(|p| GraphPart {
             file: p.file,
-            id: file_id(p.file),
+            id: file_id(db, p.file),
             path: p.path.as_str(),
             language: p.language,
             decls: p.decls.clone(),
