@@ -173,6 +173,52 @@ fn declarations_attached_to_a_type_of_another_file_are_its_members() {
 }
 
 #[test]
+fn an_attached_declaration_is_never_reached_by_its_own_name() {
+    let dir = tempfile::tempdir().unwrap();
+    // The method `Run` comes first in package order, in a file of its own and beside a
+    // call; only the function `Run` answers to the bare name and to `net.Run`.
+    write(
+        dir.path(),
+        &[
+            (
+                "net/a.toy",
+                "type Server
+method Server.Run
+func Local
+call Run
+",
+            ),
+            (
+                "net/b.toy",
+                "func Run
+",
+            ),
+            (
+                "app/main.toy",
+                "import net
+func Main
+call net.Run
+",
+            ),
+        ],
+    );
+    let (index, _) = open(dir.path());
+    let graph = workspace_graph(index.db(), index.workspace());
+    let function = node(&graph, "net/b.toy", "Run");
+    let method = graph
+        .node_by_name("net/a.toy", "Run")
+        .expect("the method is a node");
+    for (file, caller) in [("net/a.toy", "Local"), ("app/main.toy", "Main")] {
+        let from = node(&graph, file, caller);
+        assert!(
+            has_edge(&graph, from, function, EdgeKind::Calls),
+            "{caller}"
+        );
+        assert!(!has_edge(&graph, from, method, EdgeKind::Calls), "{caller}");
+    }
+}
+
+#[test]
 fn a_file_added_to_a_package_relinks_its_importers_and_its_peers_only() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), PACKAGE);

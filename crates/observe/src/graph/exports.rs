@@ -106,7 +106,8 @@ pub struct ExportRules<'a> {
 pub struct FileExports<F> {
     /// The first top-level exported declaration of each name, sorted by name; under the
     /// language's default-export name, the first top-level declaration marked
-    /// `default_export`.
+    /// `default_export`. Attached declarations (`attached`) are never listed by their own
+    /// name, here or in `top_level`: they are reached through their type.
     exports: Vec<(String, u32)>,
     /// The first declaration of each name under each parent, sorted by (parent, name).
     members: Vec<(u32, String, u32)>,
@@ -115,8 +116,9 @@ pub struct FileExports<F> {
     /// (`import { a } from './x'; export { a }`), and keeping no declared names here means
     /// a new local declaration leaves these tables equal.
     pub(crate) imports: Vec<TargetedImport<F>>,
-    /// Every top-level declaration's name, in declaration order, when the file is
-    /// visible to package peers ([`ExportRules::package_visible`]); empty otherwise.
+    /// Every top-level declaration's name (attached ones aside), in declaration order,
+    /// when the file is visible to package peers ([`ExportRules::package_visible`]);
+    /// empty otherwise.
     top_level: Vec<(String, u32)>,
     /// Declarations attached to a type declared apart from them
     /// (`Declaration::attached_to`), as (type name, declaration name, declaration),
@@ -139,6 +141,9 @@ impl<F: Copy> FileExports<F> {
         for (i, d) in shape.decls.iter().enumerate() {
             let i = i as u32;
             match d.parent {
+                // An attached declaration (a method declared apart from its type) is reached
+                // through its type, never by its own name.
+                None if d.attached_to.is_some() => {}
                 None => {
                     if d.default_export && default_export.is_none() {
                         default_export = Some(i);

@@ -338,7 +338,11 @@ where
             }
         }
         // Local declarations shadow imports of the same name; top-level ones win over nested.
+        // An attached declaration is reached through its type, never by its own name.
         for (di, d) in shape.decls.iter().enumerate().rev() {
+            if d.attached_to.is_some() {
+                continue;
+            }
             if d.parent.is_none() || !bindings.contains_key(d.name.as_str()) {
                 bindings.insert(d.name.as_str(), Binding::Decl(di as u32));
             }
