@@ -307,7 +307,9 @@ where
             if targets.is_empty() {
                 continue;
             }
-            for &target in targets {
+            // A module never imports itself: a path that names one of the file's own
+            // items (`use self::Mode::*`) binds through its tables, with no edge.
+            for &target in targets.iter().filter(|t| **t != source.file) {
                 edges.push(FileEdge {
                     from: 0,
                     to: NodeRef {
