@@ -110,34 +110,6 @@ fn a_package_import_links_every_file_of_the_package_and_binds_its_namespace() {
 }
 
 #[test]
-fn a_module_never_imports_itself() {
-    let dir = tempfile::tempdir().unwrap();
-    // An import of the file's own package reaches its peers, not the file itself.
-    write(
-        dir.path(),
-        &[
-            ("net/a.toy", "import net\nfunc A\ncall net.B\n"),
-            ("net/b.toy", "func B\n"),
-        ],
-    );
-    let (index, _) = open(dir.path());
-    let graph = workspace_graph(index.db(), index.workspace());
-    let a = node(&graph, "net/a.toy", "");
-    let imported: Vec<NodeId> = graph
-        .outgoing(a)
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Imports)
-        .map(|e| e.to)
-        .collect();
-    assert_eq!(imported, [node(&graph, "net/b.toy", "")]);
-    let (fa, fb) = (
-        node(&graph, "net/a.toy", "A"),
-        node(&graph, "net/b.toy", "B"),
-    );
-    assert!(has_edge(&graph, fa, fb, EdgeKind::Calls));
-}
-
-#[test]
 fn files_of_one_package_see_each_others_top_level_declarations() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), PACKAGE);

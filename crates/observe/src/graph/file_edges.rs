@@ -307,9 +307,7 @@ where
             if targets.is_empty() {
                 continue;
             }
-            // A module never imports itself: a path that names one of the file's own
-            // items (`use self::Mode::*`) binds through its tables, with no edge.
-            for &target in targets.iter().filter(|t| **t != source.file) {
+            for &target in targets {
                 edges.push(FileEdge {
                     from: 0,
                     to: NodeRef {
