@@ -6,9 +6,11 @@
 //! at the library of the workspace package of that crate name (a renamed dependency
 //! first), else outside the repository. It then walks module by module (`a/b.rs` or
 //! `a/b/mod.rs` under the root's directory) as far as modules exist, and resolves to the
-//! deepest module's file: the module that declares the item the path ends with. The
-//! `::self` form must walk the whole path. `mod x;` resolves beside the declaring module
-//! (`x.rs` or `x/mod.rs` in its directory for modules), or to its `#[path]`.
+//! deepest module's file: the module that declares the item the path ends with (a path
+//! that stays in the importing file resolves with no file to link, as a
+//! [`Resolution::Package`] without files). The `::self` form must walk the whole path.
+//! `mod x;` resolves beside the declaring module (`x.rs` or `x/mod.rs` in its directory
+//! for modules), or to its `#[path]`.
 
 use sightline_lang::path;
 use sightline_lang::{FileSet, Resolution};
@@ -138,7 +140,15 @@ fn resolve_path(
             },
         },
     };
-    walk(files, start, rest, module)
+    match walk(files, start, rest, module) {
+        // The path names the importing file's own items (`use self::Mode::*`): resolved,
+        // with no other file to link (the file's own declarations bind those names).
+        Resolution::File(f) if f == importer => Resolution::Package {
+            dir: path::parent(importer).to_owned(),
+            files: Vec::new(),
+        },
+        found => found,
+    }
 }
 
 /// Walks `rest` module by module from `start`.
@@ -241,6 +251,14 @@ mod tests {
         Resolution::File(p.to_owned())
     }
 
+    /// A path that stays in the importing file: resolved, nothing to link.
+    fn own(p: &str) -> Resolution {
+        Resolution::Package {
+            dir: sightline_lang::path::parent(p).to_owned(),
+            files: Vec::new(),
+        }
+    }
+
     fn workspace() -> Repo {
         Repo::new(
             &[
@@ -312,7 +330,8 @@ mod tests {
             r.at(disk, "super::super::net::http"),
             file("crates/core/src/net/http.rs")
         );
-        assert_eq!(r.at(disk, "self::Inner"), file(disk));
+        assert_eq!(r.at(disk, "super::super::store::disk::X"), own(disk));
+        assert_eq!(r.at(disk, "self::Inner"), own(disk));
         assert_eq!(
             r.at("crates/core/src/lib.rs", "super::x"),
             Resolution::Unresolved
