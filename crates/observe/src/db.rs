@@ -107,6 +107,9 @@ mod inputs {
         /// Every indexed file, sorted by path.
         #[returns(ref)]
         pub files: Vec<SourceFile>,
+        /// The files of the tree no registered language reads, by type.
+        #[returns(ref)]
+        pub not_indexed: crate::NotIndexed,
     }
 }
 

@@ -153,6 +153,9 @@ pub struct IndexReport {
     pub skipped_examples: BTreeMap<String, Vec<String>>,
     /// Files the walk saw but no language reads.
     pub not_indexed: u32,
+    /// Those of a known file type, by type (`rust`, `markdown`, …): what the index cannot
+    /// see.
+    pub not_indexed_languages: BTreeMap<String, u32>,
     /// Files whose facts came from the persistent cache.
     pub cache_hits: u32,
     /// Files parsed in this build.
@@ -278,6 +281,7 @@ impl<D: crate::Db + Clone> Index<D> {
             });
         }
         record_skips(&mut report, &walked);
+        let not_indexed_types = walked.not_indexed_types.clone();
         let cache = cache.unwrap_or_else(|e| {
             report.cache_note = Some(format!("{e}; rebuilding"));
             FactsCache::default()
@@ -302,7 +306,8 @@ impl<D: crate::Db + Clone> Index<D> {
             files.insert(file.path, (input, file.stamp));
             inputs.push(input);
         }
-        let workspace = Workspace::builder(root.clone(), inputs)
+        let not_indexed = crate::NotIndexed::of(&not_indexed_types);
+        let workspace = Workspace::builder(root.clone(), inputs, not_indexed)
             .durability(FILE_LIST_DURABILITY)
             .root_durability(FIXED_DURABILITY)
             .new(&db);
@@ -496,6 +501,7 @@ impl<D: crate::Db + Clone> Index<D> {
             .collect();
         let languages = self.db.languages();
         let walked = walk_changed(&self.root, languages, &|p, s| stamps.get(p) == Some(&s));
+        self.set_not_indexed(&walked);
         let mut out = RefreshReport::default();
         let mut seen: std::collections::HashSet<String> =
             walked.unchanged.iter().cloned().collect();
@@ -581,6 +587,20 @@ impl<D: crate::Db + Clone> Index<D> {
         set_changed |= self.remove_where(|p| inside(p) && !seen.contains(p), out);
         self.report.timings_ms.insert("refresh walk".into(), ms(t));
         set_changed
+    }
+
+    /// Records what a full walk found no language reads, setting the workspace's input only
+    /// when it changed. (A walk scoped to a few paths sees too little to recount it.)
+    fn set_not_indexed(&mut self, walked: &WalkOutcome) {
+        self.report.not_indexed = walked.not_indexed;
+        self.report.not_indexed_languages = walked.not_indexed_types.clone();
+        let not_indexed = crate::NotIndexed::of(&walked.not_indexed_types);
+        if *self.workspace.not_indexed(&self.db) != not_indexed {
+            self.workspace
+                .set_not_indexed(&mut self.db)
+                .with_durability(FILE_LIST_DURABILITY)
+                .to(not_indexed);
+        }
     }
 
     /// Drops the indexed files whose path `gone` holds for (files a walk no longer saw),
@@ -754,6 +774,7 @@ fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {
         .map(|(r, v)| (name(r), v.clone()))
         .collect();
     report.not_indexed = walked.not_indexed;
+    report.not_indexed_languages = walked.not_indexed_types.clone();
 }
 
 /// Keys every file ([`facts_key`]) and takes its `FileIndex` from the cache or builds it,
