@@ -33,7 +33,7 @@ pub(crate) enum RsKind {
     MacroDefinition,
     Use,
     ExternCrate,
-    /// `#[…]` and `#![…]`.
+    /// `#[…]`, which belongs to the item after it.
     Attribute,
     Call,
     MacroInvocation,
@@ -52,12 +52,10 @@ pub(crate) enum RsKind {
     TypeIdentifier,
     /// Macro arguments and bodies: tokens, not syntax.
     TokenTree,
-    /// Generic parameters: names bound by the item, not references.
-    TypeParameters,
     /// One generic parameter (`T: Bound`).
     TypeParameter,
     /// Subtrees that name nothing the pipeline links: lifetimes, loop labels, the
-    /// patterns of macro rules.
+    /// patterns of macro rules, inner attributes (`#![…]`).
     Quiet,
     /// Closure parameters: every name inside is bound.
     ClosureParameters,
@@ -85,7 +83,7 @@ fn classify(name: &str) -> RsKind {
         "macro_definition" => RsKind::MacroDefinition,
         "use_declaration" => RsKind::Use,
         "extern_crate_declaration" => RsKind::ExternCrate,
-        "attribute_item" | "inner_attribute_item" => RsKind::Attribute,
+        "attribute_item" => RsKind::Attribute,
         "call_expression" => RsKind::Call,
         "macro_invocation" => RsKind::MacroInvocation,
         "struct_expression" => RsKind::StructExpression,
@@ -97,9 +95,8 @@ fn classify(name: &str) -> RsKind {
         "identifier" => RsKind::Identifier,
         "type_identifier" => RsKind::TypeIdentifier,
         "token_tree" => RsKind::TokenTree,
-        "type_parameters" => RsKind::TypeParameters,
         "type_parameter" => RsKind::TypeParameter,
-        "lifetime" | "label" | "token_tree_pattern" => RsKind::Quiet,
+        "lifetime" | "label" | "token_tree_pattern" | "inner_attribute_item" => RsKind::Quiet,
         "closure_parameters" => RsKind::ClosureParameters,
         "declaration_list" => RsKind::DeclarationList,
         "visibility_modifier" => RsKind::Visibility,

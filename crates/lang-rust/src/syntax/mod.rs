@@ -54,7 +54,7 @@ thread_local! {
     static PARSER: ParserSlot = const { std::cell::RefCell::new(None) };
 }
 
-/// Attribute items looked at before an item, at most (a hostile file may stack millions).
+/// Attribute items kept for one item, at most (a hostile file may stack millions).
 const MAX_ATTRIBUTES: usize = 64;
 
 /// The facts of one Rust file. Never panics: text tree-sitter cannot parse yields facts
@@ -98,6 +98,12 @@ struct Extractor<'t> {
     path_refs: HashSet<(&'t str, &'t str, u32)>,
     /// The node whose usage its parent already recorded (a callee, a macro's name).
     covered: Option<usize>,
+    /// Attribute items met in a row at frame depth `attrs_depth`, in source order: they
+    /// belong to the next sibling.
+    attrs: Vec<Node<'t>>,
+    attrs_depth: usize,
+    /// The attributes of the node being entered (taken from `attrs`).
+    own_attrs: Vec<Node<'t>>,
     check_errors: bool,
 }
 
@@ -119,6 +125,9 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
         refs: HashSet::new(),
         path_refs: HashSet::new(),
         covered: None,
+        attrs: Vec::new(),
+        attrs_depth: 0,
+        own_attrs: Vec::new(),
         check_errors: root.has_error(),
     };
     traverse::traverse(root, &mut ex);
@@ -148,6 +157,7 @@ impl<'t> Extractor<'t> {
         }
         let f = self.g.fields;
         let kind = self.g.kind(node);
+        self.collect_attributes(node, kind);
         let mut frame = Frame {
             node,
             kind,
@@ -303,7 +313,7 @@ impl<'t> Extractor<'t> {
     fn is_public(&self, node: Node<'t>) -> bool {
         if self.g.kind(node) == RsKind::MacroDefinition {
             return self
-                .attributes(node)
+                .attributes()
                 .any(|a| attribute_body(self.text, a) == "macro_export");
         }
         let mut cursor = node.walk();
@@ -312,12 +322,33 @@ impl<'t> Extractor<'t> {
             .any(|c| self.g.kind(c) == RsKind::Visibility)
     }
 
-    /// The attribute items right before `node`, nearest first.
-    fn attributes(&self, node: Node<'t>) -> impl Iterator<Item = Node<'t>> + use<'t> {
-        let g = self.g;
-        std::iter::successors(node.prev_named_sibling(), |n| n.prev_named_sibling())
-            .take_while(move |n| g.kind(*n) == RsKind::Attribute)
-            .take(MAX_ATTRIBUTES)
+    /// Keeps the attribute items of a row for the sibling that follows them, so each item
+    /// finds its attributes without scanning its siblings (linear in the file, however
+    /// many items it holds).
+    fn collect_attributes(&mut self, node: Node<'t>, kind: RsKind) {
+        let depth = self.frames.len();
+        if depth > self.attrs_depth && !self.attrs.is_empty() {
+            // Inside an attribute: its own children.
+            return;
+        }
+        self.own_attrs.clear();
+        if depth != self.attrs_depth {
+            self.attrs.clear();
+        }
+        if kind == RsKind::Attribute {
+            self.attrs_depth = depth;
+            if self.attrs.len() < MAX_ATTRIBUTES {
+                self.attrs.push(node);
+            }
+        } else {
+            std::mem::swap(&mut self.own_attrs, &mut self.attrs);
+            self.attrs.clear();
+        }
+    }
+
+    /// The attribute items right before the node being entered, nearest first.
+    fn attributes(&self) -> impl Iterator<Item = Node<'t>> + use<'_, 't> {
+        self.own_attrs.iter().rev().copied()
     }
 
     /// The text of the `name` field of an item, without a raw identifier's `r#`.
@@ -417,9 +448,7 @@ impl<'t> Extractor<'t> {
             return;
         }
         frame.quiet = true;
-        let path = self
-            .attributes(node)
-            .find_map(|a| path_attribute(self.text, a));
+        let path = self.attributes().find_map(|a| path_attribute(self.text, a));
         let line = self.line(node.start_position().row);
         let mut import = Import::new(specifier::mod_decl(&self.inline_mods, name, path), line);
         import.namespace = Some(name.to_owned());
@@ -475,7 +504,7 @@ impl<'t> Extractor<'t> {
             Some(p) => format!("{}.{name}", p.qualified),
             None => name.to_owned(),
         };
-        let start = self.attributes(node).last().unwrap_or(node);
+        let start = self.attributes().last().unwrap_or(node);
         let start_line = self.line(start.start_position().row);
         let end_line = self.line(traverse::end_row(node)).max(start_line);
         let signature_line = self

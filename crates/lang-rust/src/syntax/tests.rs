@@ -216,6 +216,29 @@ pub fn open() -> u8 {
 }
 
 #[test]
+fn attributes_belong_to_the_item_right_after_them() {
+    let f = rs("\
+#![allow(dead_code)]
+#[derive(Debug)]
+// a comment ends the run
+struct A;
+#[cfg(test)]
+#[path = \"t.rs\"]
+mod t;
+#[inline]
+fn b() { #[allow(x)] let _ = 1; }
+");
+    let a = decl(&f, "A");
+    assert_eq!(
+        a.lines.start, 4,
+        "neither the inner attribute nor a run a comment ends"
+    );
+    let b = decl(&f, "b");
+    assert_eq!((b.lines.start, b.lines.end), (8, 9));
+    assert_eq!(f.imports[0].specifier, "mod t = t.rs");
+}
+
+#[test]
 fn use_trees_become_one_import_per_name() {
     let f = rs("\
 use crate::store::{disk::Disk, cache as c, self, *};
