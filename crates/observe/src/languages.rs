@@ -9,4 +9,5 @@ pub static LANGUAGES: Languages = Languages::new(&[
     &sightline_lang_typescript::TypeScript,
     &sightline_lang_python::Python,
     &sightline_lang_go::Go,
+    &sightline_lang_rust::Rust,
 ]);

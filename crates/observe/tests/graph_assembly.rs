@@ -44,6 +44,7 @@ fn the_fixtures_assemble_to_the_graph_built_from_scratch() {
     for root in [
         common::fixture_root(),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python_app"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rust_app"),
     ] {
         let index = open(&root);
         let graph = workspace_graph(index.db(), index.workspace());

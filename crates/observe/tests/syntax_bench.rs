@@ -18,6 +18,7 @@ fn grammar(lang: LangId) -> tree_sitter::Language {
         ("typescript", 0) => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         ("typescript", _) => tree_sitter_typescript::LANGUAGE_TSX.into(),
         ("python", _) => tree_sitter_python::LANGUAGE.into(),
+        ("rust", _) => tree_sitter_rust::LANGUAGE.into(),
         (other, _) => panic!("no grammar known to this bench for {other}"),
     }
 }

@@ -65,9 +65,10 @@ pub struct FileEdge<F> {
 /// Which declarations a guess by name may reach.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NameGuess {
-    /// A call or instantiation: functions, methods, classes and properties.
+    /// A call or instantiation: functions, methods, classes, structs, macros and
+    /// properties.
     Callable,
-    /// A heritage clause: classes, interfaces and type aliases.
+    /// A heritage clause: classes, interfaces, traits, structs and type aliases.
     TypeLike,
 }
 
@@ -76,11 +77,19 @@ impl NameGuess {
     pub fn accepts(self, kind: DeclKind) -> bool {
         match self {
             NameGuess::Callable => {
-                kind.is_callable() || matches!(kind, DeclKind::Class | DeclKind::Property)
+                kind.is_callable()
+                    || matches!(
+                        kind,
+                        DeclKind::Class | DeclKind::Struct | DeclKind::Macro | DeclKind::Property
+                    )
             }
             NameGuess::TypeLike => matches!(
                 kind,
-                DeclKind::Class | DeclKind::Interface | DeclKind::TypeAlias
+                DeclKind::Class
+                    | DeclKind::Interface
+                    | DeclKind::Trait
+                    | DeclKind::Struct
+                    | DeclKind::TypeAlias
             ),
         }
     }
@@ -701,4 +710,25 @@ fn import_counts(shape: &FileShape, resolutions: &[Resolution]) -> ImportCounts 
         }
     }
     counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guesses_reach_the_kinds_that_can_answer_them() {
+        // A call may construct a struct or expand a macro; a heritage clause may name a
+        // trait or a struct (an embedded one); neither reaches a module or a constant.
+        for kind in [DeclKind::Function, DeclKind::Struct, DeclKind::Macro] {
+            assert!(NameGuess::Callable.accepts(kind), "{kind:?}");
+        }
+        for kind in [DeclKind::Interface, DeclKind::Trait, DeclKind::Struct] {
+            assert!(NameGuess::TypeLike.accepts(kind), "{kind:?}");
+        }
+        for kind in [DeclKind::Module, DeclKind::Constant, DeclKind::Impl] {
+            assert!(!NameGuess::Callable.accepts(kind), "{kind:?}");
+            assert!(!NameGuess::TypeLike.accepts(kind), "{kind:?}");
+        }
+    }
 }
