@@ -108,13 +108,13 @@ pub trait Language: Send + Sync + 'static {
         None
     }
 
-    /// The package a file belongs to, as a key: files of this language with the same key
-    /// see each other's top-level declarations without importing them (every one, exported
-    /// or not), and a declaration `attached_to` a type finds it among them. `None` (the
-    /// default) when files see only what they import. The key is the package's directory
-    /// for a language whose packages are directories; `config` is this language's
-    /// configuration, for a language whose packages are declared by its manifests.
-    fn package_scope(&self, _config: &dyn LanguageConfig, _path: &str) -> Option<String> {
+    /// The package a file belongs to, as a key (its directory, for a language whose
+    /// packages are directories): files of this language with the same key see each
+    /// other's top-level declarations without importing them (every one, exported or not),
+    /// and a declaration `attached_to` a type finds it among them. `None` (the default)
+    /// when files see only what they import. A pure function of the path, so the pipeline
+    /// groups files by it without reading any configuration.
+    fn package_scope(&self, _path: &str) -> Option<String> {
         None
     }
 

@@ -55,7 +55,7 @@ mod language;
 pub mod path;
 mod resolve;
 pub mod syntax;
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 pub use config::{ConfigDiagnostic, ConfigInput, DynEq, LanguageConfig, NoConfig};

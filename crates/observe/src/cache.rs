@@ -1,5 +1,6 @@
-//! The persistent per-file cache: `FileIndex` values keyed by a hash of the file's text, so a
-//! fresh process on an unchanged tree starts warm. A cache that cannot be read, is corrupt
+//! The persistent per-file cache: `FileIndex` values keyed by what they were computed from
+//! (the file's language, dialect and facts version, and a hash of its text: [`facts_key`]),
+//! so a fresh process on an unchanged tree starts warm. A cache that cannot be read, is corrupt
 //! (its blake3 checksum does not match), is not a regular file, or was written by another
 //! engine version is ignored and rewritten, never trusted.
 //!
@@ -12,18 +13,42 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::db::FileIndex;
+use sightline_lang::Languages;
 
-/// Bumped whenever `FileIndex` or the extraction behind it changes meaning.
-pub(crate) const FACTS_SCHEMA: u32 = 5;
+use crate::db::FileIndex;
+use crate::walk::FileRole;
+
+/// Bumped whenever `FileIndex` (the shared facts, the term counts) changes shape or
+/// meaning; a language's own extraction changes are its `facts_version`.
+pub(crate) const FACTS_SCHEMA: u32 = 6;
 const MAGIC: &[u8; 8] = b"SLFACTS\0";
 
-/// blake3 of a file's text: the cache key, so a renamed or touched file stays warm.
-pub(crate) type ContentHash = [u8; 32];
+/// The cache key of one file's [`FileIndex`]: blake3 over what the value is computed from,
+/// so a renamed or touched file stays warm and nothing else shares its entry.
+pub(crate) type FactsKey = [u8; 32];
 
-/// The [`ContentHash`] of `text`.
-pub(crate) fn content_hash(text: &str) -> ContentHash {
-    *blake3::hash(text.as_bytes()).as_bytes()
+/// The [`FactsKey`] of a file of `role` holding `text`: the language's name, the dialect
+/// and the language's facts version (the same bytes in two languages, or two dialects,
+/// are two entries), then the text.
+pub(crate) fn facts_key(languages: Languages, role: FileRole, text: &str) -> FactsKey {
+    let mut hasher = blake3::Hasher::new();
+    match role {
+        FileRole::Source(id) => {
+            let (name, version) = languages
+                .of(id)
+                .map_or(("", 0), |l| (l.name(), l.facts_version()));
+            hasher.update(b"source\0");
+            hasher.update(name.as_bytes());
+            hasher.update(&[0, id.dialect]);
+            hasher.update(&version.to_le_bytes());
+        }
+        FileRole::Manifest => {
+            hasher.update(b"manifest\0");
+        }
+    }
+    hasher.update(&[0]);
+    hasher.update(text.as_bytes());
+    *hasher.finalize().as_bytes()
 }
 
 /// The engine version a cache must match: crate version and schema.
@@ -77,8 +102,8 @@ pub(crate) fn default_cache_dir() -> Option<PathBuf> {
 /// Per-file index values by content hash, loaded from and saved to one cache file.
 #[derive(Default)]
 pub(crate) struct FactsCache {
-    /// The cached values, keyed by the hash of the text they were computed from.
-    pub entries: HashMap<ContentHash, Arc<FileIndex>>,
+    /// The cached values, keyed by what they were computed from ([`facts_key`]).
+    pub entries: HashMap<FactsKey, Arc<FileIndex>>,
 }
 
 /// Opens the cache file for reading without blocking and without following a symlink:
@@ -142,7 +167,7 @@ impl FactsCache {
         if blake3::hash(payload).as_bytes().as_slice() != sum {
             return Err(corrupt("checksum mismatch".into()));
         }
-        let (entries, _): (Vec<(ContentHash, FileIndex)>, usize) =
+        let (entries, _): (Vec<(FactsKey, FileIndex)>, usize) =
             bincode::serde::decode_from_slice(payload, cfg).map_err(|e| corrupt(e.to_string()))?;
         Ok(FactsCache {
             entries: entries.into_iter().map(|(h, f)| (h, Arc::new(f))).collect(),
@@ -166,7 +191,7 @@ impl FactsCache {
             path: path.into(),
             reason: e.to_string(),
         };
-        let mut entries: Vec<(&ContentHash, &FileIndex)> =
+        let mut entries: Vec<(&FactsKey, &FileIndex)> =
             self.entries.iter().map(|(h, f)| (h, f.as_ref())).collect();
         entries.sort_by_key(|(h, _)| **h);
         let payload = bincode::serde::encode_to_vec(&entries, cfg).map_err(corrupt)?;
@@ -190,15 +215,33 @@ mod tests {
 
     fn one_entry() -> FactsCache {
         let mut cache = FactsCache::default();
+        let role = FileRole::of(crate::LANGUAGES, "a.ts").unwrap();
+        let text = "export function f() {}";
         cache.entries.insert(
-            content_hash("export function f() {}"),
-            Arc::new(FileIndex::build(
-                crate::LANGUAGES,
-                crate::walk::FileRole::of(crate::LANGUAGES, "a.ts").unwrap(),
-                "export function f() {}",
-            )),
+            facts_key(crate::LANGUAGES, role, text),
+            Arc::new(FileIndex::build(crate::LANGUAGES, role, text)),
         );
         cache
+    }
+
+    #[test]
+    fn the_key_tells_languages_dialects_and_roles_apart() {
+        let langs = crate::LANGUAGES;
+        let role = |p: &str| FileRole::of(langs, p).unwrap();
+        let text = "x = 1\n";
+        let keys = [
+            facts_key(langs, role("a.py"), text),
+            facts_key(langs, role("a.js"), text),
+            facts_key(langs, role("a.ts"), text),
+            facts_key(langs, FileRole::Manifest, text),
+        ];
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(keys[0], facts_key(langs, role("b/c.py"), text), "path-free");
+        assert_ne!(keys[0], facts_key(langs, role("a.py"), "x = 2\n"));
     }
 
     fn files_in(dir: &Path) -> Vec<String> {

@@ -255,6 +255,8 @@ pub struct ShapeDecl {
     pub exported: bool,
     /// Whether it is the module's default export.
     pub default_export: bool,
+    /// The type it is attached to when declared apart from it.
+    pub attached_to: Option<String>,
 }
 
 /// A usage without its line: a call, render, instantiation or reference.
@@ -300,6 +302,7 @@ impl FileShape {
                 parent: d.parent,
                 exported: d.exported,
                 default_export: d.default_export,
+                attached_to: d.attached_to.clone(),
             })
             .collect();
         let imports = facts
@@ -363,8 +366,9 @@ pub fn module_resolver(db: &dyn Db, ws: Workspace) -> Arc<crate::resolve::Module
 
 pub use crate::resolution::{
     ConfiguredLanguage, Directory, DirectoryChunk, DirectoryFiles, DirectoryPart, ImportKey,
-    LanguageConfigHandle, directory_files, directory_part, directory_table, import_resolution,
-    language_config, language_sources, manifest_files,
+    LanguageConfigHandle, PackageKey, directory_files, directory_part, directory_table,
+    import_resolution, language_config, language_sources, manifest_files, package_files,
+    package_table,
 };
 
 /// How each import of one source file resolves, in import order.
@@ -372,9 +376,9 @@ pub use crate::resolution::{
 pub struct ImportResolutions {
     /// The resolution of each import.
     pub resolutions: Vec<crate::resolve::Resolution>,
-    /// The indexed file each import resolves to: `None` for an import of a package, one
-    /// that resolved to nothing, or to a directory without a file.
-    pub targets: Vec<Option<SourceFile>>,
+    /// The indexed files each import reaches: one for a module, every listed file of a
+    /// package, none for an import outside the repository or one that resolved nowhere.
+    pub targets: crate::graph::ImportTargets<SourceFile>,
 }
 
 /// How each import of a source file resolves, and to which file, in import order
@@ -411,13 +415,11 @@ pub(crate) fn resolve_imports(
         })
         .collect();
     let files = crate::resolution::TrackedFiles::new(db, ws);
-    let targets = resolutions
-        .iter()
-        .map(|r| match r {
-            crate::resolve::Resolution::File(p) => files.get(p),
-            _ => None,
-        })
-        .collect();
+    let targets = crate::graph::ImportTargets::from_lists(
+        resolutions
+            .iter()
+            .map(|r| r.files().iter().filter_map(|p| files.get(p))),
+    );
     ImportResolutions {
         resolutions,
         targets,

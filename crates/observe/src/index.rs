@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use salsa::Setter as _;
 use serde::{Deserialize, Serialize};
 
-use crate::cache::{ContentHash, FactsCache, cache_file, content_hash, default_cache_dir};
+use crate::cache::{FactsCache, FactsKey, cache_file, default_cache_dir, facts_key};
 use crate::db::{
     FileBlock, FileIndex, ObserveDatabase, SourceFile, TermChunk, Workspace, decl_word_chunk,
     file_index, file_path_words, term_chunk_postings, term_chunks, term_stats, workspace_graph,
@@ -655,9 +655,8 @@ impl<D: crate::Db> Index<D> {
         };
         let mut cache = FactsCache::default();
         for f in self.workspace.files(&self.db) {
-            cache
-                .entries
-                .insert(content_hash(f.text(&self.db)), file_index(&self.db, *f));
+            let key = facts_key(self.db.languages(), f.role(&self.db), f.text(&self.db));
+            cache.entries.insert(key, file_index(&self.db, *f));
         }
         cache.save(path)
     }
@@ -746,25 +745,26 @@ fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {
     report.not_indexed = walked.not_indexed;
 }
 
-/// Hashes every file and takes its `FileIndex` from the cache or builds it, in parallel.
+/// Keys every file ([`facts_key`]) and takes its `FileIndex` from the cache or builds it,
+/// in parallel.
 fn index_files(
     languages: sightline_lang::Languages,
     files: &[LoadedFile],
     cache: &FactsCache,
     progress: Option<&(dyn Fn(Progress) + Sync)>,
-) -> (Vec<(ContentHash, Arc<FileIndex>)>, u32) {
+) -> (Vec<(FactsKey, Arc<FileIndex>)>, u32) {
     let done = AtomicUsize::new(0);
     let hits = AtomicUsize::new(0);
     let total = files.len();
     // Largest files first, one file per task: no large file is left to parse alone at the end.
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(files[i].text.len()));
-    let mut built: Vec<(usize, (ContentHash, Arc<FileIndex>))> = order
+    let mut built: Vec<(usize, (FactsKey, Arc<FileIndex>))> = order
         .into_par_iter()
         .with_max_len(1)
         .map(|i| {
             let f = &files[i];
-            let hash = content_hash(&f.text);
+            let hash = facts_key(languages, f.role, &f.text);
             let idx = match cache.entries.get(&hash) {
                 Some(idx) => {
                     hits.fetch_add(1, Ordering::Relaxed);

@@ -143,6 +143,50 @@ pub fn import_resolution<'db>(db: &'db dyn Db, import: ImportKey<'db>) -> Resolu
     lang.resolve(&cx, import.scope(db), import.specifier(db))
 }
 
+/// The files of each package of one language ([`sightline_lang::Language::package_scope`]),
+/// by package key, in path order; empty for a language without packages.
+///
+/// Hazard for the language: reads the whole file list, so it re-runs whenever a file is
+/// added or removed; each package reads its own files through [`package_files`], which
+/// backdates unless a file of that package came or went.
+#[salsa::tracked(returns(clone))]
+pub fn package_table<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    language: LanguageKey<'db>,
+) -> Arc<FxHashMap<String, Arc<[SourceFile]>>> {
+    let index = language.index(db);
+    let Some(lang) = db.languages().get(index) else {
+        return Arc::default();
+    };
+    let mut table: FxHashMap<String, Vec<SourceFile>> = FxHashMap::default();
+    for f in ws.files(db) {
+        if !matches!(f.role(db), FileRole::Source(id) if id.language == index) {
+            continue;
+        }
+        if let Some(key) = lang.package_scope(f.path(db)) {
+            table.entry(key).or_default().push(*f);
+        }
+    }
+    Arc::new(table.into_iter().map(|(k, v)| (k, Arc::from(v))).collect())
+}
+
+/// The files of one package, in path order: a firewall between the language's
+/// [`package_table`] and the edges of the package's files, equal unless a file of this
+/// package came or went.
+#[salsa::tracked(returns(clone))]
+pub fn package_files<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    package: PackageKey<'db>,
+) -> Arc<[SourceFile]> {
+    let language = LanguageKey::new(db, package.language(db));
+    package_table(db, ws, language)
+        .get(package.key(db).as_str())
+        .cloned()
+        .unwrap_or_else(|| Arc::from(Vec::new()))
+}
+
 /// The files directly in one directory, as (name, file), sorted by name.
 pub type DirectoryFiles = Arc<[(String, SourceFile)]>;
 
@@ -178,7 +222,7 @@ pub fn directory_table(db: &dyn Db, ws: Workspace) -> Arc<Vec<DirectoryPart>> {
     Arc::new(parts.into_iter().map(Arc::new).collect())
 }
 
-pub use interned::{Directory, DirectoryChunk, ImportKey, LanguageKey};
+pub use interned::{Directory, DirectoryChunk, ImportKey, LanguageKey, PackageKey};
 
 /// See `db::inputs`: salsa generates the constructor without docs.
 #[allow(missing_docs)]
@@ -203,6 +247,16 @@ mod interned {
         pub scope: String,
         #[returns(ref)]
         pub specifier: String,
+    }
+
+    /// A package of one language (its position and its package key), as a key of
+    /// [`super::package_files`].
+    #[salsa::interned(debug)]
+    pub struct PackageKey<'db> {
+        #[returns(copy)]
+        pub language: u8,
+        #[returns(ref)]
+        pub key: String,
     }
 
     /// A language's position in the database's languages, as a key of its queries.

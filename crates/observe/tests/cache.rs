@@ -83,3 +83,40 @@ fn garbage_in_place_of_a_cache_is_not_trusted() {
     );
     assert_eq!(index.report().cache_hits, 0);
 }
+
+/// The same bytes in files of two languages (or two dialects of one) are two files'
+/// facts: a warm cache must give each the facts of its own grammar, not the other's.
+#[test]
+fn identical_bytes_in_two_languages_keep_their_own_facts_from_a_warm_cache() {
+    let cache = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    // A module-level assignment declares `total` in Python; in JavaScript it is an
+    // assignment expression, and in TypeScript too (two dialects of one language).
+    let text = "total = compute()\n";
+    for name in ["a.py", "b.js", "c.ts"] {
+        std::fs::write(root.path().join(name), text).unwrap();
+    }
+    let opts = IndexOptions {
+        cache: CacheMode::Dir(cache.path().into()),
+        progress: None,
+    };
+    let cold = Index::open(root.path(), &opts).unwrap();
+    let warm = Index::open(root.path(), &opts).unwrap();
+    assert_eq!(warm.report().parsed, 0, "{:?}", warm.report());
+    let uncached = Index::open(
+        root.path(),
+        &IndexOptions {
+            cache: CacheMode::Disabled,
+            progress: None,
+        },
+    )
+    .unwrap();
+    let declares = |facts: &[(String, sightline_observe::db::FileIndex)], path: &str| {
+        let (_, index) = facts.iter().find(|(p, _)| p == path).unwrap();
+        index.facts.decls.iter().any(|d| d.name == "total")
+    };
+    let truth = all_facts(&uncached);
+    assert!(declares(&truth, "a.py") && !declares(&truth, "b.js"));
+    assert_eq!(all_facts(&cold), truth);
+    assert_eq!(all_facts(&warm), truth);
+}

@@ -7,6 +7,14 @@
 //! grows. What a file can see of other files goes through [`ExportsLookup`], one
 //! [`FileExports`] per file; names guessed workspace-wide are left symbolic
 //! ([`NameEdge`]) and resolved when the graph is assembled.
+//!
+//! A name used in a file binds, in order, to: the file's own declarations; its imports
+//! (a named import, or a namespace bound to the file or files an import reaches, so
+//! `ns.f` is looked up among every file of a package); the top-level declarations of its
+//! package peers (files its language puts in the same package,
+//! `Language::package_scope`); the exports of its glob imports. A declaration attached to
+//! a type declared apart from it (`Declaration::attached_to`) is contained by a type of
+//! that name in its own file or a package peer, and is a member of it for lookups.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -16,8 +24,9 @@ use rustc_hash::FxHashMap;
 use sightline_lang::Language;
 
 use super::EdgeKind;
+use super::exports::{FileExports, ImportTargets};
 use crate::db::{FileShape, ShapeUsage};
-use crate::facts::{DeclKind, HeritageKind, ImportedName, UsageKind};
+use crate::facts::{DeclKind, HeritageKind, UsageKind};
 use crate::resolve::Resolution;
 
 /// How many re-export hops are followed to find where an imported name is declared.
@@ -171,125 +180,17 @@ impl<'a> NamePacker<'a> {
     }
 }
 
-/// An import of a file that resolved to another file, as re-export lookups see it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TargetedImport<F> {
-    /// The file it resolved to.
-    pub target: F,
-    /// Whether it is a re-export (`export … from`) rather than an import.
-    pub reexport: bool,
-    /// Its named bindings.
-    pub names: Vec<ImportedName>,
-    /// Its namespace binding (`* as ns`).
-    pub namespace: Option<String>,
-}
-
-/// What other files can see of one source file: the lookup tables resolution reads, and
-/// nothing else (no usages, no lines, no declaration that is neither exported nor a
-/// member), so an edit that adds a call or a private function to a file leaves its
-/// `FileExports` equal and the files importing it untouched.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FileExports<F> {
-    /// The first top-level exported declaration of each name, sorted by name; under the
-    /// language's default-export name ([`Language::default_export_name`]), the first
-    /// top-level declaration marked `default_export`.
-    exports: Vec<(String, u32)>,
-    /// The first declaration of each name under each parent, sorted by (parent, name).
-    members: Vec<(u32, String, u32)>,
-    /// The file's imports that resolved to a file, in import order. A plain import keeps
-    /// only the names the file does not also declare: those are the ones it can pass on
-    /// (`import { a } from './x'; export { a }`), and keeping no declared names here means
-    /// a new local declaration leaves these tables equal.
-    imports: Vec<TargetedImport<F>>,
-}
-
-impl<F: Copy> FileExports<F> {
-    /// The tables of a file with this shape whose imports resolve to `targets` (one per
-    /// import, in order), in a language whose default export is imported by
-    /// `default_name` (if it has one).
-    pub fn of(
-        shape: &FileShape,
-        targets: &[Option<F>],
-        default_name: Option<&str>,
-    ) -> FileExports<F> {
-        let mut exports: Vec<(String, u32)> = Vec::new();
-        let mut members: Vec<(u32, String, u32)> = Vec::new();
-        let mut default_export = None;
-        for (i, d) in shape.decls.iter().enumerate() {
-            let i = i as u32;
-            match d.parent {
-                None => {
-                    if d.default_export && default_export.is_none() {
-                        default_export = Some(i);
-                    }
-                    if d.exported {
-                        exports.push((d.name.clone(), i));
-                    }
-                }
-                Some(p) => members.push((p, d.name.clone(), i)),
-            }
-        }
-        if let Some(name) = default_name {
-            // The default export answers to its name alone, whatever is declared by it.
-            exports.retain(|(n, _)| n != name);
-            exports.extend(default_export.map(|d| (name.to_owned(), d)));
-        }
-        // Stable sorts by key keep the first declaration of each key first.
-        exports.sort_by(|a, b| a.0.cmp(&b.0));
-        exports.dedup_by(|a, b| a.0 == b.0);
-        members.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-        members.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
-        let mut declared: Vec<&str> = shape.decls.iter().map(|d| d.name.as_str()).collect();
-        declared.sort_unstable();
-        declared.dedup();
-        let passed_on = |n: &&ImportedName| declared.binary_search(&n.local.as_str()).is_err();
-        let imports = shape
-            .imports
-            .iter()
-            .zip(targets)
-            .filter_map(|(imp, target)| {
-                Some(TargetedImport {
-                    target: (*target)?,
-                    reexport: imp.reexport,
-                    names: match imp.reexport {
-                        true => imp.names.clone(),
-                        false => imp.names.iter().filter(passed_on).cloned().collect(),
-                    },
-                    namespace: imp.namespace.clone(),
-                })
-            })
-            .collect();
-        FileExports {
-            exports,
-            members,
-            imports,
-        }
-    }
-
-    /// The first top-level declaration exported as `name` (under the language's
-    /// default-export name: the default export).
-    pub fn export(&self, name: &str) -> Option<u32> {
-        self.exports
-            .binary_search_by(|(n, _)| n.as_str().cmp(name))
-            .ok()
-            .map(|i| self.exports[i].1)
-    }
-
-    /// The first declaration named `name` whose parent is declaration `parent`.
-    pub fn member(&self, parent: u32, name: &str) -> Option<u32> {
-        self.members
-            .binary_search_by(|(p, n, _)| (*p, n.as_str()).cmp(&(parent, name)))
-            .ok()
-            .map(|i| self.members[i].2)
-    }
-}
-
 /// What resolving one file's edges may read of other files.
 pub trait ExportsLookup<F> {
     /// The tables of `file`; `None` when it has no shape (a manifest).
     fn exports(&self, file: F) -> Option<Arc<FileExports<F>>>;
     /// How two files order in the workspace (by path): the graph's node order.
     fn file_order(&self, a: F, b: F) -> Ordering;
+    /// The files of `file`'s package (itself included), for a language with packages
+    /// (`Language::package_scope`); none otherwise.
+    fn package_files(&self, _file: F) -> Arc<[F]> {
+        Arc::from(Vec::new())
+    }
 }
 
 /// One file to compute the edges of.
@@ -302,19 +203,28 @@ pub struct EdgeSource<'a, F> {
     pub tables: &'a FileExports<F>,
     /// How each import resolved, in import order.
     pub resolutions: &'a [Resolution],
-    /// The file each import resolved to, in import order.
-    pub targets: &'a [Option<F>],
+    /// The files each import reaches, in import order.
+    pub targets: &'a ImportTargets<F>,
     /// The file's language, whose binding rules apply (`None`: a file of no registered
     /// language, bound by its declarations and imports alone).
     pub language: Option<&'a dyn Language>,
+    /// The files of its package other than itself (see [`ExportsLookup::package_files`]).
+    pub peers: &'a [F],
 }
 
 /// What a local name refers to inside one file.
 #[derive(Clone, Debug)]
 enum Binding<'a, F> {
     Decl(u32),
-    Imported { file: F, name: &'a str },
-    Namespace { file: F },
+    /// A name imported from the file, or the first of the files (a package), exporting it.
+    Imported {
+        files: &'a [F],
+        name: &'a str,
+    },
+    /// A namespace bound to the file or files an import reaches.
+    Namespace {
+        files: &'a [F],
+    },
 }
 
 /// Computes every edge leaving `source`'s nodes; see [`FileEdges`].
@@ -323,13 +233,25 @@ where
     F: Copy + Eq + std::hash::Hash,
     L: ExportsLookup<F> + ?Sized,
 {
-    let ctx = Resolver { lookup, source };
+    let peers = source
+        .peers
+        .iter()
+        .filter(|p| **p != source.file)
+        .filter_map(|p| Some((*p, lookup.exports(*p)?)))
+        .collect();
+    let ctx = Resolver {
+        lookup,
+        source,
+        peers,
+    };
     ctx.edges()
 }
 
 struct Resolver<'a, 'b, F, L: ?Sized> {
     lookup: &'a L,
     source: &'a EdgeSource<'b, F>,
+    /// The package peers' tables, in package order.
+    peers: Vec<(F, Arc<FileExports<F>>)>,
 }
 
 impl<'a, 'b, F, L> Resolver<'a, 'b, F, L>
@@ -368,20 +290,25 @@ where
                 certain: true,
             });
         }
+        self.attachment_edges(edges);
         let mut bindings: FxHashMap<&'b str, Binding<'b, F>> = FxHashMap::default();
-        for (imp, target) in shape.imports.iter().zip(source.targets) {
-            let Some(target) = *target else {
+        let mut globs: Vec<&'b [F]> = Vec::new();
+        for (i, imp) in shape.imports.iter().enumerate() {
+            let targets = source.targets.of(i);
+            if targets.is_empty() {
                 continue;
-            };
-            edges.push(FileEdge {
-                from: 0,
-                to: NodeRef {
-                    file: target,
-                    decl: None,
-                },
-                kind: EdgeKind::Imports,
-                certain: true,
-            });
+            }
+            for &target in targets {
+                edges.push(FileEdge {
+                    from: 0,
+                    to: NodeRef {
+                        file: target,
+                        decl: None,
+                    },
+                    kind: EdgeKind::Imports,
+                    certain: true,
+                });
+            }
             if imp.reexport {
                 continue;
             }
@@ -389,13 +316,16 @@ where
                 bindings.insert(
                     n.local.as_str(),
                     Binding::Imported {
-                        file: target,
+                        files: targets,
                         name: n.imported.as_str(),
                     },
                 );
             }
             if let Some(ns) = &imp.namespace {
-                bindings.insert(ns.as_str(), Binding::Namespace { file: target });
+                bindings.insert(ns.as_str(), Binding::Namespace { files: targets });
+            }
+            if imp.glob {
+                globs.push(targets);
             }
         }
         // Local declarations shadow imports of the same name; top-level ones win over nested.
@@ -404,6 +334,11 @@ where
                 bindings.insert(d.name.as_str(), Binding::Decl(di as u32));
             }
         }
+        let scope = Scope {
+            bindings,
+            peers: self.peer_names(),
+            globs,
+        };
         for u in &shape.usages {
             let from = local(u.enclosing);
             let kind = match u.kind {
@@ -412,7 +347,7 @@ where
                 UsageKind::Instantiate => EdgeKind::Instantiates,
                 UsageKind::Reference => EdgeKind::References,
             };
-            match self.resolve_usage(&bindings, u) {
+            match self.resolve_usage(&scope, u) {
                 Some(Ok((to, certain))) if !self.is_self(from, &to) => edges.push(FileEdge {
                     from,
                     to,
@@ -435,11 +370,9 @@ where
                 HeritageKind::Extends => EdgeKind::Extends,
                 HeritageKind::Implements => EdgeKind::Implements,
             };
-            match bindings.get(name.as_str()) {
-                Some(b) => {
-                    if let Some(to) = self.resolve_binding(b)
-                        && !self.is_self(from, &to)
-                    {
+            match self.resolve_name(&scope, name) {
+                Some(to) => {
+                    if !self.is_self(from, &to) {
                         edges.push(FileEdge {
                             from,
                             to,
@@ -448,6 +381,7 @@ where
                         });
                     }
                 }
+                None if scope.bindings.contains_key(name.as_str()) => {}
                 None => by_name.push(NameEdge {
                     from,
                     name: names.range(name.as_str()),
@@ -476,38 +410,101 @@ where
         out
     }
 
+    /// The first top-level declaration of each name among the package peers, in package
+    /// order.
+    fn peer_names(&self) -> FxHashMap<&str, NodeRef<F>> {
+        let mut names = FxHashMap::default();
+        for (file, tables) in &self.peers {
+            for (name, decl) in tables.top_level() {
+                names.entry(name.as_str()).or_insert(NodeRef {
+                    file: *file,
+                    decl: Some(*decl),
+                });
+            }
+        }
+        names
+    }
+
+    /// `contains` edges from this file's top-level declarations to the declarations
+    /// attached to them by name, in this file or a package peer.
+    fn attachment_edges(&self, edges: &mut Vec<FileEdge<F>>) {
+        let own = self.source.tables;
+        if !own.has_attached() && self.peers.iter().all(|(_, t)| !t.has_attached()) {
+            return;
+        }
+        for (di, d) in self.source.shape.decls.iter().enumerate() {
+            if d.parent.is_some() || d.attached_to.is_some() {
+                continue;
+            }
+            let from = di as u32 + 1;
+            let attached = own.attached_to(&d.name).map(|(_, a)| self.here(a)).chain(
+                self.peers.iter().flat_map(|(file, tables)| {
+                    tables.attached_to(&d.name).map(|(_, a)| NodeRef {
+                        file: *file,
+                        decl: Some(a),
+                    })
+                }),
+            );
+            for to in attached {
+                edges.push(FileEdge {
+                    from,
+                    to,
+                    kind: EdgeKind::Contains,
+                    certain: true,
+                });
+            }
+        }
+    }
+
+    /// What a bare name (no receiver) refers to: a binding, else a package peer's
+    /// top-level declaration, else an export of a glob import.
+    fn resolve_name(&self, scope: &Scope<'_, 'b, F>, name: &str) -> Option<NodeRef<F>> {
+        if let Some(b) = scope.bindings.get(name) {
+            return self.resolve_binding(b);
+        }
+        if let Some(to) = scope.peers.get(name) {
+            return Some(*to);
+        }
+        scope
+            .globs
+            .iter()
+            .find_map(|files| self.export_in(files, name))
+    }
+
     /// What usage `u` resolves to: a node (with whether it is certain), a guess by name
     /// left for the assembly, or nothing.
     fn resolve_usage(
         &self,
-        bindings: &FxHashMap<&str, Binding<'b, F>>,
+        scope: &Scope<'_, 'b, F>,
         u: &ShapeUsage,
     ) -> Option<Result<(NodeRef<F>, bool), NameGuess>> {
         let receiver = u.receiver.as_str();
         if receiver.is_empty() {
-            let b = bindings.get(u.name.as_str())?;
-            return self.resolve_binding(b).map(|t| Ok((t, true)));
+            return self.resolve_name(scope, &u.name).map(|t| Ok((t, true)));
         }
+        let receiver_binding = scope.bindings.get(receiver);
         if self
             .source
             .language
             .is_some_and(|l| l.is_self_receiver(receiver))
         {
             // A method of the enclosing class.
-            if let Some(class) = enclosing_class(self.source.shape, u.enclosing)
-                && let Some(i) = self.source.tables.member(class, &u.name)
-            {
-                return Some(Ok((self.here(i), true)));
-            }
-        } else if let Some(Binding::Namespace { file: target }) = bindings.get(receiver) {
-            return self.export_of(*target, &u.name).map(|t| Ok((t, true)));
-        } else if let Some(b @ Binding::Decl(_)) | Some(b @ Binding::Imported { .. }) =
-            bindings.get(receiver)
-        {
-            // `Store.create()` / `handlers.onSave()`: a member of a known declaration.
-            if let Some(owner) = self.resolve_binding(b)
+            if let Some(owner) = self.self_owner(scope, u.enclosing)
                 && let Some(member) = self.member_of(owner, &u.name)
             {
+                return Some(Ok((member, true)));
+            }
+        } else if let Some(Binding::Namespace { files }) = receiver_binding {
+            return self.export_in(files, &u.name).map(|t| Ok((t, true)));
+        } else if let Some(owner) = match receiver_binding {
+            Some(b @ Binding::Decl(_)) | Some(b @ Binding::Imported { .. }) => {
+                self.resolve_binding(b)
+            }
+            // `Type.method()` of a type a package peer declares.
+            _ => scope.peers.get(receiver).copied(),
+        } {
+            // `Store.create()` / `handlers.onSave()`: a member of a known declaration.
+            if let Some(member) = self.member_of(owner, &u.name) {
                 return Some(Ok((member, true)));
             }
         }
@@ -517,28 +514,83 @@ where
         Some(Err(NameGuess::Callable))
     }
 
+    /// What a self receiver names inside declaration `enclosing`: the innermost enclosing
+    /// declaration that holds members, or the type an enclosing declaration is attached to.
+    fn self_owner(&self, scope: &Scope<'_, 'b, F>, enclosing: Option<u32>) -> Option<NodeRef<F>> {
+        let shape = self.source.shape;
+        let mut decl = enclosing;
+        while let Some(d) = decl {
+            let item = shape.decls.get(d as usize)?;
+            if item.kind.holds_members() {
+                return Some(self.here(d));
+            }
+            if let Some(owner) = &item.attached_to {
+                return self.resolve_name(scope, owner);
+            }
+            decl = item.parent;
+        }
+        None
+    }
+
+    /// The member `name` of the declaration `owner`: one declared in its body, else one
+    /// attached to it by its name (or declared in a block attached to it), in its file or
+    /// a package peer of this file.
     fn member_of(&self, owner: NodeRef<F>, name: &str) -> Option<NodeRef<F>> {
         let decl = owner.decl?;
-        let i = if owner.file == self.source.file {
-            self.source.tables.member(decl, name)?
-        } else {
-            self.lookup.exports(owner.file)?.member(decl, name)?
+        let tables = match owner.file == self.source.file {
+            true => None,
+            false => Some(self.lookup.exports(owner.file)?),
         };
-        Some(NodeRef {
-            file: owner.file,
-            decl: Some(i),
-        })
+        let owner_tables = tables.as_deref().unwrap_or(self.source.tables);
+        if let Some(i) = owner_tables.member(decl, name) {
+            return Some(NodeRef {
+                file: owner.file,
+                decl: Some(i),
+            });
+        }
+        let type_name = match owner.file == self.source.file {
+            true => self.source.shape.decls.get(decl as usize)?.name.as_str(),
+            false => owner_tables.top_level_name(decl)?,
+        };
+        let in_package = owner.file == self.source.file
+            || self.peers.iter().any(|(file, _)| *file == owner.file);
+        let own = std::iter::once((self.source.file, self.source.tables));
+        let peers = self.peers.iter().map(|(f, t)| (*f, &**t));
+        let scope: Vec<(F, &FileExports<F>)> = match in_package {
+            true => own.chain(peers).collect(),
+            false => vec![(owner.file, owner_tables)],
+        };
+        for (file, tables) in scope {
+            for (attached, a) in tables.attached_to(type_name) {
+                let found = match attached == name {
+                    true => Some(a),
+                    false => tables.member(a, name),
+                };
+                if let Some(d) = found {
+                    return Some(NodeRef {
+                        file,
+                        decl: Some(d),
+                    });
+                }
+            }
+        }
+        None
     }
 
     fn resolve_binding(&self, b: &Binding<'_, F>) -> Option<NodeRef<F>> {
         match b {
             Binding::Decl(d) => Some(self.here(*d)),
-            Binding::Imported { file, name } => self.export_of(*file, name),
-            Binding::Namespace { file } => Some(NodeRef {
+            Binding::Imported { files, name } => self.export_in(files, name),
+            Binding::Namespace { files } => files.first().map(|file| NodeRef {
                 file: *file,
                 decl: None,
             }),
         }
+    }
+
+    /// Where `name` is declared as exported by the first of `files` that exports it.
+    fn export_in(&self, files: &[F], name: &str) -> Option<NodeRef<F>> {
+        files.iter().find_map(|file| self.export_of(*file, name))
     }
 
     /// Where `name`, as exported by `file`, is declared, following re-exports.
@@ -601,6 +653,16 @@ where
     }
 }
 
+/// The names a file's usages can bind to, besides its own tables.
+struct Scope<'s, 'b, F> {
+    /// Own declarations and imports.
+    bindings: FxHashMap<&'b str, Binding<'b, F>>,
+    /// Package peers' top-level declarations.
+    peers: FxHashMap<&'s str, NodeRef<F>>,
+    /// The files of each glob import.
+    globs: Vec<&'b [F]>,
+}
+
 /// Counts how a file's imports resolved; an optional import that resolved to nothing is
 /// a guess that named no module and counts nowhere.
 fn import_counts(shape: &FileShape, resolutions: &[Resolution]) -> ImportCounts {
@@ -619,17 +681,4 @@ fn import_counts(shape: &FileShape, resolutions: &[Resolution]) -> ImportCounts 
         }
     }
     counts
-}
-
-/// The innermost declaration around `decl` (itself included) that holds members a self
-/// receiver reaches ([`DeclKind::holds_members`]).
-fn enclosing_class(shape: &FileShape, mut decl: Option<u32>) -> Option<u32> {
-    while let Some(d) = decl {
-        let item = shape.decls.get(d as usize)?;
-        if item.kind.holds_members() {
-            return Some(d);
-        }
-        decl = item.parent;
-    }
-    None
 }

@@ -10,6 +10,7 @@
 //! comes or goes, and the assembly renumbers them by file position.
 
 pub mod assemble;
+pub mod exports;
 pub mod file_edges;
 pub mod names;
 pub mod queries;
@@ -24,9 +25,10 @@ use serde::{Deserialize, Serialize};
 pub use assemble::{Assembled, Reassembly};
 pub use names::NameTable;
 
+pub use exports::{ExportRules, FileExports, ImportTargets, TargetedImport};
 pub use file_edges::{
-    EdgeSource, ExportsLookup, FileEdge, FileEdges, FileExports, ImportCounts, LocalNode, NameEdge,
-    NameGuess, NodeRef,
+    EdgeSource, ExportsLookup, FileEdge, FileEdges, ImportCounts, LocalNode, NameEdge, NameGuess,
+    NodeRef,
 };
 
 use crate::db::FileShape;
@@ -208,35 +210,67 @@ impl Graph {
                 None => Vec::new(),
             })
             .collect();
-        let targets: Vec<Vec<Option<u32>>> = resolutions
+        let targets: Vec<ImportTargets<u32>> = resolutions
             .iter()
             .map(|r| {
-                r.iter()
-                    .map(|r| match r {
-                        Resolution::File(p) => positions.get(p.as_str()).copied(),
-                        _ => None,
-                    })
-                    .collect()
+                ImportTargets::from_lists(r.iter().map(|r| {
+                    r.files()
+                        .iter()
+                        .filter_map(|p| positions.get(p.as_str()).copied())
+                }))
             })
             .collect();
         let languages = resolver.languages();
-        let language_of = |path: &str| languages.of_path(path).and_then(|id| languages.of(id));
-        let tables = PositionalTables(
-            files
+        let lang_id = |path: &str| languages.of_path(path);
+        let language_of = |path: &str| lang_id(path).and_then(|id| languages.of(id));
+        // Each source file's package (its language's position and package key), and the
+        // files of each package, in file order.
+        let package_of: Vec<Option<(u8, String)>> = files
+            .iter()
+            .map(|f| {
+                let id = lang_id(&f.path)?;
+                let key = languages.of(id)?.package_scope(&f.path)?;
+                Some((id.language, key))
+            })
+            .collect();
+        let mut packages: FxHashMap<&(u8, String), Vec<u32>> = FxHashMap::default();
+        for (i, p) in package_of.iter().enumerate() {
+            if let Some(p) = p {
+                packages.entry(p).or_default().push(i as u32);
+            }
+        }
+        let packages: FxHashMap<&(u8, String), Arc<[u32]>> = packages
+            .into_iter()
+            .map(|(k, v)| (k, Arc::from(v)))
+            .collect();
+        let tables = PositionalTables {
+            tables: files
                 .iter()
                 .zip(&targets)
-                .map(|(f, t)| {
-                    let default_name = language_of(&f.path).and_then(|l| l.default_export_name());
+                .zip(&package_of)
+                .map(|((f, t), package)| {
+                    let rules = ExportRules {
+                        default_name: language_of(&f.path).and_then(|l| l.default_export_name()),
+                        package_visible: package.is_some(),
+                    };
                     let shape = f.shape.as_deref()?;
-                    Some(Arc::new(FileExports::of(shape, t, default_name)))
+                    Some(Arc::new(FileExports::of(shape, t, rules)))
                 })
                 .collect(),
-        );
+            packages: package_of
+                .iter()
+                .map(|p| match p {
+                    Some(p) => packages[p].clone(),
+                    None => Arc::from(Vec::new()),
+                })
+                .collect(),
+        };
         let edges: Vec<Option<Arc<FileEdges<u32>>>> = (0..files.len())
             .into_par_iter()
             .map(|fi| {
                 let shape = files[fi].shape.as_deref()?;
-                let own = tables.0[fi].as_deref()?;
+                let own = tables.tables[fi].as_deref()?;
+                let peers = tables.package_files(fi as u32);
                 let source = EdgeSource {
                     file: fi as u32,
                     shape,
@@ -244,6 +278,7 @@ impl Graph {
                     resolutions: &resolutions[fi],
                     targets: &targets[fi],
                     language: language_of(&files[fi].path),
+                    peers: &peers,
                 };
                 Some(Arc::new(file_edges::file_edges(&tables, &source)))
             })
@@ -499,15 +534,26 @@ pub fn resolve_edges<F: Copy + Eq>(
     }
 }
 
-/// The files' tables by position, for [`Graph::build`].
-struct PositionalTables(Vec<Option<Arc<FileExports<u32>>>>);
+/// The files' tables and packages by position, for [`Graph::build`].
+struct PositionalTables {
+    tables: Vec<Option<Arc<FileExports<u32>>>>,
+    /// Each file's package (itself included), empty for a file in none.
+    packages: Vec<Arc<[u32]>>,
+}
 
 impl ExportsLookup<u32> for PositionalTables {
     fn exports(&self, file: u32) -> Option<Arc<FileExports<u32>>> {
-        self.0.get(file as usize)?.clone()
+        self.tables.get(file as usize)?.clone()
     }
 
     fn file_order(&self, a: u32, b: u32) -> std::cmp::Ordering {
         a.cmp(&b)
+    }
+
+    fn package_files(&self, file: u32) -> Arc<[u32]> {
+        match self.packages.get(file as usize) {
+            Some(files) => files.clone(),
+            None => Arc::from(Vec::new()),
+        }
     }
 }

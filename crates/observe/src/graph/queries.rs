@@ -20,8 +20,8 @@ use crate::db::{
     resolve_imports,
 };
 use crate::graph::{
-    Edge, EdgeSource, ExportsLookup, FileDecls, FileEdges, FileExports, Graph, GraphPart,
-    file_edges as edges, resolve_edges,
+    Edge, EdgeSource, ExportRules, ExportsLookup, FileDecls, FileEdges, FileExports, Graph,
+    GraphPart, file_edges as edges, resolve_edges,
 };
 use crate::walk::FileRole;
 
@@ -62,9 +62,32 @@ pub fn file_link<'db>(db: &'db dyn Db, ws: Workspace, file: SourceFile) -> FileL
     }
     let shape = file_shape(db, file);
     let resolved = Arc::new(resolve_imports(db, ws, file, &shape));
-    let default_name = language_of(db, file).and_then(|l| l.default_export_name());
-    let exports = Arc::new(FileExports::of(&shape, &resolved.targets, default_name));
+    let language = language_of(db, file);
+    let rules = ExportRules {
+        default_name: language.and_then(|l| l.default_export_name()),
+        package_visible: language.is_some_and(|l| l.package_scope(file.path(db)).is_some()),
+    };
+    let exports = Arc::new(FileExports::of(&shape, &resolved.targets, rules));
     FileLink::new(db, resolved, Some(exports))
+}
+
+/// The files of `file`'s package, itself included ([`crate::db::package_files`]); none
+/// for a file whose language has no packages.
+fn package_of(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<[SourceFile]> {
+    let FileRole::Source(id) = file.role(db) else {
+        return Arc::from(Vec::new());
+    };
+    let key = db
+        .languages()
+        .of(id)
+        .and_then(|l| l.package_scope(file.path(db)));
+    match key {
+        Some(key) => {
+            let package = crate::db::PackageKey::new(db, id.language, key);
+            crate::db::package_files(db, ws, package)
+        }
+        None => Arc::from(Vec::new()),
+    }
 }
 
 /// The registered language of a source file; `None` for a manifest.
@@ -110,6 +133,10 @@ impl ExportsLookup<SourceFile> for TrackedLookup<'_> {
     fn file_order(&self, a: SourceFile, b: SourceFile) -> std::cmp::Ordering {
         a.path(self.db).cmp(b.path(self.db))
     }
+
+    fn package_files(&self, file: SourceFile) -> Arc<[SourceFile]> {
+        package_of(self.db, self.ws, file)
+    }
 }
 
 /// Every edge leaving `file`'s nodes, to stable identities ([`FileEdges`]); `None` for a
@@ -126,6 +153,7 @@ pub fn file_edges(
     let own = link.exports(db)?;
     let shape = file_shape(db, file);
     let resolved = link.resolutions(db);
+    let peers = package_of(db, ws, file);
     let source = EdgeSource {
         file,
         shape: &shape,
@@ -133,6 +161,7 @@ pub fn file_edges(
         resolutions: &resolved.resolutions,
         targets: &resolved.targets,
         language: language_of(db, file),
+        peers: &peers,
     };
     let lookup = TrackedLookup {
         db,

@@ -69,3 +69,5 @@ pub fn check_facts(facts: &FileFacts) {
     }
     assert!(facts.error_lines.len() <= 8 && facts.error_lines.iter().all(|&l| in_file(l)));
 }
+
+pub mod toy;
