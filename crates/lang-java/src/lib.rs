@@ -80,7 +80,7 @@ impl Language for Java {
     /// The package's directory below its source root, per module: the main and test
     /// source sets of one module share their packages (`src/main/java/a/b` and
     /// `src/test/java/a/b` are the package `a.b`); elsewhere a directory is a package.
-    fn package_scope(&self, _config: &dyn LanguageConfig, path: &str) -> Option<String> {
+    fn package_scope(&self, path: &str) -> Option<String> {
         Some(layout::package_key(path))
     }
 
