@@ -8,4 +8,5 @@ use sightline_lang::Languages;
 pub static LANGUAGES: Languages = Languages::new(&[
     &sightline_lang_typescript::TypeScript,
     &sightline_lang_python::Python,
+    &sightline_lang_java::Java,
 ]);
