@@ -40,7 +40,7 @@ impl Language for Java {
     }
 
     fn facts_version(&self) -> u32 {
-        1
+        2
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {
@@ -91,9 +91,10 @@ impl Language for Java {
             || layout::is_test_class_file(sightline_lang::path::file_name(path))
     }
 
-    /// `package-info.java` documents and annotates the package its directory is.
-    fn is_directory_module_stem(&self, stem: &str) -> bool {
-        stem == "package-info"
+    /// `package-info.java`: the package's documentation and annotations, declaring what
+    /// the package's other files implement.
+    fn is_declaration_only(&self, path: &str) -> bool {
+        sightline_lang::path::file_name(path) == "package-info.java"
     }
 
     /// Gradle's per-project cache.
@@ -143,5 +144,11 @@ mod tests {
         assert!(Java.is_test_file("src/main/java/a/ParserTest.java"));
         assert!(!Java.is_test_file("src/main/java/a/Parser.java"));
         assert!(!Java.is_test_file("src/main/java/test/Parser.java"));
+    }
+
+    #[test]
+    fn package_info_declares_what_the_package_implements() {
+        assert!(Java.is_declaration_only("src/main/java/a/package-info.java"));
+        assert!(!Java.is_declaration_only("src/main/java/a/Info.java"));
     }
 }

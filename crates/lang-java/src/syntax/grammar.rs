@@ -16,8 +16,10 @@ pub(crate) enum Kind {
     Enum,
     Record,
     AnnotationType,
-    /// Methods, constructors (compact ones too) and annotation type elements.
+    /// Methods and annotation type elements.
     Method,
+    /// Constructors, compact ones (a record's) too.
+    Constructor,
     /// A field of a class (`field_declaration`) or a constant of an interface
     /// (`constant_declaration`): its declarators are the declarations.
     Field,
@@ -61,10 +63,8 @@ fn classify(name: &str) -> Kind {
         "enum_declaration" => Kind::Enum,
         "record_declaration" => Kind::Record,
         "annotation_type_declaration" => Kind::AnnotationType,
-        "method_declaration"
-        | "constructor_declaration"
-        | "compact_constructor_declaration"
-        | "annotation_type_element_declaration" => Kind::Method,
+        "method_declaration" | "annotation_type_element_declaration" => Kind::Method,
+        "constructor_declaration" | "compact_constructor_declaration" => Kind::Constructor,
         "field_declaration" | "constant_declaration" => Kind::Field,
         "variable_declarator" => Kind::Declarator,
         "enum_constant" => Kind::EnumConstant,

@@ -5,8 +5,8 @@
 //! - classes and records are `Class`, interfaces and annotation types (`@interface`)
 //!   `Interface`, enums `Enum`; nested types are children of their enclosing type, so
 //!   their qualified name is `Outer.Inner`; local classes are children of their method;
-//! - methods, constructors (named after their class) and annotation type elements are
-//!   `Method`; fields are `Property`, or `Constant` when `static final` or declared in an
+//! - methods, constructors (named `constructor`, so the class alone answers to its name)
+//!   and annotation type elements are `Method`; fields are `Property`, or `Constant` when `static final` or declared in an
 //!   interface; enum constants are `Constant` (the methods of a constant's body are its
 //!   children); a record's components are its `Property` children; the methods of an
 //!   anonymous class belong to the declaration the class is written in;
@@ -45,6 +45,9 @@ use sightline_lang::{
     ByteRange, DeclIndex, DeclKind, Declaration, FileFacts, Heritage, HeritageKind, Import,
     ImportedName, LineRange, UsageKind,
 };
+
+/// The name of every constructor's declaration.
+const CONSTRUCTOR: &str = "constructor";
 
 thread_local! {
     static PARSER: ParserSlot = const { std::cell::RefCell::new(None) };
@@ -157,6 +160,7 @@ impl<'t> Extractor<'t> {
             Kind::Method => {
                 frame.decl = self.named_declaration(node, DeclKind::Method);
             }
+            Kind::Constructor => frame.decl = self.constructor(node),
             Kind::EnumConstant => {
                 frame.decl = self.named_declaration(node, DeclKind::Constant);
             }
@@ -263,6 +267,15 @@ impl<'t> Extractor<'t> {
         let modifiers = self.modifiers(node);
         let exported = modifiers.public || self.in_interface();
         Some(self.declare(text, kind, node, name, exported))
+    }
+
+    /// A constructor, named `constructor` as in the languages that spell it so: its class
+    /// keeps the class's name to itself (so a name match finds the class, and `new T()`
+    /// binds to it).
+    fn constructor(&mut self, node: Node<'t>) -> Option<DeclIndex> {
+        let name = field_child(node, self.g.fields.name)?;
+        let exported = self.modifiers(node).public;
+        Some(self.declare(CONSTRUCTOR, DeclKind::Method, node, name, exported))
     }
 
     /// A variable of a field or interface constant declaration: one declaration per name,

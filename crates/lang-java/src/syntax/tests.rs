@@ -40,8 +40,10 @@ fn java_types_nest_and_their_members_are_declared() {
     assert!(outer.exported && outer.parent.is_none());
     assert_eq!(decl(&f, "Outer.count").kind, DeclKind::Property);
     assert!(!decl(&f, "Outer.count").exported);
-    // A constructor is a method named after its class.
-    assert_eq!(decl(&f, "Outer.Outer").kind, DeclKind::Method);
+    // A constructor is a method named `constructor`: the class alone has the class's name.
+    let constructor = decl(&f, "Outer.constructor");
+    assert_eq!(constructor.kind, DeclKind::Method);
+    assert_eq!(constructor.signature, "public Outer(int c) { count = c; }");
     assert_eq!(decl(&f, "Outer.run").signature, "public void run() {}");
     assert_eq!(decl(&f, "Outer.Inner").kind, DeclKind::Class);
     assert_eq!(decl(&f, "Outer.Inner.go").kind, DeclKind::Method);
@@ -64,7 +66,7 @@ fn java_interfaces_enums_records_and_annotation_types() {
     assert_eq!(decl(&f, "Point").kind, DeclKind::Class);
     assert_eq!(decl(&f, "Point.x").kind, DeclKind::Property);
     assert_eq!(decl(&f, "Point.y").kind, DeclKind::Property);
-    assert_eq!(decl(&f, "Point.Point").kind, DeclKind::Method);
+    assert_eq!(decl(&f, "Point.constructor").kind, DeclKind::Method);
     assert_eq!(decl(&f, "Marker").kind, DeclKind::Interface);
     assert_eq!(decl(&f, "Marker.value").kind, DeclKind::Method);
 }
