@@ -58,6 +58,9 @@ fn render(r: &sightline_observe::IndexReport) -> Result<String, std::fmt::Error>
         "  not indexed:   {} (not source or manifests)",
         r.not_indexed
     )?;
+    if let Some(note) = sightline_observe::NotIndexed::of(&r.not_indexed_languages).note() {
+        writeln!(out, "                   {note}")?;
+    }
     writeln!(out, "  declarations:  {}", r.declarations)?;
     let kinds: Vec<String> = r
         .edges_by_kind

@@ -101,6 +101,48 @@ fn a_repository_without_supported_sources_gets_a_language_neutral_note() {
     assert!(!stderr.contains("no TypeScript or JavaScript"), "{stderr}");
 }
 
+/// A tree whose code is in languages no registered language reads: the index counts those
+/// files by type, and an answer that found nothing says so rather than claiming no code
+/// mentions the query.
+#[test]
+fn files_in_languages_not_indexed_are_counted_and_named_when_nothing_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    for i in 0..3 {
+        std::fs::write(
+            dir.path().join(format!("src/m{i}.rs")),
+            "pub fn retry_failed_requests() {}\n",
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.path().join("app.py"), "def serve():\n    pass\n").unwrap();
+    let root = dir.path().to_str().unwrap();
+    let (code, stdout, stderr) = sightline(&["index", root, "--json", "--no-cache"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        v["not_indexed_languages"]["rust"].as_u64(),
+        Some(3),
+        "{stdout}"
+    );
+    let (_, text, _) = sightline(&["index", root, "--no-cache"]);
+    assert!(
+        text.contains("3 files in languages not indexed: rust 3"),
+        "{text}"
+    );
+    let (code, stdout, stderr) =
+        sightline(&["explore", "retry failed requests", root, "--no-cache"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("3 files in languages not indexed: rust 3"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("no code in the repository mentions"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn explore_answers_on_a_python_project() {
     let root =

@@ -7,6 +7,7 @@
 //! x` also tries the submodule `m.x` (an `optional` import), a call of a capitalised name
 //! is an instantiation, `self` and `cls` are self receivers.
 
+mod packaging;
 mod resolve;
 mod syntax;
 

@@ -2,8 +2,9 @@
 //!
 //! Absolute imports are looked up under each import root in order, as the interpreter
 //! walks `sys.path`:
-//! 1. roots declared by packaging configuration (`pyproject.toml`, `setup.cfg`): the
-//!    `where`, `from` and package-dir entries of setuptools, poetry, hatch and flit;
+//! 1. roots declared by packaging configuration (`pyproject.toml`, `setup.cfg`, see
+//!    `packaging`): the `where`, `from` and package-dir entries of setuptools, poetry,
+//!    hatch and flit;
 //! 2. the parent of every topmost regular package (a directory with `__init__.py` whose
 //!    parent has none) — this finds `src/` layouts and nested projects without any
 //!    configuration;
@@ -19,7 +20,9 @@
 use std::collections::{BTreeSet, HashSet};
 
 use sightline_lang::path;
-use sightline_lang::{FileSet, Language, LanguageConfig, Resolution};
+use sightline_lang::{ConfigDiagnostic, FileSet, Language, LanguageConfig, Resolution};
+
+use crate::packaging::declared_roots;
 
 /// Module suffixes in preference order: sources over stubs, modules over packages.
 const MODULE_SUFFIXES: [&str; 4] = [".py", ".pyi", "/__init__.py", "/__init__.pyi"];
@@ -37,9 +40,15 @@ pub struct PythonConfig {
     roots: Vec<String>,
     /// Top-level module and package names importable from some root.
     top_names: HashSet<String>,
+    /// Packaging files that could not be read.
+    diagnostics: Vec<ConfigDiagnostic>,
 }
 
-impl LanguageConfig for PythonConfig {}
+impl LanguageConfig for PythonConfig {
+    fn diagnostics(&self) -> &[ConfigDiagnostic] {
+        &self.diagnostics
+    }
+}
 
 impl PythonConfig {
     /// `files`: the repo-relative paths of Python sources and packaging files, sorted;
@@ -65,7 +74,15 @@ impl PythonConfig {
             if crate::Python.is_manifest(name)
                 && let Some(text) = read(f)
             {
-                for root in declared_roots(name, &text) {
+                let (declared, problem) = declared_roots(name, &text);
+                if let Some(message) = problem {
+                    r.diagnostics.push(ConfigDiagnostic {
+                        file: f.to_owned(),
+                        reason: "malformed packaging file".to_owned(),
+                        message,
+                    });
+                }
+                for root in declared {
                     if let Some(joined) = path::join(path::parent(f), &root)
                         && r.dirs.contains(&joined)
                     {
@@ -214,147 +231,9 @@ fn is_identifier(segment: &str) -> bool {
         && segment.chars().all(|c| c == '_' || c.is_alphanumeric())
 }
 
-/// Directories a packaging file declares as holding packages, relative to it. A line scan,
-/// not a TOML or INI parser: it reads the few keys that name a source directory —
-/// setuptools `where = ["src"]` and `package-dir = {"" = "src"}` (or `package_dir = =src`
-/// in `setup.cfg`), poetry `from = "src"`, and hatch/flit package paths `"src/pkg"`.
-pub(super) fn declared_roots(file_name: &str, text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut in_package_dir = false;
-    for raw in text.lines() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        if line.starts_with('[') {
-            in_package_dir = false;
-            continue;
-        }
-        let (key, value) = match line.split_once('=') {
-            Some((k, v)) => (k.trim().trim_matches('"'), v.trim()),
-            None => ("", line),
-        };
-        let key = key.replace('_', "-");
-        // setup.cfg: `package_dir =` followed by indented `=src` lines.
-        if file_name.ends_with(".cfg") {
-            if key == "package-dir" {
-                in_package_dir = true;
-                if let Some(dir) = value.strip_prefix('=') {
-                    push_dir(&mut out, dir);
-                }
-                continue;
-            }
-            if in_package_dir && raw.starts_with(char::is_whitespace) {
-                if key.is_empty() {
-                    push_dir(&mut out, value);
-                }
-                continue;
-            }
-            in_package_dir = false;
-            if key == "where" {
-                push_dir(&mut out, value);
-            }
-            continue;
-        }
-        match key.as_str() {
-            "where" => quoted(value).for_each(|d| push_dir(&mut out, d)),
-            "package-dir" => {
-                // `{"" = "src"}`: the value after the empty key.
-                if let Some((_, dir)) = value
-                    .split_once("\"\"")
-                    .and_then(|(_, r)| r.split_once('='))
-                {
-                    quoted(dir).take(1).for_each(|d| push_dir(&mut out, d));
-                }
-            }
-            "packages" | "include" | "from" | "" => {
-                for entry in quoted_pairs(line) {
-                    match entry {
-                        ("from", dir) => push_dir(&mut out, dir),
-                        (_, dir) if dir.contains('/') => push_dir(&mut out, path::parent(dir)),
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-fn push_dir(out: &mut Vec<String>, dir: &str) {
-    let dir = dir
-        .trim()
-        .trim_matches(['"', '\'', '[', ']'])
-        .trim_end_matches('/');
-    let dir = dir.strip_prefix("./").unwrap_or(dir);
-    if !dir.is_empty() && dir != "." && !out.iter().any(|d| d == dir) {
-        out.push(dir.to_owned());
-    }
-}
-
-/// The double- or single-quoted strings of a value.
-fn quoted(value: &str) -> impl Iterator<Item = &str> {
-    value
-        .split(['"', '\''])
-        .skip(1)
-        .step_by(2)
-        .filter(|s| !s.is_empty())
-}
-
-/// `key = "value"` pairs inside an inline table, and bare quoted strings as `("", value)`.
-fn quoted_pairs(line: &str) -> Vec<(&str, &str)> {
-    let mut out = Vec::new();
-    let mut parts = line.split(['"', '\'']);
-    let mut before = parts.next().unwrap_or("");
-    while let Some(value) = parts.next() {
-        let key = before
-            .trim_end()
-            .strip_suffix('=')
-            .map(|k| {
-                k.trim()
-                    .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-                    .next()
-                    .unwrap_or("")
-            })
-            .unwrap_or("");
-        out.push((key, value));
-        before = parts.next().unwrap_or("");
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn roots(name: &str, text: &str) -> Vec<String> {
-        declared_roots(name, text)
-    }
-
-    #[test]
-    fn setuptools_where_and_package_dir_declare_roots() {
-        let toml = "[tool.setuptools.packages.find]\nwhere = [\"src\"]  # sources\n";
-        assert_eq!(roots("pyproject.toml", toml), ["src"]);
-        let toml = "[tool.setuptools]\npackage-dir = {\"\" = \"lib\"}\n";
-        assert_eq!(roots("pyproject.toml", toml), ["lib"]);
-        let cfg = "[options]\npackage_dir =\n    =src\npackages = find:\n\n[options.packages.find]\nwhere = src\n";
-        assert_eq!(roots("setup.cfg", cfg), ["src"]);
-        assert_eq!(
-            roots("setup.cfg", "[options]\npackage_dir = =code\n"),
-            ["code"]
-        );
-    }
-
-    #[test]
-    fn poetry_hatch_and_flit_package_paths_declare_roots() {
-        let poetry = "[tool.poetry]\npackages = [{ include = \"pkg\", from = \"src\" }]\n";
-        assert_eq!(roots("pyproject.toml", poetry), ["src"]);
-        let hatch = "[tool.hatch.build.targets.wheel]\npackages = [\"src/pkg\"]\n";
-        assert_eq!(roots("pyproject.toml", hatch), ["src"]);
-        let flit = "[project]\nname = \"pkg\"\ndependencies = [\"httpx>=0.2\"]\n";
-        assert!(roots("pyproject.toml", flit).is_empty());
-    }
 
     #[test]
     fn topmost_packages_make_roots_without_configuration() {

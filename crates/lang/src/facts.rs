@@ -279,6 +279,7 @@ impl FileFacts {
 
 /// Number of lines in `text`: a final line without a trailing newline counts, an empty text
 /// has none.
+#[inline]
 pub fn count_lines(text: &str) -> u32 {
     let newlines = text.bytes().filter(|&b| b == b'\n').count();
     let last = usize::from(!text.is_empty() && !text.ends_with('\n'));

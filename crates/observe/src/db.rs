@@ -80,6 +80,10 @@ mod inputs {
     /// text changes, which [`crate::Index`] does.
     #[salsa::input(debug)]
     pub struct SourceFile {
+        /// The file's stable id ([`crate::db::file_id`]): unique among the files an index
+        /// ever created, never reused, so no file added or removed changes another's.
+        #[returns(copy)]
+        pub id: u32,
         /// Repository-relative, `/`-separated.
         #[returns(ref)]
         pub path: String,
@@ -103,6 +107,9 @@ mod inputs {
         /// Every indexed file, sorted by path.
         #[returns(ref)]
         pub files: Vec<SourceFile>,
+        /// The files of the tree no registered language reads, by type.
+        #[returns(ref)]
+        pub not_indexed: crate::NotIndexed,
     }
 }
 
@@ -175,7 +182,7 @@ pub use parts::FileParts;
 mod parts {
     use std::sync::Arc;
 
-    use super::{FileIndex, FileShape};
+    use super::{FileIndex, FileItems, FileShape};
     use crate::terms::TermCounts;
 
     /// Everything derived from one file's text, created by [`file_parts`]: its facts, its
@@ -195,6 +202,10 @@ mod parts {
         #[tracked]
         #[returns(clone)]
         pub shape: Arc<FileShape>,
+        /// The shape's declarations and imports alone ([`file_items`]).
+        #[tracked]
+        #[returns(clone)]
+        pub items: Arc<FileItems>,
         /// The term counts alone ([`file_terms`]).
         #[tracked]
         #[returns(clone)]
@@ -219,9 +230,10 @@ pub fn file_parts(db: &dyn Db, file: SourceFile) -> FileParts<'_> {
         )),
     };
     let shape = index.shape_memo.get_or_compute(&index.facts);
+    let items = shape.items.clone();
     let terms = Arc::new(index.terms.clone());
     let import_keys = Arc::new(import_keys(&shape));
-    FileParts::new(db, index, shape, terms, import_keys)
+    FileParts::new(db, index, shape, items, terms, import_keys)
 }
 
 /// Syntax facts and term counts of one file.
@@ -240,6 +252,13 @@ pub fn file_terms(db: &dyn Db, file: SourceFile) -> Arc<TermCounts> {
 /// the graph is not recomputed.
 pub fn file_shape(db: &dyn Db, file: SourceFile) -> Arc<FileShape> {
     file_parts(db, file).shape(db)
+}
+
+/// A file's declarations and imports without lines or usages ([`FileItems`]): what its
+/// link to other files reads, so an edit inside a body (a call added, a reference
+/// removed) leaves it equal and re-resolves none of the file's imports.
+pub fn file_items(db: &dyn Db, file: SourceFile) -> Arc<FileItems> {
+    file_parts(db, file).items(db)
 }
 
 /// A declaration without its lines: what the graph needs of it.
@@ -277,13 +296,23 @@ fn usage_key(u: &crate::facts::Usage) -> (Option<u32>, crate::facts::UsageKind, 
     (u.enclosing, u.kind, u.name.as_str(), u.receiver.as_str())
 }
 
-/// See [`file_shape`].
+/// A file's items: its declarations and imports without lines, what other files link
+/// to and what its imports resolve from ([`file_items`]). Its usages are not part of it,
+/// so an edit of a body (a call added) leaves it equal.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FileShape {
+pub struct FileItems {
     /// Declarations, in source order (their index is their identity in the file).
     pub decls: Vec<ShapeDecl>,
     /// Imports with their line set to 0.
     pub imports: Vec<crate::facts::Import>,
+}
+
+/// See [`file_shape`]: the file's items (reached through `Deref`: `shape.decls`,
+/// `shape.imports`) and what its bodies use.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FileShape {
+    /// Declarations and imports, shared with [`file_items`].
+    pub items: Arc<FileItems>,
     /// Deduplicated usages.
     pub usages: Vec<ShapeUsage>,
     /// `extends`/`implements` clauses as (declaration index, kind, named type).
@@ -333,11 +362,18 @@ impl FileShape {
             .map(|h| (h.decl, h.kind, h.name.clone()))
             .collect();
         FileShape {
-            decls,
-            imports,
+            items: Arc::new(FileItems { decls, imports }),
             usages,
             heritage,
         }
+    }
+}
+
+impl std::ops::Deref for FileShape {
+    type Target = FileItems;
+
+    fn deref(&self) -> &FileItems {
+        &self.items
     }
 }
 
@@ -391,12 +427,12 @@ pub fn file_resolutions(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<Imp
     crate::graph::queries::file_link(db, ws, file).resolutions(db)
 }
 
-/// Resolves the imports of `shape` (the shape of `file`); see [`file_resolutions`].
+/// Resolves the imports of `shape` (the items of `file`); see [`file_resolutions`].
 pub(crate) fn resolve_imports(
     db: &dyn Db,
     ws: Workspace,
     file: SourceFile,
-    shape: &FileShape,
+    shape: &FileItems,
 ) -> ImportResolutions {
     let language = match file.role(db) {
         FileRole::Source(id) => db.languages().of(id).map(|l| (id.language, l)),

@@ -105,18 +105,20 @@ fn file_durability(role: crate::walk::FileRole, edited: bool) -> salsa::Durabili
 /// empty graph part), so a high-durability write does not walk those memos.
 const FIXED_DURABILITY: salsa::Durability = salsa::Durability::NEVER_CHANGE;
 
-/// A file's input: its text at [`file_durability`] (`edited` for a file created after
-/// the index opened), its path and role at [`FIXED_DURABILITY`].
+/// A file's input with stable id `id`: its text at [`file_durability`] (`edited` for a
+/// file created after the index opened), its id, path and role at [`FIXED_DURABILITY`].
 fn new_source_file<D: crate::Db>(
     db: &D,
+    id: u32,
     path: &str,
     text: String,
     role: crate::walk::FileRole,
     known: Option<Arc<FileIndex>>,
     edited: bool,
 ) -> SourceFile {
-    SourceFile::builder(path.to_owned(), Arc::from(text), role, known)
+    SourceFile::builder(id, path.to_owned(), Arc::from(text), role, known)
         .durability(file_durability(role, edited))
+        .id_durability(FIXED_DURABILITY)
         .path_durability(FIXED_DURABILITY)
         .role_durability(FIXED_DURABILITY)
         .new(db)
@@ -151,6 +153,9 @@ pub struct IndexReport {
     pub skipped_examples: BTreeMap<String, Vec<String>>,
     /// Files the walk saw but no language reads.
     pub not_indexed: u32,
+    /// Those of a known file type, by type (`rust`, `markdown`, …): what the index cannot
+    /// see.
+    pub not_indexed_languages: BTreeMap<String, u32>,
     /// Files whose facts came from the persistent cache.
     pub cache_hits: u32,
     /// Files parsed in this build.
@@ -212,6 +217,8 @@ pub struct Index<D = ObserveDatabase> {
     workspace: Workspace,
     root: PathBuf,
     files: HashMap<String, (SourceFile, Stamp)>,
+    /// The id the next file input gets ([`crate::db::file_id`]): ids are never reused.
+    next_file_id: u32,
     cache_path: Option<PathBuf>,
     report: IndexReport,
 }
@@ -274,6 +281,7 @@ impl<D: crate::Db + Clone> Index<D> {
             });
         }
         record_skips(&mut report, &walked);
+        let not_indexed_types = walked.not_indexed_types.clone();
         let cache = cache.unwrap_or_else(|e| {
             report.cache_note = Some(format!("{e}; rebuilding"));
             FactsCache::default()
@@ -289,13 +297,17 @@ impl<D: crate::Db + Clone> Index<D> {
         let mut files = HashMap::new();
         let mut inputs = Vec::with_capacity(walked.files.len());
         let mut fresh = FactsCache::default();
+        let mut next_file_id = 0u32;
         for (file, (hash, idx)) in walked.files.into_iter().zip(indexed) {
             fresh.entries.insert(hash, idx.clone());
-            let input = new_source_file(&db, &file.path, file.text, file.role, Some(idx), false);
+            let (path, text, role) = (&file.path, file.text, file.role);
+            let input = new_source_file(&db, next_file_id, path, text, role, Some(idx), false);
+            next_file_id += 1;
             files.insert(file.path, (input, file.stamp));
             inputs.push(input);
         }
-        let workspace = Workspace::builder(root.clone(), inputs)
+        let not_indexed = crate::NotIndexed::of(&not_indexed_types);
+        let workspace = Workspace::builder(root.clone(), inputs, not_indexed)
             .durability(FILE_LIST_DURABILITY)
             .root_durability(FIXED_DURABILITY)
             .new(&db);
@@ -304,6 +316,7 @@ impl<D: crate::Db + Clone> Index<D> {
             workspace,
             root,
             files,
+            next_file_id,
             cache_path,
             report,
         };
@@ -488,6 +501,7 @@ impl<D: crate::Db + Clone> Index<D> {
             .collect();
         let languages = self.db.languages();
         let walked = walk_changed(&self.root, languages, &|p, s| stamps.get(p) == Some(&s));
+        self.set_not_indexed(&walked);
         let mut out = RefreshReport::default();
         let mut seen: std::collections::HashSet<String> =
             walked.unchanged.iter().cloned().collect();
@@ -575,6 +589,20 @@ impl<D: crate::Db + Clone> Index<D> {
         set_changed
     }
 
+    /// Records what a full walk found no language reads, setting the workspace's input only
+    /// when it changed. (A walk scoped to a few paths sees too little to recount it.)
+    fn set_not_indexed(&mut self, walked: &WalkOutcome) {
+        self.report.not_indexed = walked.not_indexed;
+        self.report.not_indexed_languages = walked.not_indexed_types.clone();
+        let not_indexed = crate::NotIndexed::of(&walked.not_indexed_types);
+        if *self.workspace.not_indexed(&self.db) != not_indexed {
+            self.workspace
+                .set_not_indexed(&mut self.db)
+                .with_durability(FILE_LIST_DURABILITY)
+                .to(not_indexed);
+        }
+    }
+
     /// Drops the indexed files whose path `gone` holds for (files a walk no longer saw),
     /// recording them as removed. Returns whether any was.
     fn remove_where(&mut self, gone: impl Fn(&str) -> bool, out: &mut RefreshReport) -> bool {
@@ -608,7 +636,10 @@ impl<D: crate::Db + Clone> Index<D> {
                 false
             }
             None => {
-                let input = new_source_file(&self.db, &file.path, file.text, file.role, None, true);
+                let id = self.next_file_id;
+                self.next_file_id += 1;
+                let input =
+                    new_source_file(&self.db, id, &file.path, file.text, file.role, None, true);
                 self.files.insert(file.path.clone(), (input, file.stamp));
                 out.added.push(file.path);
                 true
@@ -743,6 +774,7 @@ fn record_skips(report: &mut IndexReport, walked: &WalkOutcome) {
         .map(|(r, v)| (name(r), v.clone()))
         .collect();
     report.not_indexed = walked.not_indexed;
+    report.not_indexed_languages = walked.not_indexed_types.clone();
 }
 
 /// Keys every file ([`facts_key`]) and takes its `FileIndex` from the cache or builds it,

@@ -54,6 +54,7 @@
 
 pub mod idf;
 mod languages;
+mod not_indexed;
 pub mod path_traits;
 pub mod paths;
 pub mod query;
@@ -81,6 +82,7 @@ pub use index::{CacheMode, Index, IndexError, IndexOptions, IndexReport, Progres
 use sightline_lang as facts;
 
 pub use languages::LANGUAGES;
+pub use not_indexed::NotIndexed;
 pub use sightline_lang::{
     ByteRange, DeclIndex, DeclKind, Declaration, FileFacts, Heritage, HeritageKind, Import,
     ImportedName, LangId, Language, Languages, LineRange, Usage, UsageKind,

@@ -175,6 +175,9 @@ pub struct WalkOutcome {
     pub skipped_examples: BTreeMap<SkipReason, Vec<String>>,
     /// Files the walk saw that the index does not load (styles, docs, data).
     pub not_indexed: u32,
+    /// Those files by their type among the `ignore` crate's default file types (`rust`,
+    /// `markdown`, …); files of no known type are not counted here.
+    pub not_indexed_types: BTreeMap<String, u32>,
     /// Files whose stamp matched the one the caller already had: not read again.
     pub unchanged: Vec<String>,
 }
@@ -331,7 +334,12 @@ fn walk_within(
         match item {
             Found::Error => outcome.skip(SkipReason::Unreadable, String::from("<walk error>")),
             Found::Skipped(reason, shown) => outcome.skip(reason, shown),
-            Found::NotIndexed => outcome.not_indexed += 1,
+            Found::NotIndexed(kind) => {
+                outcome.not_indexed += 1;
+                if let Some(kind) = kind {
+                    *outcome.not_indexed_types.entry(kind).or_default() += 1;
+                }
+            }
             Found::Unchanged(rel) => outcome.unchanged.push(rel),
             Found::Candidate(c) => candidates.push(*c),
         }
@@ -382,7 +390,8 @@ enum Found {
     Error,
     /// Counted under a skip reason (with a printable form of its path), never read.
     Skipped(SkipReason, String),
-    NotIndexed,
+    /// A file no language reads, with its file type if it has a known one.
+    NotIndexed(Option<String>),
     Unchanged(String),
     Candidate(Box<(String, PathBuf, FileRole, Option<Stamp>)>),
 }
@@ -392,7 +401,7 @@ impl Found {
     /// component-wise.
     fn key(&self) -> Option<&Path> {
         match self {
-            Found::Error | Found::NotIndexed | Found::Skipped(..) => None,
+            Found::Error | Found::NotIndexed(_) | Found::Skipped(..) => None,
             Found::Unchanged(rel) => Some(Path::new(rel.as_str())),
             Found::Candidate(c) => Some(Path::new(c.0.as_str())),
         }
@@ -442,7 +451,7 @@ fn classify(
         return Some(Found::Skipped(SkipReason::NonUtf8Name, shown()));
     };
     let Some(role) = FileRole::of(languages, &rel) else {
-        return Some(Found::NotIndexed);
+        return Some(Found::NotIndexed(known_file_type(entry.path())));
     };
     // The walker's metadata is that of the entry itself (links are not followed), and
     // only regular files get here, so it is what `load` would stat again.
@@ -518,6 +527,24 @@ fn looks_minified(text: &str) -> bool {
     let lines = text.lines().count().max(1);
     let longest = text.lines().map(str::len).max().unwrap_or(0);
     longest > MINIFIED_LINE_BYTES && text.len() / lines > MINIFIED_LINE_BYTES / 4
+}
+
+/// The type of a file among the `ignore` crate's default file types (a maintained table of
+/// file-name globs per language and format), by its name.
+fn known_file_type(path: &Path) -> Option<String> {
+    static TYPES: std::sync::OnceLock<ignore::types::Types> = std::sync::OnceLock::new();
+    let types = TYPES.get_or_init(|| {
+        let mut builder = ignore::types::TypesBuilder::new();
+        builder.add_defaults();
+        builder.select("all");
+        builder
+            .build()
+            .unwrap_or_else(|_| ignore::types::Types::empty())
+    });
+    match types.matched(path, false) {
+        ignore::Match::Whitelist(glob) => glob.file_type_def().map(|d| d.name().to_owned()),
+        _ => None,
+    }
 }
 
 /// `abs` relative to `root` with forward slashes, or `None` if it is not under `root` or not
@@ -611,6 +638,7 @@ mod tests {
         assert_eq!(out.skipped.get(&SkipReason::Generated), Some(&1));
         assert_eq!(out.skipped.get(&SkipReason::DependencyDir), Some(&1));
         assert_eq!(out.not_indexed, 1);
+        assert_eq!(out.not_indexed_types.get("markdown"), Some(&1));
     }
 
     #[test]

@@ -148,6 +148,7 @@ fn a_body_edit_recomputes_the_edited_files_edges_alone() {
     touch_all(&index);
     let log_text = format!("{:?}", log.lock().unwrap());
     assert_eq!(executed(&log, "file_edges"), 1, "{log_text}");
+    assert_eq!(executed(&log, "file_link"), 0, "{log_text}");
     assert_eq!(executed(&log, "import_resolution"), 0, "{log_text}");
     let graph = workspace_graph(index.db(), index.workspace());
     let go = node(&graph, b, "B.go");

@@ -25,11 +25,16 @@ const EXTRA_PRIMARY_SHARE: f64 = 0.6;
 const CORE_PRIMARY: usize = 3;
 
 /// The deterministic selection for `packet`: see the module's documentation.
+/// `not_indexed` says what the index cannot see (files no registered language reads,
+/// [`sightline_observe::NotIndexed::note`]): a query word found nowhere is then only
+/// absent from the indexed code, and a selection that found nothing says what was not
+/// read.
 pub fn fallback_selection(
     packet: &Packet,
     registry: &Registry,
     intent: Intent,
     terms: &QueryTerms,
+    not_indexed: Option<&str>,
 ) -> Selection {
     let mut primary = Vec::new();
     let mut files: Vec<&str> = Vec::new();
@@ -105,12 +110,19 @@ pub fn fallback_selection(
     } else {
         read_targets
     };
-    let missing = terms
+    let mut missing: Vec<String> = terms
         .unknown
         .iter()
         .take(3)
-        .map(|w| format!("no code in the repository mentions `{w}`"))
+        .map(|w| match not_indexed {
+            Some(_) => format!("no indexed code mentions `{w}`"),
+            None => format!("no code in the repository mentions `{w}`"),
+        })
         .collect();
+    // What was not read comes first: it is why the rest may be missing.
+    if let Some(note) = not_indexed.filter(|_| primary.is_empty()) {
+        missing.insert(0, note.to_owned());
+    }
     Selection {
         primary: primary.iter().map(|c| c.id).collect(),
         flow,

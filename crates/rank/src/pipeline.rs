@@ -91,7 +91,14 @@ pub fn finish_with(
         ..PacketOptions::default()
     };
     let packet = build_packet(&registry, &terms, &options);
-    let selection = fallback_selection(&packet, &registry, session.intent(db), &terms);
+    let not_indexed = session.workspace(db).not_indexed(db).note();
+    let selection = fallback_selection(
+        &packet,
+        &registry,
+        session.intent(db),
+        &terms,
+        not_indexed.as_deref(),
+    );
     ExploreRun {
         session,
         registry,

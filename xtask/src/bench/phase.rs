@@ -242,8 +242,12 @@ fn timed_edit(
 /// index refreshed (untimed) before returning.
 fn timed_new_file(index: &mut Index, beside: &str, backup_dir: &Path) -> anyhow::Result<f64> {
     let (dir, name) = beside.rsplit_once('/').unwrap_or(("", beside));
-    let extension = name.rsplit_once('.').map_or("ts", |(_, e)| e);
-    let new_name = format!("sightline_bench_added.{extension}");
+    // Named like its neighbour (same extension, or the same name for a file without one),
+    // so the file's language reads it.
+    let new_name = match name.rsplit_once('.') {
+        Some((_, extension)) => format!("sightline_bench_added.{extension}"),
+        None => format!("sightline_bench_added_{name}"),
+    };
     let path = if dir.is_empty() {
         new_name
     } else {

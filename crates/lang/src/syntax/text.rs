@@ -13,6 +13,7 @@ pub fn node_text<'a>(text: &'a str, node: Node<'_>) -> &'a str {
 }
 
 /// A string literal's contents: the text without its surrounding quote characters.
+#[inline]
 pub fn unquote(raw: &str) -> &str {
     let mut chars = raw.chars();
     match (chars.next(), raw.chars().next_back()) {
@@ -24,6 +25,7 @@ pub fn unquote(raw: &str) -> &str {
 }
 
 /// `s` cut to at most `max` characters.
+#[inline]
 pub fn truncate_chars(s: &str, max: usize) -> &str {
     match s.char_indices().nth(max) {
         Some((i, _)) => &s[..i],
@@ -32,6 +34,7 @@ pub fn truncate_chars(s: &str, max: usize) -> &str {
 }
 
 /// The longest prefix of `text[start..]` of at most `budget` bytes that ends on a char boundary.
+#[inline]
 fn window(text: &str, start: usize, budget: usize) -> &str {
     let Some(rest) = text.get(start..) else {
         return "";
@@ -48,6 +51,7 @@ fn window(text: &str, start: usize, budget: usize) -> &str {
 
 /// An expression's text on one line, at most `max` characters: whitespace runs that span a
 /// line break are dropped (`a\n  .b()` → `a.b()`), which is how chained receivers read.
+#[inline]
 pub fn compact(raw: &str, max: usize) -> String {
     let raw = window(raw, 0, SCAN_BUDGET);
     if !raw.contains('\n') {
@@ -71,6 +75,7 @@ pub fn compact(raw: &str, max: usize) -> String {
 /// into its line: that line, trimmed, at most `max` characters. When the line is so long
 /// that the declaration starts past the excerpt (minified code), the excerpt starts at the
 /// declaration instead, so the signature still shows it.
+#[inline]
 pub fn signature(text: &str, at: usize, column: usize, max: usize) -> String {
     let line_start = at.saturating_sub(column);
     let raw = first_line(window(text, line_start, SCAN_BUDGET));
@@ -84,6 +89,7 @@ pub fn signature(text: &str, at: usize, column: usize, max: usize) -> String {
     truncate_chars(own, max).to_owned()
 }
 
+#[inline]
 fn first_line(s: &str) -> &str {
     s.split('\n').next().unwrap_or("")
 }

@@ -50,6 +50,7 @@ pub fn traverse<'t>(root: Node<'t>, v: &mut impl Visit<'t>) {
 const MAX_ERROR_LINES: usize = 8;
 
 /// A 1-based line for a 0-based row, clamped into a file of `line_count` lines.
+#[inline]
 pub fn line_of(row: usize, line_count: u32) -> u32 {
     let line = u32::try_from(row.saturating_add(1)).unwrap_or(u32::MAX);
     line.min(line_count).max(1)
@@ -57,6 +58,7 @@ pub fn line_of(row: usize, line_count: u32) -> u32 {
 
 /// The last 0-based row a node covers: a node ending at a line's column 0 ends on the row
 /// before.
+#[inline]
 pub fn end_row(node: Node<'_>) -> usize {
     let end = node.end_position();
     if end.column == 0 && end.row > node.start_position().row {
@@ -67,6 +69,7 @@ pub fn end_row(node: Node<'_>) -> usize {
 }
 
 /// Counts a syntax error at `node` and keeps its line (the first few, each once).
+#[inline]
 pub fn record_error(facts: &mut crate::facts::FileFacts, node: Node<'_>) {
     facts.parse_errors = facts.parse_errors.saturating_add(1);
     let line = line_of(node.start_position().row, facts.line_count);
@@ -78,6 +81,7 @@ pub fn record_error(facts: &mut crate::facts::FileFacts, node: Node<'_>) {
 
 /// Records a usage of `name` (with `receiver`, for a member) on `at`'s line inside the
 /// declaration `enclosing`; an empty name (an elided one) records nothing.
+#[inline]
 pub fn push_usage(
     facts: &mut crate::facts::FileFacts,
     (kind, name, receiver): (crate::facts::UsageKind, &str, String),
@@ -99,6 +103,7 @@ pub fn push_usage(
 
 /// A byte offset or count as the `u32` facts store, saturating: a file too large for it is
 /// refused long before, so saturation only keeps hostile input from panicking.
+#[inline]
 pub fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -1,7 +1,7 @@
 //! What one file's edges may read of another file ([`FileExports`]), and which files each
 //! import of a file reaches ([`ImportTargets`]).
 
-use crate::db::FileShape;
+use crate::db::FileItems;
 use crate::facts::ImportedName;
 
 /// The files each import of one file reaches, in import order: none (unresolved,
@@ -125,9 +125,9 @@ pub struct FileExports<F> {
 }
 
 impl<F: Copy> FileExports<F> {
-    /// The tables of a file with this shape whose imports reach `targets`, by `rules`.
+    /// The tables of a file with these items whose imports reach `targets`, by `rules`.
     pub fn of(
-        shape: &FileShape,
+        shape: &FileItems,
         targets: &ImportTargets<F>,
         rules: ExportRules<'_>,
     ) -> FileExports<F> {

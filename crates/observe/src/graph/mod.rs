@@ -254,7 +254,7 @@ impl Graph {
                         package_visible: package.is_some(),
                     };
                     let shape = f.shape.as_deref()?;
-                    Some(Arc::new(FileExports::of(shape, t, rules)))
+                    Some(Arc::new(FileExports::of(&shape.items, t, rules)))
                 })
                 .collect(),
             packages: package_of

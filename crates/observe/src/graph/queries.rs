@@ -53,21 +53,22 @@ mod link {
 }
 
 /// Resolves `file`'s imports and derives what other files can see of it ([`FileLink`]);
-/// a manifest links to nothing. Reads the file's shape, so an edit that keeps the shape
-/// does not re-run it.
+/// a manifest links to nothing. Reads the file's items (declarations and imports, not
+/// usages: [`crate::db::file_items`]), so an edit that keeps them (a body edit, moved
+/// lines) does not re-run it.
 #[salsa::tracked(returns(copy))]
 pub fn file_link<'db>(db: &'db dyn Db, ws: Workspace, file: SourceFile) -> FileLink<'db> {
     if file.role(db) == FileRole::Manifest {
         return FileLink::new(db, Arc::default(), None);
     }
-    let shape = file_shape(db, file);
-    let resolved = Arc::new(resolve_imports(db, ws, file, &shape));
+    let items = crate::db::file_items(db, file);
+    let resolved = Arc::new(resolve_imports(db, ws, file, &items));
     let language = language_of(db, file);
     let rules = ExportRules {
         default_name: language.and_then(|l| l.default_export_name()),
         package_visible: language.is_some_and(|l| l.package_scope(file.path(db)).is_some()),
     };
-    let exports = Arc::new(FileExports::of(&shape, &resolved.targets, rules));
+    let exports = Arc::new(FileExports::of(&items, &resolved.targets, rules));
     FileLink::new(db, resolved, Some(exports))
 }
 
@@ -190,10 +191,11 @@ pub struct FileGraphPart {
     pub resolved: Vec<Edge>,
 }
 
-/// A file's stable id in the graph ([`crate::graph::NodeId::file`]): its input's salsa
-/// id, which no added or removed file changes.
-pub fn file_id(file: SourceFile) -> u32 {
-    salsa::plumbing::AsId::as_id(&file).index()
+/// A file's stable id in the graph's cached parts ([`crate::graph::NodeId::file`]): the
+/// id the index gave its input ([`SourceFile::id`]), which no added or removed file
+/// changes.
+pub fn file_id(db: &dyn Db, file: SourceFile) -> u32 {
+    file.id(db)
 }
 
 /// Each file's position in the workspace's file list.
@@ -236,8 +238,8 @@ pub fn graph_chunk<'db>(
                 let edges = file_edges(db, ws, *f);
                 let mut resolved = Vec::new();
                 if let Some(edges) = &edges {
-                    let id = |t: SourceFile| Some(file_id(t));
-                    resolve_edges(file_id(*f), *f, &edges.edges, id, &mut resolved);
+                    let id = |t: SourceFile| Some(file_id(db, t));
+                    resolve_edges(file_id(db, *f), *f, &edges.edges, id, &mut resolved);
                 }
                 FileGraphPart {
                     file: *f,
@@ -302,7 +304,7 @@ pub fn assembly_parts<'a>(
         .flatten()
         .map(|p| GraphPart {
             file: p.file,
-            id: file_id(p.file),
+            id: file_id(db, p.file),
             path: p.path.as_str(),
             language: p.language,
             decls: p.decls.clone(),

@@ -231,6 +231,10 @@ pub struct ExploreResult {
     pub more_files: Vec<FileMatch>,
     /// Which caps cut the result.
     pub truncation: Truncation,
+    /// When nothing was found and the tree holds files no registered language reads:
+    /// how many, by type (the index cannot say they do not mention the query).
+    #[serde(default)]
+    pub not_indexed: Option<String>,
 }
 
 /// A file that scored but was not shown, with its best declaration's location.
@@ -285,6 +289,10 @@ pub fn run_weighted(
         truncation: Truncation {
             files: found.files.len() > args.max_files as usize,
             ..Truncation::default()
+        },
+        not_indexed: match found.files.is_empty() {
+            true => ws.not_indexed(db).note(),
+            false => None,
         },
     };
     let budget = crate::sizing::budget_chars(
@@ -729,6 +737,9 @@ impl ExploreResult {
             "\n{} files, {} symbols matched",
             self.matched_files, self.matched_symbols
         );
+        if let Some(note) = &self.not_indexed {
+            let _ = writeln!(out, "{note}");
+        }
         for f in &self.files {
             for (i, w) in f.windows.iter().enumerate() {
                 if w.view == WindowView::Signatures {

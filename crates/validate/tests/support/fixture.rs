@@ -155,6 +155,7 @@ fn explore() -> Observation {
             best_range: Some(LineRange::new(5, 30)),
         }],
         truncation: Truncation::default(),
+        not_indexed: None,
     })
 }
 
