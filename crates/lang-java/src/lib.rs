@@ -40,7 +40,7 @@ impl Language for Java {
     }
 
     fn facts_version(&self) -> u32 {
-        2
+        3
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {

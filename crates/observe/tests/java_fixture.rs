@@ -227,6 +227,12 @@ fn java_fixture_files_of_one_package_see_each_other() {
     assert!(
         t("Circle.scaled", EdgeKind::Calls).contains(&"Circle.java:Circle.checked".to_string())
     );
+    // A member used on a variable is looked up in the variable's declared type.
+    let registry = format!("{CORE}/Registry.java");
+    assert!(
+        edges_of(&index, &registry, "Registry.lookup", EdgeKind::References)
+            .contains(&"Registry.java:Registry.Entry.shape".to_string())
+    );
     // A test in the same package of the test source set sees main and test types alike.
     let test = "core/src/test/java/org/fixture/core/CircleTest.java";
     let from = "CircleTest.scalingKeepsTheShape";

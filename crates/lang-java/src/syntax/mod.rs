@@ -23,11 +23,15 @@
 //! - calls, `new T(…)` (an instantiation of `T`), annotations (`@A`: a reference to `A`),
 //!   method references (`T::m`: a reference to `m` with receiver `T`), field accesses
 //!   (`T.X`: a reference to `X` with receiver `T`) and every other identifier and type name
-//!   are usages; `this` is the self receiver.
+//!   are usages; `this` is the self receiver;
+//! - a receiver that names a variable (a field, `this.field`, a parameter, a local) is
+//!   recorded as the variable's declared class type (`store.save()` with `Store store` is
+//!   `save` on `Store`), so the graph finds the member in that type (see `scope`).
 
 mod grammar;
 #[cfg(test)]
 mod prop_tests;
+mod scope;
 #[cfg(test)]
 mod tests;
 
@@ -72,6 +76,8 @@ struct Frame<'t> {
     /// The declaration this node made, popped when it is left.
     decl: Option<DeclIndex>,
     quiet: bool,
+    /// For a node opening a scope, how many variables were in scope before it.
+    vars_mark: Option<usize>,
 }
 
 struct Extractor<'t> {
@@ -84,6 +90,8 @@ struct Extractor<'t> {
     /// References kept so far, by (name, receiver as written, enclosing declaration):
     /// each once.
     refs: HashSet<(&'t str, &'t str, u32)>,
+    /// The variables in scope with their declared types, innermost last.
+    vars: Vec<scope::Var<'t>>,
     /// Nodes a parent already recorded as a usage (the type of `new T()`, the method of
     /// `T::m`), so their names are not references too.
     covered: Vec<usize>,
@@ -104,6 +112,7 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
             ..FileFacts::default()
         },
         refs: HashSet::new(),
+        vars: Vec::new(),
         covered: Vec::new(),
         check_errors: root.has_error(),
     };
@@ -145,11 +154,14 @@ impl<'t> Extractor<'t> {
         if covered {
             self.covered.pop();
         }
+        let vars_mark = scope::opens_scope(kind, node).then_some(self.vars.len());
+        self.declare_vars(kind, node);
         let mut frame = Frame {
             node,
             kind,
             decl: None,
             quiet: covered || self.is_binding(kind, field),
+            vars_mark,
         };
         match kind {
             Kind::Class | Kind::Record => self.type_declaration(&mut frame, DeclKind::Class),
@@ -201,6 +213,9 @@ impl<'t> Extractor<'t> {
             }
             if frame.quiet {
                 self.quiet_depth -= 1;
+            }
+            if let Some(mark) = frame.vars_mark {
+                self.vars.truncate(mark);
             }
         }
     }
@@ -490,10 +505,17 @@ impl<'t> Extractor<'t> {
             return;
         };
         let receiver = field_child(node, f.object)
-            .map(|o| compact(node_text(self.text, o), RECEIVER_CHARS))
+            .map(|o| compact(self.receiver_text(o), RECEIVER_CHARS))
             .unwrap_or_default();
         let name = node_text(self.text, name);
         self.push_usage(UsageKind::Call, name, receiver, node);
+    }
+
+    /// How a receiver is recorded: the declared type of the variable it names, else its
+    /// text.
+    fn receiver_text(&self, receiver: Node<'t>) -> &'t str {
+        self.receiver_type(receiver)
+            .unwrap_or_else(|| node_text(self.text, receiver))
     }
 
     /// `new T(…)`, `new Outer.Inner<>(…)`: an instantiation of the type, whose name is then
@@ -555,7 +577,7 @@ impl<'t> Extractor<'t> {
             return;
         };
         self.covered_later(method);
-        let (name, raw) = (node_text(self.text, method), node_text(self.text, receiver));
+        let (name, raw) = (node_text(self.text, method), self.receiver_text(receiver));
         self.member_reference(name, raw, node);
     }
 
@@ -569,7 +591,7 @@ impl<'t> Extractor<'t> {
         if field.kind() != "identifier" {
             return;
         }
-        let (name, raw) = (node_text(self.text, field), node_text(self.text, object));
+        let (name, raw) = (node_text(self.text, field), self.receiver_text(object));
         self.member_reference(name, raw, node);
     }
 

@@ -216,7 +216,8 @@ fn java_annotations_types_and_members_are_references() {
         ("run", "Util"),
         ("MAX", "Limits"),
         ("Limits", ""),
-        ("size", "p"),
+        // `p.size` on the parameter `Param p`: the member of its type.
+        ("size", "Param"),
         ("Cast", ""),
         ("Other", ""),
         ("Bound", ""),
@@ -263,4 +264,62 @@ fn imported_names_start_at_the_type() {
     assert_eq!(imported_name("a.b.c", false), "c");
     assert_eq!(imported_name("a.b.c", true), "b.c");
     assert_eq!(imported_name("c", true), "c");
+}
+
+#[test]
+fn java_receivers_that_name_variables_are_their_declared_types() {
+    let f = java(
+        "class A {
+    Store store;
+    List<Item> items;
+    void m(Client client, int n) {
+        store.save();
+        this.store.flush();
+        client.send(items);
+        items.add(null);
+        var made = new Maker();
+        made.make();
+        for (Item it : items) { it.go(); }
+        try (Res r = open()) { r.close(); } catch (Fault e) { e.report(); }
+        if (o instanceof Shape s) { s.area(); }
+        Runnable run = (Arg a) -> a.apply();
+        Store store = other();
+        store.local();
+        Util.help();
+        unknown.call();
+        Fn f = client::send;
+    }
+    void n() {
+        it.go();
+        store.later();
+    }
+}
+",
+    );
+    let calls = usages(&f, UsageKind::Call);
+    for (name, receiver) in [
+        ("save", "Store"),
+        ("flush", "Store"),
+        ("send", "Client"),
+        ("add", "List"),
+        ("make", "Maker"),
+        ("go", "Item"),
+        ("close", "Res"),
+        ("report", "Fault"),
+        ("area", "Shape"),
+        ("apply", "Arg"),
+        ("local", "Store"),
+        // A type's own name, and a name no declaration explains, stay as written.
+        ("help", "Util"),
+        ("call", "unknown"),
+        // Out of the `for`'s scope, `it` is no variable; fields stay in scope.
+        ("go", "it"),
+        ("later", "Store"),
+    ] {
+        assert!(
+            calls.contains(&(name.to_owned(), receiver.to_owned())),
+            "{name} on {receiver}: {calls:?}"
+        );
+    }
+    assert!(has_usage(&f, UsageKind::Reference, "send", "Client"));
 }
