@@ -141,7 +141,8 @@ pub struct Declaration {
 /// One binding of an [`Import`]: the exported name and the local name it is bound to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ImportedName {
-    /// The name in the exporting module (`default` for a default import).
+    /// The name in the exporting module (`default` for a default import), or a dotted
+    /// path to a member of one of its exports (`Type.member`: a static member import).
     pub imported: String,
     /// The local binding.
     pub local: String,

@@ -10,4 +10,5 @@ pub static LANGUAGES: Languages = Languages::new(&[
     &sightline_lang_python::Python,
     &sightline_lang_go::Go,
     &sightline_lang_rust::Rust,
+    &sightline_lang_java::Java,
 ]);

@@ -148,6 +148,38 @@ fn samples(language: &str) -> Option<Samples> {
             // An item-level macro invocation: the one call Rust allows outside a body.
             call: "\nm!();\n",
         }),
+        "java" => Some(Samples {
+            manifests: &[],
+            paths: &[
+                "src/main/java/p/A.java",
+                "src/main/java/p/B.java",
+                "src/main/java/q/C.java",
+                "src/test/java/p/ATest.java",
+                "lib/r/D.java",
+            ],
+            fragments: &[
+                "package p;\n",
+                "package q;\n",
+                "import p.A;\n",
+                "import q.*;\n",
+                "import static p.A.f;\n",
+                "import r.D;\n",
+                "public class A extends C implements I { void f() { this.g(); } void g() {} }\n",
+                "class B { static class Inner { void h() { new A().f(); } } }\n",
+                "interface I { void f(); }\n",
+                "@I enum E { X, Y }\n",
+                "record R(int x) {}\n",
+                "f(); A.f(); new B.Inner(); D.k();\n",
+                "public class D { static void k() {} }\n",
+                "{",
+                "}",
+                "(",
+                ")",
+                "\n",
+                ";",
+            ],
+            call: "\nf();\n",
+        }),
         _ => None,
     }
 }

@@ -12,7 +12,10 @@
 //! (a named import, or a namespace bound to the file or files an import reaches, so
 //! `ns.f` is looked up among every file of a package); the top-level declarations of its
 //! package peers (files its language puts in the same package,
-//! `Language::package_scope`); the exports of its glob imports. A declaration attached to
+//! `Language::package_scope`); the exports of its glob imports. A receiver (`T` in
+//! `T.m()`) binds the same way. A named import may import a member of an exported type
+//! by a dotted name (`T.m`, a static import): the member path below the export `T`. A
+//! declaration attached to
 //! a type declared apart from it (`Declaration::attached_to`) is contained by a type of
 //! that name in its own file or a package peer, and is a member of it for lookups.
 
@@ -494,10 +497,7 @@ where
         if let Some(to) = scope.peers.get(name) {
             return Some(*to);
         }
-        scope
-            .globs
-            .iter()
-            .find_map(|files| self.export_in(files, name))
+        self.glob_export(scope, name)
     }
 
     /// What usage `u` resolves to: a node (with whether it is certain), a guess by name
@@ -529,8 +529,12 @@ where
             Some(b @ Binding::Decl(_)) | Some(b @ Binding::Imported { .. }) => {
                 self.resolve_binding(b)
             }
-            // `Type.method()` of a type a package peer declares.
-            _ => scope.peers.get(receiver).copied(),
+            // `Type.method()` of a type a package peer declares or a glob import brings.
+            _ => scope
+                .peers
+                .get(receiver)
+                .copied()
+                .or_else(|| self.glob_export(scope, receiver)),
         } {
             // `Store.create()` / `handlers.onSave()`: a member of a known declaration.
             if let Some(member) = self.member_of(owner, &u.name) {
@@ -618,8 +622,25 @@ where
     }
 
     /// Where `name` is declared as exported by the first of `files` that exports it.
+    /// A dotted name (`Type.member`, as an import may name a member of an exported type)
+    /// is the member path below the export named by its first segment.
     fn export_in(&self, files: &[F], name: &str) -> Option<NodeRef<F>> {
-        files.iter().find_map(|file| self.export_of(*file, name))
+        let Some((head, members)) = name.split_once('.') else {
+            return files.iter().find_map(|file| self.export_of(*file, name));
+        };
+        let mut node = files.iter().find_map(|file| self.export_of(*file, head))?;
+        for member in members.split('.') {
+            node = self.member_of(node, member)?;
+        }
+        Some(node)
+    }
+
+    /// The first export named `name` among the files of the glob imports.
+    fn glob_export(&self, scope: &Scope<'_, 'b, F>, name: &str) -> Option<NodeRef<F>> {
+        scope
+            .globs
+            .iter()
+            .find_map(|files| self.export_in(files, name))
     }
 
     /// Where `name`, as exported by `file`, is declared, following re-exports.

@@ -49,6 +49,16 @@ pub fn rust_fixture_copy() -> tempfile::TempDir {
     dir
 }
 
+/// A writable copy of the Java fixture in a temp dir.
+pub fn java_fixture_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java_app"),
+        dir.path(),
+    );
+    dir
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("read fixture dir") {
