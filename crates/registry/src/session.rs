@@ -105,6 +105,22 @@ impl Outline for DbOutline<'_> {
             .map(symbol)
             .collect()
     }
+
+    fn declarations_overlapping(
+        &self,
+        path: &str,
+        range: LineRange,
+    ) -> Vec<(LineRange, CandidateSymbol)> {
+        let Some(idx) = self.facts(path) else {
+            return Vec::new();
+        };
+        idx.facts
+            .decls
+            .iter()
+            .filter(|d| d.lines.overlaps(&range))
+            .map(|d| (d.lines, symbol(d)))
+            .collect()
+    }
 }
 
 /// The pipeline's concrete database: it holds the observe and registry queries, and the

@@ -74,7 +74,7 @@ fn a_dropped_read_target_is_marked_in_its_place() {
         report.text
     );
     assert!(
-        marked("src/store/state.ts:8", "· read: the state update"),
+        marked("src/store/state.ts:7-9", "· read: the state update"),
         "{}",
         report.text
     );
