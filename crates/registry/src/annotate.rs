@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use sightline_observe::escape::inline;
 
 use sightline_observe::LineRange;
+use sightline_observe::tools::nav::Spot;
 
 use crate::candidate::Candidate;
 use crate::id::CandidateId;
@@ -86,6 +87,13 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             out
         }
         Observation::ListFiles(r) => r.render_tagged(&|e| id_for(&e.path, Location::File)),
+        Observation::Definition(r) => {
+            r.render_tagged(&|path, spot| spot_label(registry, path, spot))
+        }
+        Observation::References(r) => {
+            r.render_tagged(&|path, spot| spot_label(registry, path, spot))
+        }
+        Observation::Outline(r) => r.render_tagged(&|path, spot| spot_label(registry, path, spot)),
         Observation::Error(e) => format!("error: {e}\n"),
     }
 }
@@ -118,4 +126,16 @@ fn declarations_inside<'a>(
     });
     out.dedup_by_key(|(line, _)| *line);
     out
+}
+
+/// The label of a navigation tool's spot: a declaration beside its printed range, a use
+/// with the range of the place it went to.
+fn spot_label(registry: &Registry, path: &str, spot: Spot) -> Option<String> {
+    match spot {
+        Spot::Lines(shown) => Some(label_beside(
+            registry.at(path, Location::Lines(shown))?,
+            shown,
+        )),
+        Spot::Line(line) => registry.at(path, Location::Hit(line)).map(label),
+    }
 }

@@ -2,8 +2,10 @@
 //! lines, line hits snapped to their place ([`hit_range`]), listed files whole.
 
 use sightline_base::{SHORT_DECLARATION_LINES, hit_range, near_identical};
-use sightline_observe::LineRange;
+use sightline_observe::{DeclKind, LineRange};
 use sightline_observe::tools::explore_code::WindowSymbol;
+use sightline_observe::tools::nav::definition::DefinitionHit;
+use sightline_observe::tools::nav::references::ReferencesResult;
 use sightline_observe::tools::read_file::ReadFileResult;
 
 use crate::candidate::{CandidateSymbol, ObservedText};
@@ -120,6 +122,36 @@ pub(crate) fn sightings(
                 .collect();
             (ToolName::ListFiles, out)
         }
+        Observation::Definition(r) => {
+            let out = r.hits.iter().map(|h| definition(h, "definition")).collect();
+            (ToolName::Definition, out)
+        }
+        Observation::References(r) => (ToolName::References, references(r, outline)),
+        Observation::Outline(r) => {
+            let out = r
+                .files
+                .iter()
+                .flat_map(|f| {
+                    f.decls.iter().map(|d| Sighting {
+                        path: f.path.clone(),
+                        location: Location::Lines(d.lines),
+                        range: Some(d.lines),
+                        symbols: vec![CandidateSymbol {
+                            name: d.name.clone(),
+                            qualified: d.qualified.clone(),
+                            kind: d.kind.clone(),
+                            line: d.signature_line,
+                        }],
+                        reason: "outlined".to_owned(),
+                        score: None,
+                        search: None,
+                        matched_terms: Vec::new(),
+                        text: None,
+                    })
+                })
+                .collect();
+            (ToolName::Outline, out)
+        }
         Observation::Error(_) => (ToolName::ExploreCode, Vec::new()),
     }
 }
@@ -197,7 +229,9 @@ fn read(r: &ReadFileResult, outline: &dyn Outline) -> Vec<Sighting> {
     let mut held: Vec<LineRange> = snapped.map(|(d, _)| *d).into_iter().collect();
     for (d, sym) in decls {
         let short = d.len() <= SHORT_DECLARATION_LINES;
-        if !short || !read.contains(&d) || held.iter().any(|h| h.contains(&d)) {
+        // A field is a line of its class, not a place of its own.
+        let field = sym.kind == DeclKind::Property.as_str();
+        if !short || field || !read.contains(&d) || held.iter().any(|h| h.contains(&d)) {
             continue;
         }
         held.push(d);
@@ -215,6 +249,67 @@ fn read(r: &ReadFileResult, outline: &dyn Outline) -> Vec<Sighting> {
             matched_terms: Vec::new(),
             text: Some(text(d)),
         });
+    }
+    out
+}
+
+/// A declaration a navigation tool named: its whole range, with its body (or, when only
+/// the signature was shown whole, that line) as observed text.
+fn definition(h: &DefinitionHit, why: &str) -> Sighting {
+    let text = match &h.body {
+        Some(body) => Some(ObservedText {
+            lines: body.lines,
+            text: body.text.clone(),
+        }),
+        None => h.signature_whole.then(|| ObservedText {
+            lines: LineRange::new(h.signature_line, h.signature_line),
+            text: format!("{}\n", h.signature),
+        }),
+    };
+    Sighting {
+        path: h.path.clone(),
+        location: Location::Lines(h.lines),
+        range: Some(h.lines),
+        symbols: vec![CandidateSymbol {
+            name: h.name.clone(),
+            qualified: h.qualified.clone(),
+            kind: h.kind.clone(),
+            line: h.signature_line,
+        }],
+        reason: format!("{why} {}", h.qualified),
+        score: None,
+        search: None,
+        matched_terms: Vec::new(),
+        text,
+    }
+}
+
+/// The declarations looked up, then each use as a line hit (its line as observed text
+/// when shown whole), or each declaration used.
+fn references(r: &ReferencesResult, outline: &dyn Outline) -> Vec<Sighting> {
+    let mut out: Vec<Sighting> = r
+        .targets
+        .iter()
+        .map(|t| definition(t, "looked up"))
+        .collect();
+    let of = r.targets.first().map_or("", |t| t.qualified.as_str());
+    for u in &r.uses {
+        let line = LineRange::new(u.line, u.line);
+        let text = u.text_whole.then(|| ObservedText {
+            lines: line,
+            text: format!("{}\n", u.text),
+        });
+        out.push(line_hit(
+            &u.path,
+            u.line,
+            line,
+            text,
+            format!("uses {of}"),
+            outline,
+        ));
+    }
+    for c in &r.calls {
+        out.push(definition(&c.callee, &format!("used by {of}:")));
     }
     out
 }

@@ -19,12 +19,15 @@ pub const MAX_BODIES: usize = 3;
 pub const MAX_BODY_LINES: u32 = 120;
 
 /// Arguments of [`run`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+// The doc is for Rust callers; a model reads the tool's own description, not this one.
+#[schemars(description = "")]
 pub struct DefinitionArgs {
     /// The declaration wanted.
     #[serde(flatten)]
+    #[schemars(description = "")]
     pub target: Target,
-    /// Show the body of the first few declarations, line-numbered.
+    /// Also show the body (of the first 3, at most 120 lines each).
     #[serde(default)]
     pub body: bool,
 }

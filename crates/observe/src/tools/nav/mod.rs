@@ -35,15 +35,21 @@ pub enum Spot {
 pub type Tag<'a> = &'a dyn Fn(&str, Spot) -> Option<String>;
 
 /// The declaration a name, a qualified name or a position names.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+// The doc is for Rust callers; a model reads the field docs and the tool's description.
+#[schemars(description = "")]
 pub struct Target {
-    /// A name (`save`) or a dotted qualified name (`Store.save`, `store.Store.save`);
-    /// empty when `path` and `line` name the declaration.
+    /// A name (save), a qualified name (Store.save), or a candidate ID (c7).
     pub name: String,
-    /// Only declarations in this file, or under this directory.
+    /// Only declarations in this file or directory.
+    #[serde(default)]
     pub path: Option<String>,
     /// Only the declaration holding this line of `path` (the innermost, when `name` is
-    /// empty).
+    /// empty): what a candidate ID resolves to. Not offered to models.
+    #[serde(default)]
+    #[schemars(skip)]
     pub line: Option<u32>,
 }
 

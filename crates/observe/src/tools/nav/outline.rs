@@ -21,13 +21,14 @@ pub const MAX_ENTRIES_CAP: usize = 1000;
 const SUGGESTED_PATHS: usize = 5;
 
 /// Arguments of [`run`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+// The doc is for Rust callers; a model reads the tool's own description, not this one.
+#[schemars(description = "")]
 pub struct OutlineArgs {
-    /// A source file or a directory (repository-relative); the whole repository when
-    /// absent.
+    /// A file or directory; the repository when absent.
     #[serde(default)]
     pub path: Option<String>,
-    /// Most declarations listed (default 120, at most 1000); the rest are counted.
+    /// Most declarations listed (default 120, at most 1000).
     #[serde(default = "default_max_entries")]
     pub max_entries: usize,
 }

@@ -36,15 +36,18 @@ pub const MAX_LINE_CHARS: usize = 160;
 const MAX_UNRESOLVED_NAMES: usize = 12;
 
 /// Arguments of [`run`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+// The doc is for Rust callers; a model reads the tool's own description, not this one.
+#[schemars(description = "")]
 pub struct ReferencesArgs {
     /// The declaration whose uses (or callees) are wanted.
     #[serde(flatten)]
+    #[schemars(description = "")]
     pub target: Target,
-    /// List what the declaration uses instead of what uses it.
+    /// true: what it calls and uses, instead of what uses it.
     #[serde(default)]
     pub callees: bool,
-    /// Most uses listed (default 40, at most 300); the rest are counted.
+    /// Most lines listed (default 40, at most 300).
     #[serde(default = "default_max_results")]
     pub max_results: usize,
 }
