@@ -2,11 +2,11 @@
 //! lines, line hits snapped to their place ([`hit_range`]), listed files whole.
 
 use sightline_base::{SHORT_DECLARATION_LINES, hit_range, near_identical};
-use sightline_observe::{DeclKind, LineRange};
 use sightline_observe::tools::explore_code::WindowSymbol;
 use sightline_observe::tools::nav::definition::DefinitionHit;
 use sightline_observe::tools::nav::references::ReferencesResult;
 use sightline_observe::tools::read_file::ReadFileResult;
+use sightline_observe::{DeclKind, LineRange};
 
 use crate::candidate::{CandidateSymbol, ObservedText};
 use crate::observation::{Observation, ToolName};
