@@ -131,6 +131,16 @@ impl ExploreSession {
         self.intent
     }
 
+    /// Changes what the caller will do with the answer (a session started by a plain
+    /// tool call is `locate` until its submission says otherwise): the deterministic
+    /// selection and the validation of a submission follow it.
+    pub fn set_intent(&mut self, index: &mut Index<RegistryDatabase>, intent: Intent) {
+        if intent != self.intent {
+            self.intent = intent;
+            self.session.set_intent(index.db_mut()).to(intent);
+        }
+    }
+
     /// How many tool calls the session has recorded.
     pub fn calls(&self, index: &Index<RegistryDatabase>) -> usize {
         self.session.calls(index.db()).len()
