@@ -120,3 +120,52 @@ fn outlines_of_a_file_and_a_directory() {
     let missing = outline::run(db, ws, &OutlineArgs::new("src/shape")).unwrap_err();
     assert!(missing.to_string().contains("src/shapes"), "{missing}");
 }
+
+/// Recursion is a use of the function itself, and a test file's repeated calls are shown
+/// twice and counted, so tests do not crowd out the callers that matter.
+#[test]
+fn recursion_counts_and_test_files_are_summarized() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(
+        src.join("tree.ts"),
+        "export function walkTree(n: number): number {\n  return n <= 0 ? 0 : walkTree(n - 1);\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("use.ts"),
+        "import { walkTree } from './tree';\nexport function depth() {\n  return walkTree(3);\n}\n",
+    )
+    .unwrap();
+    let calls: String = (0..5).map(|i| format!("walkTree({i});\n")).collect();
+    std::fs::write(
+        src.join("tree.test.ts"),
+        format!("import {{ walkTree }} from './tree';\n{calls}"),
+    )
+    .unwrap();
+    let index = common::open_uncached(dir.path());
+    let uses = references::run(
+        index.db(),
+        index.workspace(),
+        &ReferencesArgs::new("walkTree"),
+    )
+    .unwrap();
+    let certain: Vec<(&str, u32)> = uses
+        .uses
+        .iter()
+        .filter(|u| u.certainty == Certainty::Certain)
+        .map(|u| (u.path.as_str(), u.line))
+        .collect();
+    assert!(certain.contains(&("src/tree.ts", 2)), "{uses:?}");
+    assert!(certain.contains(&("src/use.ts", 3)), "{uses:?}");
+    let in_test = uses
+        .uses
+        .iter()
+        .filter(|u| u.path == "src/tree.test.ts")
+        .count();
+    assert_eq!(in_test, references::SECONDARY_USES_PER_FILE);
+    assert_eq!(uses.more_in_file, [("src/tree.test.ts".to_owned(), 3)]);
+    let text = uses.render_tagged(&no_tag);
+    assert!(text.contains("(+3 more in this file)"), "{text}");
+}

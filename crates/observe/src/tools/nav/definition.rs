@@ -150,8 +150,10 @@ pub fn run(
 }
 
 impl DefinitionResult {
-    /// One line per declaration (`src/a.ts:12-40 [c5] method Store.save: async save(…) {`),
-    /// each body under its line, then what was cut; or the nearest names.
+    /// One line per declaration (`src/a.ts:12-40 [c5] method Store.save: async save(…) {`,
+    /// `src/b.ts:3-9 [c6] function: export function load() {` for a top-level one whose
+    /// signature names it), each body under its line, then what was cut; or the nearest
+    /// names.
     pub fn render_tagged(&self, tag: Tag<'_>) -> String {
         let mut out = String::new();
         if self.hits.is_empty() {
@@ -164,7 +166,14 @@ impl DefinitionResult {
             return out;
         }
         for h in &self.hits {
-            decl_line(&mut out, &h.path, h.lines, &h.kind, &h.qualified, tag);
+            // The signature already names a top-level declaration; a member's qualified
+            // name says what it is a member of.
+            let qualified = if h.qualified == h.name && h.signature.contains(&h.name) {
+                ""
+            } else {
+                h.qualified.as_str()
+            };
+            decl_line(&mut out, &h.path, h.lines, &h.kind, qualified, tag);
             let _ = writeln!(out, ": {}", crate::escape::inline(&h.signature));
             if let Some(body) = &h.body {
                 for (n, line) in (body.lines.start..).zip(body.text.lines()) {

@@ -295,7 +295,8 @@ pub(crate) fn lines_of(text: &str, range: LineRange) -> String {
         .collect()
 }
 
-/// How a declaration reads in one line: `path:start-end [label] kind Qualified.name`.
+/// How a declaration reads in one line: `path:start-end [label] kind Qualified.name` (the
+/// name left out when `qualified` is empty).
 pub(crate) fn decl_line(
     out: &mut String,
     path: &str,
@@ -310,11 +311,13 @@ pub(crate) fn decl_line(
         .unwrap_or_default();
     let _ = write!(
         out,
-        "{}:{}{label} {kind} {}",
+        "{}:{}{label} {kind}",
         crate::escape::inline(path),
         range_text(lines),
-        crate::escape::inline(qualified)
     );
+    if !qualified.is_empty() {
+        let _ = write!(out, " {}", crate::escape::inline(qualified));
+    }
 }
 
 /// `12-40`, or `12` for one line.

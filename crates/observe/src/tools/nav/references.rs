@@ -34,6 +34,9 @@ pub const MAX_TARGETS: usize = 8;
 pub const MAX_LINE_CHARS: usize = 160;
 /// Most unresolved names a callee answer lists.
 const MAX_UNRESOLVED_NAMES: usize = 12;
+/// Uses listed per test, example or vendored file: what such a file does with a name is
+/// usually the same call again and again; the rest are counted on the file.
+pub const SECONDARY_USES_PER_FILE: usize = 2;
 
 /// Arguments of [`run`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -180,6 +183,10 @@ pub struct ReferencesResult {
     pub calls: Vec<CalleeHit>,
     /// Names the target calls that resolve to nothing (`this.log`), with their counts.
     pub unresolved_calls: Vec<(String, u32)>,
+    /// Uses of test, example and vendored files beyond [`SECONDARY_USES_PER_FILE`] each,
+    /// counted by file.
+    #[serde(default)]
+    pub more_in_file: Vec<(String, usize)>,
     /// Uses found but not listed, and the files they are in.
     pub more: usize,
     /// Files of the uses not listed.
@@ -214,6 +221,7 @@ pub fn run(
         uses: Vec::new(),
         calls: Vec::new(),
         unresolved_calls: Vec::new(),
+        more_in_file: Vec::new(),
         more: 0,
         more_files: 0,
         elsewhere: 0,
@@ -323,6 +331,10 @@ fn uses(
         // there is taken as that use); otherwise a use resolved to another declaration
         // of the name is that one's, and a use resolved to none may be the target's.
         let classify = |from: NodeId, name: &str| -> Option<Certainty> {
+            // A target using its own name is recursion (the graph keeps no self-edges).
+            if target_nodes.contains(&from) && names.iter().any(|n| n == name) {
+                return Some(Certainty::Certain);
+            }
             if let Some(&sure) = linked.get(&from) {
                 return Some(if sure {
                     Certainty::Certain
@@ -385,7 +397,18 @@ fn uses(
     found.dedup_by_key(|f| (f.position, f.line));
     let mut shown_files = FxHashSet::default();
     let mut cut_files = FxHashSet::default();
+    let mut per_file: FxHashMap<u32, usize> = FxHashMap::default();
     for f in found {
+        let listed = per_file.entry(f.position).or_default();
+        if !primary(f.position) && *listed >= SECONDARY_USES_PER_FILE {
+            let path = files[f.position as usize].path(db);
+            match result.more_in_file.iter_mut().find(|(p, _)| p == path) {
+                Some((_, n)) => *n += 1,
+                None => result.more_in_file.push((path.clone(), 1)),
+            }
+            continue;
+        }
+        *listed += 1;
         if result.uses.len() >= max {
             result.more += 1;
             if !shown_files.contains(&f.position) {
@@ -513,12 +536,21 @@ fn callees(
     result.more = calls.len().saturating_sub(max);
     calls.truncate(max);
     result.calls = calls;
-    // Calls (not plain references: locals, parameters) that resolve to nothing.
+    // Calls (not plain references: locals, parameters) that resolve to nothing; a call of
+    // a function declared inside the target is its own business.
+    let local: FxHashSet<&str> = facts
+        .decls
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| inside[*i])
+        .map(|(_, d)| d.name.as_str())
+        .collect();
     let mut unresolved: BTreeMap<String, u32> = BTreeMap::new();
     for u in &facts.usages {
         let in_target = u.enclosing.is_some_and(|d| inside[d as usize]);
         if !in_target
             || u.kind == UsageKind::Reference
+            || local.contains(u.name.as_str())
             || resolved_names.contains(&(u.line, u.name.as_str()))
         {
             continue;
@@ -585,7 +617,18 @@ impl ReferencesResult {
             let _ = writeln!(out, "{} uses:", targets.join("; "));
             self.render_calls(&mut out, tag);
         } else {
-            let _ = writeln!(out, "uses of {}", targets.join("; "));
+            match targets.as_slice() {
+                [one] => {
+                    let _ = writeln!(out, "uses of {one}");
+                }
+                many => {
+                    let name = crate::escape::inline(&self.targets[0].name);
+                    let _ = writeln!(out, "uses of {} declarations named {name}:", many.len());
+                    for t in many {
+                        let _ = writeln!(out, "{t}");
+                    }
+                }
+            }
             self.render_uses(&mut out, tag);
         }
         if self.more_targets > 0 {
@@ -611,6 +654,9 @@ impl ReferencesResult {
                 out.push_str("unresolved (may be another declaration of the name):\n");
             }
             if last_path != Some(u.path.as_str()) {
+                if let Some(p) = last_path {
+                    self.render_more_in(out, p);
+                }
                 let _ = writeln!(out, "## {}", crate::escape::inline(&u.path));
                 last_path = Some(&u.path);
             }
@@ -635,6 +681,9 @@ impl ReferencesResult {
                 crate::escape::inline(&u.text)
             );
         }
+        if let Some(p) = last_path {
+            self.render_more_in(out, p);
+        }
         if self.more > 0 {
             let _ = writeln!(
                 out,
@@ -648,6 +697,13 @@ impl ReferencesResult {
                 "({} uses of the name resolve to other declarations)",
                 self.elsewhere
             );
+        }
+    }
+
+    /// `(+21 more in this file)` after the last listed use of a test or example file.
+    fn render_more_in(&self, out: &mut String, path: &str) {
+        if let Some((_, n)) = self.more_in_file.iter().find(|(p, _)| p == path) {
+            let _ = writeln!(out, "(+{n} more in this file)");
         }
     }
 
