@@ -8,9 +8,9 @@
 //! - a line hit (grep, a reference) is the line it matched. Its place is the innermost
 //!   declaration around the line when that declaration is short
 //!   ([`SHORT_DECLARATION_LINES`]), and otherwise the hit with its context lines, never a
-//!   whole class: [`hit_range`]. It joins the smallest candidate already holding the line
-//!   that is no wider than that place (or, for a hit in a long declaration, no wider than
-//!   the short limit);
+//!   whole class: [`hit_range`]. At a declaration it joins a candidate near-identical to
+//!   that declaration; on its own lines, the smallest candidate already holding the line
+//!   up to the short limit;
 //! - a candidate's range never changes, and the text it holds lies within its range: what
 //!   a sighting showed past the candidate's range is not kept for it.
 
@@ -298,14 +298,15 @@ impl Registry {
         };
         match s.location {
             Location::Hit(line) => {
-                // At a declaration: a candidate that is that declaration (near enough) or
-                // a tighter view inside it. On its own lines: any candidate holding the
-                // line up to the short limit.
+                // At a declaration: a candidate that is that declaration (near enough);
+                // the declaration is the place, not a narrower view a read happened to
+                // take. On its own lines: any candidate holding the line up to the short
+                // limit.
                 let joins = |r: LineRange| {
                     if s.symbols.is_empty() {
                         r.len() <= range.len().max(SHORT_DECLARATION_LINES)
                     } else {
-                        range.contains(&r) || near_identical(r, range)
+                        near_identical(r, range)
                     }
                 };
                 ranged()
