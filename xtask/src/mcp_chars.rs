@@ -4,7 +4,9 @@
 //! `structuredContent` (what structuredContent-only clients pass on). Any `sightline`
 //! binary can be measured, so a build before a change and one after compare directly.
 //!
-//! It also prints how long each server took to answer `initialize` (from spawning it).
+//! It also prints how long each server took to answer `initialize` (from spawning it) and
+//! how many characters of JSON its `tools/list` result is (what a client loads into its
+//! model's context every session).
 //!
 //! Tasks: the first task of each of the first `--tasks` task files whose gold files are all
 //! TypeScript or JavaScript (alphabetical), each served from its base snapshot.
@@ -87,7 +89,12 @@ pub fn run(args: McpCharsArgs) -> anyhow::Result<()> {
 /// blocks and of all `structuredContent` values returned.
 fn session_chars(bin: &PathBuf, dir: &PathBuf, query: &str) -> anyhow::Result<(usize, usize)> {
     let mut client = Client::start(bin, dir)?;
-    eprintln!("initialize answered in {:.0} ms", client.initialize_ms);
+    let listed = client.request("tools/list", json!({}))?;
+    eprintln!(
+        "initialize answered in {:.0} ms; tools/list is {} characters of JSON",
+        client.initialize_ms,
+        listed.to_string().len()
+    );
     let mut text = 0;
     let mut structured = 0;
     let mut count = |result: &Value| {
@@ -102,16 +109,26 @@ fn session_chars(bin: &PathBuf, dir: &PathBuf, query: &str) -> anyhow::Result<(u
             .get("structuredContent")
             .map_or(0, |s| s.to_string().len());
     };
-    let first = client.call("explore_code", json!({"query": query, "intent": "edit"}))?;
+    // Builds before sessionless tools needed an intent to start a session.
+    let mut first = client.call("explore_code", json!({"query": query}))?;
+    if first["isError"] == json!(true) {
+        first = client.call("explore_code", json!({"query": query, "intent": "edit"}))?;
+    }
     count(&first);
     let session = first["structuredContent"]["session"]
         .as_str()
         .context("explore_code named no session")?
         .to_owned();
-    let candidates = first["structuredContent"]["new_candidates"]
+    let first_text: String = first["content"]
         .as_array()
-        .cloned()
-        .unwrap_or_default();
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str())
+        .collect();
+    let candidates = match first["structuredContent"]["new_candidates"].as_array() {
+        Some(listed) => listed.clone(),
+        None => windows(&first_text),
+    };
     let word = query
         .split(|c: char| !c.is_alphanumeric() && c != '_')
         .max_by_key(|w| w.len())
@@ -130,6 +147,21 @@ fn session_chars(bin: &PathBuf, dir: &PathBuf, query: &str) -> anyhow::Result<(u
         "confidence": "medium", "read_targets": [{"candidate": ids[0], "purpose": "the change", "required": true}]});
     count(&client.call("submit_report", selection)?);
     Ok((text, structured))
+}
+
+/// The candidates a text shows on window headers (`#### path:a-b [cN] …`), in the shape
+/// `new_candidates` had (`{"id", "path", "start", "end"}`).
+fn windows(text: &str) -> Vec<Value> {
+    text.lines()
+        .filter_map(|l| {
+            let (place, tail) = l.strip_prefix("#### ")?.split_once(' ')?;
+            let (path, range) = place.rsplit_once(':')?;
+            let (a, b) = range.split_once('-').unwrap_or((range, range));
+            let id = tail.strip_prefix('[')?.split([']', ' ']).next()?;
+            let (start, end): (u32, u32) = (a.parse().ok()?, b.parse().ok()?);
+            Some(json!({"id": id, "path": path, "start": start, "end": end}))
+        })
+        .collect()
 }
 
 /// A line-based JSON-RPC client over a `sightline serve` child process.

@@ -82,15 +82,15 @@ fn call(engine: &mut Engine, query: &str, n: usize) -> anyhow::Result<()> {
             )?)?;
         }
         _ => {
-            let params = json!({"query": query, "intent": intent});
-            let reply = engine.explore_code(serde_json::from_value(params)?)?;
+            let explore = ToolCall::ExploreCode(serde_json::from_value(json!({"query": query}))?);
+            let reply = engine.call(None, explore)?;
             let id = reply.structured.session;
             if n.is_multiple_of(3) {
                 let word = query.split_whitespace().next().unwrap_or(query);
                 let grep = ToolCall::Grep(serde_json::from_value(json!({"pattern": word}))?);
                 // A pattern or selection the session cannot use is an answer too (an
                 // error reply); the soak measures memory, not these outcomes.
-                let _ = engine.call_in(&id, grep);
+                let _ = engine.call(Some(&id), grep);
                 let done = json!({"session": id, "primary": ["c1"], "action": "read_targets", "confidence": "low"});
                 let _ = engine.submit(serde_json::from_value(done)?);
             }

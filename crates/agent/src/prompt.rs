@@ -12,7 +12,8 @@ pub fn system_prompt(budgets: &Budgets) -> String {
 matter for its query.
 
 Tools: explore_code (search the code graph), grep (line search), read_file (a line range), \
-list_files (a directory tree). You have {steps} turns of tool calls, at most {parallel} calls \
+list_files (a directory tree), definition (where a name is declared), references (its uses, or \
+its callees), outline (a file's or directory's declarations). You have {steps} turns of tool calls, at most {parallel} calls \
 per turn.
 
 Every place a tool shows carries a candidate ID in brackets, with the lines it stands for \

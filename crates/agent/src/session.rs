@@ -12,6 +12,10 @@ use sightline_observe::paths::RepoRoot;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::tools::grep::{self, GrepArgs};
 use sightline_observe::tools::list_files::{self, ListFilesArgs};
+use sightline_observe::tools::nav::Target;
+use sightline_observe::tools::nav::definition::{self, DefinitionArgs};
+use sightline_observe::tools::nav::outline::{self, OutlineArgs};
+use sightline_observe::tools::nav::references::{self, ReferencesArgs};
 use sightline_observe::tools::read_file::{self, ReadFileArgs};
 use sightline_observe::{Index, LineRange};
 use sightline_registry::annotate::{label, render_observation};
@@ -23,11 +27,14 @@ use sightline_render::{Report, render_report};
 use sightline_validate::{Budget, SelectionError, Validated, parse_selection, validate_on_disk};
 
 /// The tool names a session accepts, as a model sees them.
-pub const TOOL_NAMES: [&str; 5] = [
+pub const TOOL_NAMES: [&str; 8] = [
     "explore_code",
     "grep",
     "read_file",
     "list_files",
+    "definition",
+    "references",
+    "outline",
     "submit_report",
 ];
 
@@ -125,6 +132,16 @@ impl ExploreSession {
         self.intent
     }
 
+    /// Changes what the caller will do with the answer (a session started by a plain
+    /// tool call is `locate` until its submission says otherwise): the deterministic
+    /// selection and the validation of a submission follow it.
+    pub fn set_intent(&mut self, index: &mut Index<RegistryDatabase>, intent: Intent) {
+        if intent != self.intent {
+            self.intent = intent;
+            self.session.set_intent(index.db_mut()).to(intent);
+        }
+    }
+
     /// How many tool calls the session has recorded.
     pub fn calls(&self, index: &Index<RegistryDatabase>) -> usize {
         self.session.calls(index.db()).len()
@@ -144,9 +161,14 @@ impl ExploreSession {
         }
     }
 
-    /// Runs one typed tool call and records it.
+    /// Runs one typed tool call and records it. A navigation call naming a candidate ID
+    /// (`"name": "c7"`) looks the declaration up at that candidate's place.
     pub fn call(&self, index: &mut Index<RegistryDatabase>, call: ToolCall) -> CallOutcome {
         let tool = call.name().as_str().to_owned();
+        let call = match self.resolve_ids(index, call) {
+            Ok(call) => call,
+            Err(message) => return error_outcome(&tool, message),
+        };
         let before = session_registry(index.db(), self.session).len();
         let observation = self.record(index, call);
         let is_error = matches!(observation, Observation::Error(_));
@@ -181,6 +203,15 @@ impl ExploreSession {
             ToolCall::Grep(a) => grep::run(&self.root, a).map(Observation::Grep),
             ToolCall::ReadFile(a) => read_file::run(&self.root, a).map(Observation::ReadFile),
             ToolCall::ListFiles(a) => list_files::run(&self.root, a).map(Observation::ListFiles),
+            ToolCall::Definition(a) => {
+                definition::run(index.db(), index.workspace(), a).map(Observation::Definition)
+            }
+            ToolCall::References(a) => {
+                references::run(index.db(), index.workspace(), a).map(Observation::References)
+            }
+            ToolCall::Outline(a) => {
+                outline::run(index.db(), index.workspace(), a).map(Observation::Outline)
+            }
         }
         .unwrap_or_else(|e| Observation::Error(e.to_string()));
         let mut calls = self.session.calls(index.db()).clone();
@@ -190,6 +221,51 @@ impl ExploreSession {
         });
         self.session.set_calls(index.db_mut()).to(calls);
         observation
+    }
+
+    /// `call` with a candidate ID in a navigation target replaced by the place it stands
+    /// for: its path and its first symbol's line and qualified name (or, for a line hit
+    /// outside any short declaration, its first line, naming the innermost declaration).
+    fn resolve_ids(
+        &self,
+        index: &Index<RegistryDatabase>,
+        call: ToolCall,
+    ) -> Result<ToolCall, String> {
+        let resolve = |target: Target| -> Result<Target, String> {
+            let Ok(id) = target.name.trim().parse::<CandidateId>() else {
+                return Ok(target);
+            };
+            let registry = self.registry(index);
+            let c = registry.get(id).ok_or_else(|| {
+                format!("{id} was not shown in this session; give a name or an ID a tool showed")
+            })?;
+            let Some(range) = c.range else {
+                return Err(format!("{id} is a whole file; outline its path instead"));
+            };
+            Ok(match c.symbols.first() {
+                Some(s) => Target {
+                    name: s.qualified.clone(),
+                    path: Some(c.path.clone()),
+                    line: Some(s.line),
+                },
+                None => Target {
+                    name: String::new(),
+                    path: Some(c.path.clone()),
+                    line: Some(range.start),
+                },
+            })
+        };
+        Ok(match call {
+            ToolCall::Definition(mut a) => {
+                a.target = resolve(a.target)?;
+                ToolCall::Definition(a)
+            }
+            ToolCall::References(mut a) => {
+                a.target = resolve(a.target)?;
+                ToolCall::References(a)
+            }
+            other => other,
+        })
     }
 
     /// The registry of every candidate the session's calls showed (derived by salsa).
@@ -274,6 +350,9 @@ pub fn parse_call(tool: &str, args: &serde_json::Value) -> Result<ToolCall, Stri
         "grep" => parse::<GrepArgs>(tool, args).map(ToolCall::Grep),
         "read_file" => parse::<ReadFileArgs>(tool, args).map(ToolCall::ReadFile),
         "list_files" => parse::<ListFilesArgs>(tool, args).map(ToolCall::ListFiles),
+        "definition" => parse::<DefinitionArgs>(tool, args).map(ToolCall::Definition),
+        "references" => parse::<ReferencesArgs>(tool, args).map(ToolCall::References),
+        "outline" => parse::<OutlineArgs>(tool, args).map(ToolCall::Outline),
         other => Err(format!(
             "unknown tool `{other}`; the tools are {}",
             TOOL_NAMES.join(", ")

@@ -6,6 +6,9 @@ use schemars::generate::SchemaSettings;
 use sightline_observe::tools::explore_code::ExploreArgs;
 use sightline_observe::tools::grep::GrepArgs;
 use sightline_observe::tools::list_files::ListFilesArgs;
+use sightline_observe::tools::nav::definition::DefinitionArgs;
+use sightline_observe::tools::nav::outline::OutlineArgs;
+use sightline_observe::tools::nav::references::ReferencesArgs;
 use sightline_observe::tools::read_file::ReadFileArgs;
 use sightline_registry::Selection;
 
@@ -14,7 +17,7 @@ use crate::chat::ToolSpec;
 /// The tool that ends the conversation.
 pub const SUBMIT: &str = "submit_report";
 
-/// The five tools, exploration first.
+/// The tools, exploration first, `submit_report` last.
 pub fn tool_specs() -> Vec<ToolSpec> {
     vec![
         spec::<ExploreArgs>(
@@ -32,6 +35,20 @@ pub fn tool_specs() -> Vec<ToolSpec> {
             "Read a line range of one file (repository-relative path).",
         ),
         spec::<ListFilesArgs>("list_files", "List files under a directory."),
+        spec::<DefinitionArgs>(
+            "definition",
+            "Where a name is declared: path, range, kind and signature per declaration; the \
+             body with body=true.",
+        ),
+        spec::<ReferencesArgs>(
+            "references",
+            "The uses of a declaration (by name or ID), one line each with the declaration \
+             they are in; or, with callees=true, what it calls.",
+        ),
+        spec::<OutlineArgs>(
+            "outline",
+            "The declarations of a file (nested) or of a directory's files, with ranges.",
+        ),
         spec::<Selection>(
             SUBMIT,
             "Submit the final selection, made of candidate IDs seen in tool results. Ends the \
@@ -75,7 +92,7 @@ mod tests {
             assert!(!text.contains("$ref"), "{} has a $ref: {text}", s.name);
             assert!(!text.contains("$schema"), "{}", s.name);
         }
-        let submit = &specs[4].parameters;
+        let submit = &specs[specs.len() - 1].parameters;
         assert!(submit["properties"]["flow"]["items"]["properties"]["quote"].is_object());
         let explore = &specs[0].parameters;
         assert_eq!(explore["required"], serde_json::json!(["query"]));

@@ -53,6 +53,42 @@ fn every_candidate_a_call_creates_is_shown_in_its_text() {
         json!({"path": "src/state/recordStore.ts", "start_line": 20, "end_line": 40}),
     );
     assert_all_shown(&session, &mut index, "list_files", json!({"path": "src"}));
+    assert_all_shown(
+        &session,
+        &mut index,
+        "definition",
+        json!({"name": "save", "body": true}),
+    );
+    assert_all_shown(
+        &session,
+        &mut index,
+        "references",
+        json!({"name": "RecordStore"}),
+    );
+    assert_all_shown(
+        &session,
+        &mut index,
+        "references",
+        json!({"name": "handleSave", "callees": true}),
+    );
+    assert_all_shown(
+        &session,
+        &mut index,
+        "outline",
+        json!({"path": "src/shapes"}),
+    );
+    assert_all_shown(
+        &session,
+        &mut index,
+        "outline",
+        json!({"path": "src/types.ts"}),
+    );
+    assert_all_shown(
+        &session,
+        &mut index,
+        "read_file",
+        json!({"path": "src/shapes/describe.ts"}),
+    );
 }
 
 #[test]

@@ -93,7 +93,10 @@ fn happy_path_reports_the_cited_places() {
     assert_eq!(requests.len(), 2, "one conversation, one turn per step");
     // The contract is in the system prompt once; the first message is only the task.
     assert!(requests[0].system.contains("submit_report"));
-    assert_eq!(requests[0].tools.len(), 5);
+    assert_eq!(
+        requests[0].tools.len(),
+        sightline_agent::session::TOOL_NAMES.len()
+    );
     assert_eq!(requests[0].tool_choice, ToolChoice::Auto);
     assert_eq!(requests[0].messages.len(), 1);
     let w = &shown(&requests[1])[0];

@@ -71,7 +71,10 @@ pub use candidate::{Candidate, CandidateSymbol, ObservedText, Provenance};
 pub use id::{BadCandidateId, CandidateId};
 pub use lines::LineRange;
 pub use path_traits::PathTraits;
-pub use registry::{Location, NoOutline, Outline, Registry, Sighting};
+pub use registry::{
+    Location, NEAR_IDENTICAL_DIVISOR, NoOutline, Outline, Registry, SHORT_DECLARATION_LINES,
+    Sighting, hit_range, near_identical,
+};
 pub use search_components::{ScoreComponents, SearchWeights};
 pub use search_shape::{EdgeWeights, SearchShape};
 pub use selection::{Action, Confidence, FlowLink, Intent, ReadTarget, SearchTarget, Selection};

@@ -1,12 +1,18 @@
 //! The candidate registry: every observation becomes candidates with stable IDs.
 //!
-//! One location, one ID, across every tool of a session:
-//! - a window, a read or a listed file is a location by its path and exact line range (or
-//!   no range); the same location seen again is the same candidate;
-//! - a grep hit is the line it matched: it joins the smallest candidate already holding
-//!   that line when that candidate is no wider than the innermost declaration around the
-//!   line, and otherwise becomes that declaration (or, outside any, the line itself);
-//! - a candidate's range never changes: a read overlapping a window is its own candidate.
+//! One place, one ID, across every tool of a session:
+//! - a window, a read, a definition or a listed file is a location by its path and line
+//!   range (or no range); the same location seen again is the same candidate, and so is
+//!   a range [`near_identical`] to a candidate's (a read two lines wider than a method
+//!   already shown is that method);
+//! - a line hit (grep, a reference) is the line it matched. Its place is the innermost
+//!   declaration around the line when that declaration is short
+//!   ([`SHORT_DECLARATION_LINES`]), and otherwise the hit with its context lines, never a
+//!   whole class: [`hit_range`]. At a declaration it joins a candidate near-identical to
+//!   that declaration; on its own lines, the smallest candidate already holding the line
+//!   up to the short limit;
+//! - a candidate's range never changes, and the text it holds lies within its range: what
+//!   a sighting showed past the candidate's range is not kept for it.
 
 use std::collections::HashMap;
 
@@ -19,7 +25,41 @@ use crate::path_traits::PathTraits;
 use crate::search_components::ScoreComponents;
 use crate::tool::ToolName;
 
-/// Declaration boundaries of indexed files, so grep hits and reads can snap to them.
+/// A declaration this long or shorter is one place for a line hit inside it: the
+/// candidate is the declaration. A hit inside a longer one is cited as its own lines.
+///
+/// Why 60: it is what an agent reads in one go (a screen and a half, half the widest read
+/// target validation accepts), and it holds almost every function while leaving out the
+/// long classes and modules the limit is for. Over the declarations of the 16
+/// TypeScript/JavaScript and Python evaluation repositories (non-test files; `cargo run
+/// --release -p sightline-observe --example decl_lengths -- ROOT…`): 91% of the 14,853
+/// functions and methods span at most 60 lines (medians 13 and 6), while 34% of the 884
+/// classes are longer (their 90th percentile is 216 lines). At 40, 18% of functions would
+/// lose their declaration as their place; at 80, 6% more classes would be cited whole.
+pub const SHORT_DECLARATION_LINES: u32 = 60;
+
+/// Two ranges are one place when each end moves by at most the shorter range's length
+/// divided by this: a read that adds a decorator line or a closing brace to a method
+/// already shown is that method; two 7-line ranges must match exactly.
+pub const NEAR_IDENTICAL_DIVISOR: u32 = 8;
+
+/// Whether `a` and `b` are near-identical ranges (see [`NEAR_IDENTICAL_DIVISOR`]).
+pub fn near_identical(a: LineRange, b: LineRange) -> bool {
+    let slack = a.len().min(b.len()) / NEAR_IDENTICAL_DIVISOR;
+    a.start.abs_diff(b.start) <= slack && a.end.abs_diff(b.end) <= slack
+}
+
+/// The place of a line hit: its innermost declaration `innermost` when that is short
+/// ([`SHORT_DECLARATION_LINES`]), else `shown`, the lines shown with the hit (the hit
+/// and its context).
+pub fn hit_range(innermost: Option<LineRange>, shown: LineRange) -> LineRange {
+    match innermost {
+        Some(d) if d.len() <= SHORT_DECLARATION_LINES => d,
+        _ => shown,
+    }
+}
+
+/// Declaration boundaries of indexed files, so line hits and reads can snap to them.
 pub trait Outline {
     /// The innermost declaration containing `line` of `path`: its whole range and symbol.
     fn declaration_at(&self, path: &str, line: u32) -> Option<(LineRange, CandidateSymbol)>;
@@ -29,6 +69,15 @@ pub trait Outline {
     /// outline that knows the file's language adds the language's own.
     fn path_traits(&self, path: &str) -> PathTraits {
         PathTraits::of(path)
+    }
+    /// Every declaration sharing a line with `range`, with its whole range, in source
+    /// order (a parent before its children). None by default.
+    fn declarations_overlapping(
+        &self,
+        _path: &str,
+        _range: LineRange,
+    ) -> Vec<(LineRange, CandidateSymbol)> {
+        Vec::new()
     }
 }
 
@@ -231,7 +280,7 @@ impl Registry {
                 c.matched_terms.push(t);
             }
         }
-        if let Some(text) = s.text
+        if let Some(text) = s.text.and_then(|t| within(t, c.range))
             && !c.observed.contains(&text)
         {
             c.observed.push(text);
@@ -245,20 +294,74 @@ impl Registry {
         let same_file = self.by_path.get(&s.path)?;
         let range_of = |i: usize| self.candidates[i].range;
         let exact = same_file.iter().copied().find(|&i| range_of(i) == s.range);
-        let (Location::Hit(line), Some(range)) = (s.location, s.range) else {
-            return exact;
-        };
         if exact.is_some() {
             return exact;
         }
-        same_file
-            .iter()
-            .copied()
-            .filter_map(|i| Some((i, range_of(i)?)))
-            .filter(|(_, r)| r.contains_line(line) && r.len() <= range.len())
-            .min_by_key(|(i, r)| (r.len(), *i))
-            .map(|(i, _)| i)
+        let range = s.range?;
+        let ranged = || {
+            same_file
+                .iter()
+                .copied()
+                .filter_map(move |i| Some((i, range_of(i)?)))
+        };
+        match s.location {
+            Location::Hit(line) => {
+                // At a declaration: a candidate that is that declaration (near enough);
+                // the declaration is the place, not a narrower view a read happened to
+                // take. On its own lines: any candidate holding the line up to the short
+                // limit.
+                let joins = |r: LineRange| {
+                    if s.symbols.is_empty() {
+                        r.len() <= range.len().max(SHORT_DECLARATION_LINES)
+                    } else {
+                        near_identical(r, range)
+                    }
+                };
+                ranged()
+                    .filter(|(_, r)| r.contains_line(line) && joins(*r))
+                    .min_by_key(|(i, r)| (r.len(), *i))
+                    .map(|(i, _)| i)
+            }
+            Location::Lines(_) => ranged()
+                .filter(|(_, r)| near_identical(*r, range))
+                .min_by_key(|(i, r)| {
+                    (
+                        r.start.abs_diff(range.start) + r.end.abs_diff(range.end),
+                        *i,
+                    )
+                })
+                .map(|(i, _)| i),
+            Location::File => None,
+        }
     }
+}
+
+/// `text` cut to the lines of `range` (a candidate's), `None` when it shows none of them;
+/// whole when the candidate has no range (a file).
+fn within(text: ObservedText, range: Option<LineRange>) -> Option<ObservedText> {
+    let Some(range) = range else {
+        return Some(text);
+    };
+    if range.contains(&text.lines) {
+        return Some(text);
+    }
+    if !range.overlaps(&text.lines) {
+        return None;
+    }
+    let start = text.lines.start.max(range.start);
+    let end = text.lines.end.min(range.end);
+    let skip = (start - text.lines.start) as usize;
+    let take = (end - start + 1) as usize;
+    let kept: String = text
+        .text
+        .split_inclusive('\n')
+        .skip(skip)
+        .take(take)
+        .collect();
+    Some(ObservedText {
+        lines: LineRange::new(start, end),
+        text: kept,
+    })
 }
 
 impl Registry {

@@ -14,6 +14,12 @@ pub enum ToolName {
     ReadFile,
     /// `list_files`: a directory listing or glob.
     ListFiles,
+    /// `definition`: where a name is declared.
+    Definition,
+    /// `references`: the uses of a declaration, or what it uses.
+    References,
+    /// `outline`: the declarations of a file or a directory.
+    Outline,
 }
 
 impl ToolName {
@@ -24,6 +30,9 @@ impl ToolName {
             ToolName::Grep => "grep",
             ToolName::ReadFile => "read_file",
             ToolName::ListFiles => "list_files",
+            ToolName::Definition => "definition",
+            ToolName::References => "references",
+            ToolName::Outline => "outline",
         }
     }
 }

@@ -82,6 +82,8 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
         if args.json {
             crate::output::print_report("", Some(&result))?;
         } else {
+            // How the query was read is a diagnostic: on stderr, next to the windows.
+            eprintln!("{}", result.terms_line());
             crate::output::write_stdout(&result.render_text(&|_, _| None))?;
         }
         return Ok(());

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 mod agent;
 mod explore;
 mod index;
+mod nav;
 mod open;
 mod output;
 mod serve;
@@ -30,6 +31,14 @@ enum Command {
     Agent(agent::AgentCmd),
     /// Serve the exploration tools to an MCP client over stdio.
     Serve(serve::ServeCmd),
+    /// Where a name is declared: path, range, kind and signature, one line each.
+    #[command(alias = "def")]
+    Definition(nav::DefinitionCmd),
+    /// The uses of a declaration (or, with --callees, what it uses), one line each.
+    #[command(alias = "refs")]
+    References(nav::ReferencesCmd),
+    /// The declarations of a file (nested) or of a directory's files, with ranges.
+    Outline(nav::OutlineCmd),
 }
 
 fn main() -> std::process::ExitCode {
@@ -38,6 +47,9 @@ fn main() -> std::process::ExitCode {
         Command::Explore(args) => explore::run(&args),
         Command::Agent(args) => agent::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Definition(args) => nav::definition(&args),
+        Command::References(args) => nav::references(&args),
+        Command::Outline(args) => nav::outline(&args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -8,7 +8,7 @@ use clap::Args;
 use sightline_agent::Budgets;
 use sightline_agent::provider::{self, ProviderConfig, ProviderKind, ProviderOverrides};
 use sightline_registry::RegistryDatabase;
-use sightline_server::ValueModel;
+use sightline_server::{ToolSet, ValueModel};
 
 use sightline_observe::{Index, IndexOptions, Progress};
 
@@ -32,8 +32,18 @@ pub struct ServeCmd {
     /// The value model's name.
     #[arg(long, requires = "value_model")]
     pub model: Option<String>,
+    /// The tools to offer, comma-separated: tool names, `default` (explore_code, grep,
+    /// read_file, definition, references, outline, submit_report) and `all` (adds explore
+    /// and list_files). submit_report joins any set with a session tool.
+    #[arg(long, env = "SIGHTLINE_TOOLS", default_value = "default", value_parser = parse_tools)]
+    pub tools: ToolSet,
     #[command(flatten)]
     pub flags: IndexFlags,
+}
+
+fn parse_tools(s: &str) -> Result<ToolSet, String> {
+    s.parse()
+        .map_err(|e: sightline_server::UnknownTool| e.to_string())
 }
 
 fn parse_kind(s: &str) -> Result<ProviderKind, String> {
@@ -54,8 +64,9 @@ pub fn run(args: &ServeCmd) -> anyhow::Result<()> {
     );
     let cache = args.flags.cache_mode();
     eprintln!(
-        "serving {} over stdio (indexing in the background); explore selects {}",
+        "serving {} over stdio (indexing in the background) with {}; explore selects {}",
         root.display(),
+        args.tools,
         value_model.as_ref().map_or_else(
             || "deterministically".to_owned(),
             |m| format!("with {}", m.describe())
@@ -74,7 +85,7 @@ pub fn run(args: &ServeCmd) -> anyhow::Result<()> {
         Index::open_with_db(RegistryDatabase::default(), &root, &options)
             .map_err(|e| format!("{e:#}"))
     });
-    sightline_server::serve_stdio_indexing(build, value_model)?;
+    sightline_server::serve_stdio_indexing(build, value_model, args.tools.clone())?;
     Ok(())
 }
 

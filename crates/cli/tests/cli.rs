@@ -157,3 +157,40 @@ fn explore_answers_on_a_python_project() {
     assert!(!stderr.contains("no source files"), "{stderr}");
     assert!(stdout.contains("src/shop/"), "{stdout}");
 }
+
+/// The navigation commands print one line per hit; a miss names the nearest names and
+/// still succeeds (it is an answer); a path outside the index is an error naming near ones.
+#[test]
+fn navigation_commands_answer_in_one_line_per_hit() {
+    let root = fixture();
+    let root = root.to_str().unwrap();
+    let (code, def, stderr) = sightline(&["definition", "RecordStore.save", root, "--no-cache"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(def.lines().count(), 1, "{def}");
+    assert!(
+        def.starts_with("src/state/recordStore.ts:28-33 method RecordStore.save"),
+        "{def}"
+    );
+    let (code, refs, stderr) = sightline(&["refs", "postRecord", root, "--no-cache"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        refs.contains("## src/state/recordStore.ts\n29 RecordStore.save:"),
+        "{refs}"
+    );
+    let (code, calls, _) = sightline(&["refs", "handleSave", root, "--callees", "--no-cache"]);
+    assert_eq!(code, 0);
+    assert!(
+        calls.contains("src/handlers/save.ts:7-16 function validateDraft"),
+        "{calls}"
+    );
+    let (code, outline, _) =
+        sightline(&["outline", "src/state/recordStore.ts", root, "--no-cache"]);
+    assert_eq!(code, 0);
+    assert!(outline.contains("\n  28-33 method save\n"), "{outline}");
+    let (code, miss, _) = sightline(&["def", "RecordStroe", root, "--no-cache"]);
+    assert_eq!(code, 0);
+    assert!(miss.contains("nearest: RecordStore"), "{miss}");
+    let (code, _, stderr) = sightline(&["outline", "src/shape", root, "--no-cache"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("src/shapes"), "{stderr}");
+}

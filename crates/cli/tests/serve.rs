@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use support::mcp::Server;
 
 #[test]
-fn handshake_names_the_server_and_lists_six_tools_with_portable_schemas() {
+fn handshake_names_the_server_and_lists_every_tool_with_portable_schemas() {
     let (mut server, init) = Server::start();
     assert_eq!(init["serverInfo"]["name"], "sightline");
     assert_eq!(init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
@@ -17,28 +17,16 @@ fn handshake_names_the_server_and_lists_six_tools_with_portable_schemas() {
     let tools = listed["tools"].as_array().unwrap();
     let mut names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
     names.sort_unstable();
-    assert_eq!(
-        names,
-        [
-            "explore",
-            "explore_code",
-            "grep",
-            "list_files",
-            "read_file",
-            "submit_report"
-        ]
-    );
-    for tool in tools {
-        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
-        assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
-        assert!(!tool["description"].as_str().unwrap().is_empty());
-    }
+    let mut all = sightline_server::ALL_TOOLS.to_vec();
+    all.sort_unstable();
+    assert_eq!(names, all);
     for tool in tools {
         let name = tool["name"].as_str().unwrap();
-        for schema in ["inputSchema", "outputSchema"] {
-            let found = sightline_server::non_portable(&tool[schema]);
-            assert!(found.is_empty(), "{name} {schema}: {found:?}");
-        }
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+        assert!(tool.get("outputSchema").is_none(), "{tool}");
+        assert!(!tool["description"].as_str().unwrap().is_empty());
+        let found = sightline_server::non_portable(&tool["inputSchema"]);
+        assert!(found.is_empty(), "{name}: {found:?}");
         assert!(
             tool["title"].as_str().is_some_and(|t| !t.is_empty()),
             "{tool}"
@@ -49,12 +37,6 @@ fn handshake_names_the_server_and_lists_six_tools_with_portable_schemas() {
     let schema_of =
         |name: &str| tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"].clone();
     assert!(schema_of("explore_code")["properties"]["query"].is_object());
-    assert!(
-        schema_of("grep")["required"]
-            .as_array()
-            .unwrap()
-            .contains(&json!("session"))
-    );
     let submit = schema_of("submit_report");
     for field in ["session", "primary", "action", "confidence"] {
         assert!(
@@ -66,26 +48,43 @@ fn handshake_names_the_server_and_lists_six_tools_with_portable_schemas() {
     }
 }
 
+/// What a client loads into its model's context every session: the default tools, in at
+/// most 8,000 characters of JSON as the server sends them.
+#[test]
+fn the_default_tools_list_is_small() {
+    let (mut server, _) = Server::start_serving(json!({}), &[]);
+    let raw = server.raw_request("tools/list", json!({}));
+    let result = serde_json::to_string(&raw["result"]).unwrap();
+    assert!(result.len() <= 8_000, "{} characters", result.len());
+    let mut names: Vec<&str> = raw["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    names.sort_unstable();
+    let mut wanted = sightline_server::DEFAULT_TOOLS.to_vec();
+    wanted.sort_unstable();
+    assert_eq!(names, wanted);
+    // A tool that is off is not callable.
+    let off = server.raw_request(
+        "tools/call",
+        json!({"name": "explore", "arguments": {"query": "x", "intent": "edit"}}),
+    );
+    assert_eq!(off["error"]["code"], -32602, "{off}");
+}
+
 #[test]
 fn a_client_model_runs_a_session_from_explore_code_to_submit_report() {
     let (mut server, _) = Server::start();
-    let (text, first) = server.ok(
-        "explore_code",
-        json!({"query": "validateDraft", "intent": "edit"}),
-    );
+    let (text, first) = server.ok("explore_code", json!({"query": "validateDraft"}));
     let session = first["session"].as_str().unwrap().to_owned();
     assert!(text.starts_with(&format!("session {session}")), "{text}");
     assert!(text.contains("[c1]"), "candidate IDs are inline: {text}");
-    let candidates = first["new_candidates"].as_array().unwrap();
-    let target = candidates
-        .iter()
-        .find(|c| {
-            c["path"] == "src/handlers/save.ts"
-                && c["start"].as_u64().is_some_and(|s| s <= 7)
-                && c["end"].as_u64().is_some_and(|e| e >= 7)
-        })
-        .unwrap_or_else(|| panic!("validateDraft's window: {first}"));
-    let id = target["id"].as_str().unwrap().to_owned();
+    let (_, _, _, id) = support::mcp::windows(&text)
+        .into_iter()
+        .find(|(path, a, b, _)| path == "src/handlers/save.ts" && *a <= 7 && *b >= 7)
+        .unwrap_or_else(|| panic!("validateDraft's window: {text}"));
 
     let (read_text, read) = server.ok(
         "read_file",
@@ -124,12 +123,16 @@ fn a_client_model_runs_a_session_from_explore_code_to_submit_report() {
 #[test]
 fn bad_arguments_come_back_as_tool_errors_and_the_server_keeps_serving() {
     let (mut server, _) = Server::start();
-    let no_intent = server.error("explore_code", json!({"query": "validateDraft"}));
-    assert!(no_intent.contains("intent"), "{no_intent}");
-    let no_query = server.error("explore_code", json!({"intent": "edit"}));
+    let with_intent = server.error(
+        "explore_code",
+        json!({"query": "validateDraft", "intent": "edit"}),
+    );
+    assert!(
+        with_intent.contains("unknown field `intent`"),
+        "{with_intent}"
+    );
+    let no_query = server.error("explore_code", json!({}));
     assert!(no_query.contains("query"), "{no_query}");
-    let no_session = server.error("grep", json!({"pattern": "draft"}));
-    assert!(no_session.contains("session"), "{no_session}");
     let unknown = server.error("list_files", json!({"session": "s41"}));
     assert!(unknown.contains("unknown session `s41`"), "{unknown}");
     let bad_intent = server.error("explore", json!({"query": "x", "intent": "sometimes"}));
@@ -137,10 +140,8 @@ fn bad_arguments_come_back_as_tool_errors_and_the_server_keeps_serving() {
     let wrong_type = server.error("explore", json!({"query": 7, "intent": "edit"}));
     assert!(wrong_type.contains("string"), "{wrong_type}");
 
-    let (_, started) = server.ok(
-        "explore_code",
-        json!({"query": "handleSave", "intent": "debug"}),
-    );
+    // Any tool starts a session.
+    let (_, started) = server.ok("grep", json!({"pattern": "handleSave"}));
     let session = started["session"].as_str().unwrap().to_owned();
     let outside = server.error(
         "read_file",
@@ -167,7 +168,7 @@ fn bad_arguments_come_back_as_tool_errors_and_the_server_keeps_serving() {
 fn a_file_edited_between_two_calls_shows_up_in_the_second() {
     let (mut server, _) = Server::start();
     let name = "reconcileQuokkaLedger";
-    let (before, _) = server.ok("explore_code", json!({"query": name, "intent": "locate"}));
+    let (before, _) = server.ok("explore_code", json!({"query": name}));
     assert!(!before.contains(&format!("function {name}")), "{before}");
 
     let file = server.dir.path().join("src/handlers/save.ts");
@@ -177,18 +178,16 @@ fn a_file_edited_between_two_calls_shows_up_in_the_second() {
     ));
     std::fs::write(&file, text).unwrap();
 
-    let (after, json) = server.ok("explore_code", json!({"query": name, "intent": "locate"}));
+    let (after, _) = server.ok("explore_code", json!({"query": name}));
     assert!(
         after.contains(&format!("export function {name}")),
         "{after}"
     );
     assert!(
-        json["new_candidates"]
-            .as_array()
-            .unwrap()
+        support::mcp::windows(&after)
             .iter()
-            .any(|c| c["path"] == "src/handlers/save.ts"),
-        "{json}"
+            .any(|(path, ..)| path == "src/handlers/save.ts"),
+        "{after}"
     );
 }
 
@@ -225,14 +224,11 @@ fn unknown_arguments_are_rejected_by_name_on_every_tool() {
     );
     let started = server.error(
         "explore_code",
-        json!({"query": "validateDraft", "intent": "edit", "depth": 1}),
+        json!({"query": "validateDraft", "depth": 1}),
     );
     assert!(started.contains("unknown field `depth`"), "{started}");
 
-    let (_, first) = server.ok(
-        "explore_code",
-        json!({"query": "validateDraft", "intent": "edit"}),
-    );
+    let (_, first) = server.ok("explore_code", json!({"query": "validateDraft"}));
     let session = first["session"].as_str().unwrap().to_owned();
     for (tool, arguments) in [
         (
@@ -248,6 +244,15 @@ fn unknown_arguments_are_rejected_by_name_on_every_tool() {
             "explore_code",
             json!({"session": session, "query": "handleSave", "files": 2}),
         ),
+        (
+            "definition",
+            json!({"session": session, "name": "save", "bodies": true}),
+        ),
+        (
+            "references",
+            json!({"session": session, "name": "save", "callers": true}),
+        ),
+        ("outline", json!({"session": session, "file": "src"})),
     ] {
         let message = server.error(tool, arguments.clone());
         assert!(
@@ -319,7 +324,10 @@ fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
 
     // Still serving (and `wait_until` saw no reply without an id member).
     let listed = server.request("tools/list", json!({}));
-    assert_eq!(listed["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        listed["tools"].as_array().unwrap().len(),
+        sightline_server::ALL_TOOLS.len()
+    );
 }
 
 #[test]

@@ -58,7 +58,7 @@ fn every_tool_result_carries_its_whole_text_in_structured_content() {
     let started = assert_text_in_structured(
         &mut server,
         "explore_code",
-        json!({"query": "validateDraft handleSave", "intent": "edit"}),
+        json!({"query": "validateDraft handleSave"}),
     );
     let session = started["session"].as_str().unwrap().to_owned();
     assert_text_in_structured(
@@ -81,6 +81,27 @@ fn every_tool_result_carries_its_whole_text_in_structured_content() {
         "list_files",
         json!({"session": session, "path": "src"}),
     );
+    for (tool, arguments) in [
+        (
+            "definition",
+            json!({"session": session, "name": "handleSave", "body": true}),
+        ),
+        (
+            "references",
+            json!({"session": session, "name": "validateDraft"}),
+        ),
+        (
+            "references",
+            json!({"session": session, "name": "handleSave", "callees": true}),
+        ),
+        ("outline", json!({"session": session, "path": "src"})),
+        (
+            "outline",
+            json!({"session": session, "path": "src/handlers/save.ts"}),
+        ),
+    ] {
+        assert_text_in_structured(&mut server, tool, arguments);
+    }
     // A selection with an unknown ID: the report comes with a validation block, which must
     // reach a structuredContent-only client too.
     let report = assert_text_in_structured(

@@ -99,6 +99,46 @@ fn literal_and_regex_differ_on_metacharacters() {
 }
 
 #[test]
+fn a_pattern_that_matches_only_read_the_other_way_says_so() {
+    let (_dir, root) = repo();
+    // A regex alternation sent as literal text.
+    let literal = search(&root, GrepArgs::new("helper|fooBar"));
+    assert!(literal.matches.is_empty());
+    let other = literal.other_reading.expect("it matches as a regex");
+    assert!(other.regex && other.matches >= 3, "{other:?}");
+    assert!(
+        literal
+            .render_text()
+            .starts_with("no matches; as a regex (`regex: true`) it matches"),
+        "{}",
+        literal.render_text()
+    );
+    // Text with regex syntax sent as a regex: `fooBar()` as a regex matches `fooBar`
+    // too, so this pattern is one that matches only literally.
+    let regex = search(
+        &root,
+        GrepArgs {
+            regex: true,
+            ..GrepArgs::new("fooBar() to")
+        },
+    );
+    assert!(regex.matches.is_empty());
+    assert!(
+        regex
+            .other_reading
+            .is_some_and(|o| !o.regex && o.matches == 1),
+        "{regex:?}"
+    );
+    // No other reading for plain words, or when the other way finds nothing either.
+    assert_eq!(search(&root, GrepArgs::new("absent")).other_reading, None);
+    assert_eq!(
+        search(&root, GrepArgs::new("absent|gone")).other_reading,
+        None
+    );
+    assert_eq!(search(&root, GrepArgs::new("fooBar")).other_reading, None);
+}
+
+#[test]
 fn invalid_regex_names_the_pattern() {
     let (_dir, root) = repo();
     let err = grep::run(

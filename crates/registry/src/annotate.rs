@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 use sightline_observe::escape::inline;
 
 use sightline_observe::LineRange;
+use sightline_observe::tools::nav::Spot;
 
 use crate::candidate::Candidate;
+use crate::id::CandidateId;
 use crate::observation::Observation;
 use crate::registry::{Location, Registry};
 
@@ -51,14 +53,11 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
         Observation::ReadFile(r) => {
             let read =
                 (r.end_line >= r.start_line).then(|| LineRange::new(r.start_line, r.end_line));
-            let tag = read
-                .and_then(|shown| {
-                    Some(label_beside(
-                        registry.at(&r.path, Location::Lines(shown))?,
-                        shown,
-                    ))
-                })
-                .unwrap_or_default();
+            let header = read.and_then(|shown| registry.at(&r.path, Location::Lines(shown)));
+            let tag = match (header, read) {
+                (Some(c), Some(shown)) => label_beside(c, shown),
+                _ => String::new(),
+            };
             let mut out = format!(
                 "#### {}:{}-{} {} ({} lines total)\n",
                 inline(&r.path),
@@ -67,8 +66,19 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                 tag,
                 r.total_lines
             );
+            let inner = read.map_or_else(Vec::new, |shown| {
+                declarations_inside(registry, &r.path, shown, header.map(|c| c.id))
+            });
             for (i, line) in r.text.lines().enumerate() {
-                let _ = writeln!(out, "{:>4} {}", r.start_line + i as u32, line);
+                let number = r.start_line + i as u32;
+                match inner.iter().find(|(at, _)| *at == number) {
+                    Some((_, c)) => {
+                        let _ = writeln!(out, "{number:>4} {} {line}", label(c));
+                    }
+                    None => {
+                        let _ = writeln!(out, "{number:>4} {line}");
+                    }
+                }
             }
             // Says how many lines remain and which `start_line` continues the read.
             if let Some(note) = r.continuation() {
@@ -77,6 +87,55 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             out
         }
         Observation::ListFiles(r) => r.render_tagged(&|e| id_for(&e.path, Location::File)),
+        Observation::Definition(r) => {
+            r.render_tagged(&|path, spot| spot_label(registry, path, spot))
+        }
+        Observation::References(r) => {
+            r.render_tagged(&|path, spot| spot_label(registry, path, spot))
+        }
+        Observation::Outline(r) => r.render_tagged(&|path, spot| spot_label(registry, path, spot)),
         Observation::Error(e) => format!("error: {e}\n"),
+    }
+}
+
+/// The declaration candidates lying wholly inside `shown` of `path` (other than the
+/// read's own, `own`), each at its signature line: a read labels every known
+/// declaration it shows, so a quote from it can be cited at the declaration holding it.
+fn declarations_inside<'a>(
+    registry: &'a Registry,
+    path: &str,
+    shown: LineRange,
+    own: Option<CandidateId>,
+) -> Vec<(u32, &'a Candidate)> {
+    let mut out: Vec<(u32, &Candidate)> = registry
+        .in_file(path)
+        .filter(|c| Some(c.id) != own)
+        .filter_map(|c| {
+            let range = c.range?;
+            let line = c.symbols.first()?.line;
+            (shown.contains(&range) && range.contains_line(line)).then_some((line, c))
+        })
+        .collect();
+    // One label per line: the outermost declaration starting there.
+    out.sort_by_key(|(line, c)| {
+        (
+            *line,
+            std::cmp::Reverse(c.range.map_or(0, |r| r.len())),
+            c.id,
+        )
+    });
+    out.dedup_by_key(|(line, _)| *line);
+    out
+}
+
+/// The label of a navigation tool's spot: a declaration beside its printed range, a use
+/// with the range of the place it went to.
+fn spot_label(registry: &Registry, path: &str, spot: Spot) -> Option<String> {
+    match spot {
+        Spot::Lines(shown) => Some(label_beside(
+            registry.at(path, Location::Lines(shown))?,
+            shown,
+        )),
+        Spot::Line(line) => registry.at(path, Location::Hit(line)).map(label),
     }
 }

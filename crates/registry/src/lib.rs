@@ -46,6 +46,7 @@ pub mod annotate;
 pub mod observation;
 pub mod registry;
 pub mod session;
+mod sightings;
 
 pub use sightline_base::{candidate, id, selection};
 

@@ -5,6 +5,9 @@ use serde::{Deserialize, Serialize};
 use sightline_observe::tools::explore_code::{ExploreArgs, ExploreResult};
 use sightline_observe::tools::grep::{GrepArgs, GrepResult};
 use sightline_observe::tools::list_files::{ListFilesArgs, ListFilesResult};
+use sightline_observe::tools::nav::definition::{DefinitionArgs, DefinitionResult};
+use sightline_observe::tools::nav::outline::{OutlineArgs, OutlineResult};
+use sightline_observe::tools::nav::references::{ReferencesArgs, ReferencesResult};
 use sightline_observe::tools::read_file::{ReadFileArgs, ReadFileResult};
 
 /// A tool call as made, with its arguments.
@@ -19,6 +22,12 @@ pub enum ToolCall {
     ReadFile(ReadFileArgs),
     /// `list_files` with its directory or glob.
     ListFiles(ListFilesArgs),
+    /// `definition` with the declaration wanted.
+    Definition(DefinitionArgs),
+    /// `references` with the declaration and the direction.
+    References(ReferencesArgs),
+    /// `outline` with its file or directory.
+    Outline(OutlineArgs),
 }
 
 /// What a tool call returned, or the error it produced (errors are observations too: the
@@ -34,6 +43,12 @@ pub enum Observation {
     ReadFile(ReadFileResult),
     /// The entries `list_files` returned.
     ListFiles(ListFilesResult),
+    /// The declarations `definition` found.
+    Definition(DefinitionResult),
+    /// The uses (or callees) `references` found.
+    References(ReferencesResult),
+    /// The declarations `outline` listed.
+    Outline(OutlineResult),
     /// The call failed; the message the model saw.
     Error(String),
 }
@@ -48,6 +63,9 @@ impl ToolCall {
             ToolCall::Grep(_) => ToolName::Grep,
             ToolCall::ReadFile(_) => ToolName::ReadFile,
             ToolCall::ListFiles(_) => ToolName::ListFiles,
+            ToolCall::Definition(_) => ToolName::Definition,
+            ToolCall::References(_) => ToolName::References,
+            ToolCall::Outline(_) => ToolName::Outline,
         }
     }
 }

@@ -1,14 +1,11 @@
 //! Recording observations: each tool's result becomes the sightings the registry merges
 //! (the merge rules are documented on [`Registry`]).
 
-use sightline_observe::LineRange;
-use sightline_observe::tools::explore_code::WindowSymbol;
-
 pub use sightline_base::registry::{Location, NoOutline, Outline, Registry, Sighting};
 
-use crate::candidate::{CandidateSymbol, ObservedText};
 use crate::id::CandidateId;
-use crate::observation::{Observation, ToolName};
+use crate::observation::Observation;
+use crate::sightings::sightings;
 
 /// How many files past explore_code's file cap are listed (and get IDs): the rest are
 /// only counted, since an ID the text does not show cannot be selected.
@@ -36,147 +33,5 @@ impl RecordObservation for Registry {
     ) -> Vec<CandidateId> {
         let (tool, sightings) = sightings(observation, outline);
         self.record_sightings(call, tool, sightings)
-    }
-}
-
-fn symbol(s: &WindowSymbol) -> CandidateSymbol {
-    CandidateSymbol {
-        name: s.name.clone(),
-        qualified: s.qualified.clone(),
-        kind: s.kind.clone(),
-        line: s.line,
-    }
-}
-
-fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec<Sighting>) {
-    match observation {
-        Observation::ExploreCode(r) => {
-            let mut out = Vec::new();
-            for f in &r.files {
-                for w in &f.windows {
-                    out.push(Sighting {
-                        path: f.path.clone(),
-                        location: Location::Lines(w.lines),
-                        range: Some(w.lines),
-                        symbols: w.symbols.iter().map(symbol).collect(),
-                        reason: w.reason.clone(),
-                        score: Some(w.score.max(f.score)),
-                        search: Some(f.components),
-                        matched_terms: f.matched_terms.clone(),
-                        text: Some(ObservedText {
-                            lines: w.lines,
-                            text: w.text.clone(),
-                        }),
-                        traits: outline.path_traits(&f.path),
-                    });
-                }
-            }
-            for m in r.more_files.iter().take(UNREAD_FILES_SHOWN) {
-                out.push(Sighting {
-                    path: m.path.clone(),
-                    location: Location::of(m.best_range),
-                    range: m.best_range,
-                    symbols: m.best_symbol.iter().map(symbol).collect(),
-                    reason: "ranked past the file cap".to_owned(),
-                    score: Some(m.score),
-                    search: Some(m.components),
-                    matched_terms: Vec::new(),
-                    text: None,
-                    traits: outline.path_traits(&m.path),
-                });
-            }
-            (ToolName::ExploreCode, out)
-        }
-        Observation::Grep(r) => {
-            let out = r
-                .matches
-                .iter()
-                .map(|m| {
-                    let (range, symbols) = match outline.declaration_at(&m.path, m.line) {
-                        Some((range, sym)) => (range, vec![sym]),
-                        None => (LineRange::new(m.line, m.line), Vec::new()),
-                    };
-                    let mut text = String::new();
-                    let first = m.context_before.first().map_or(m.line, |l| l.line);
-                    for l in &m.context_before {
-                        text.push_str(&l.text);
-                        text.push('\n');
-                    }
-                    text.push_str(&m.text);
-                    text.push('\n');
-                    let mut last = m.line;
-                    for l in &m.context_after {
-                        text.push_str(&l.text);
-                        text.push('\n');
-                        last = l.line;
-                    }
-                    Sighting {
-                        path: m.path.clone(),
-                        location: Location::Hit(m.line),
-                        range: Some(range),
-                        symbols,
-                        reason: format!("grep match at line {}", m.line),
-                        score: None,
-                        search: None,
-                        matched_terms: Vec::new(),
-                        // A cut line is not verbatim evidence.
-                        text: (!m.truncated).then(|| ObservedText {
-                            lines: LineRange::new(first, last),
-                            text,
-                        }),
-                        traits: outline.path_traits(&m.path),
-                    }
-                })
-                .collect();
-            (ToolName::Grep, out)
-        }
-        Observation::ReadFile(r) => {
-            let mut out = Vec::new();
-            if r.end_line >= r.start_line {
-                let range = LineRange::new(r.start_line, r.end_line);
-                out.push(Sighting {
-                    path: r.path.clone(),
-                    location: Location::Lines(range),
-                    range: Some(range),
-                    symbols: outline.declarations_in(&r.path, range),
-                    reason: format!("read lines {}-{}", r.start_line, r.end_line),
-                    score: None,
-                    search: None,
-                    matched_terms: Vec::new(),
-                    text: Some(ObservedText {
-                        lines: range,
-                        text: r.text.clone(),
-                    }),
-                    traits: outline.path_traits(&r.path),
-                });
-            }
-            (ToolName::ReadFile, out)
-        }
-        Observation::ListFiles(r) => {
-            let out = r
-                .entries
-                .iter()
-                .filter(|e| {
-                    matches!(
-                        e.kind,
-                        sightline_observe::tools::list_files::EntryKind::File
-                    )
-                })
-                .map(|e| Sighting {
-                    path: e.path.clone(),
-                    location: Location::File,
-                    range: None,
-                    symbols: Vec::new(),
-                    reason: "listed".to_owned(),
-                    score: None,
-                    search: None,
-                    matched_terms: Vec::new(),
-                    text: None,
-                    traits: outline.path_traits(&e.path),
-                })
-                .collect();
-            (ToolName::ListFiles, out)
-        }
-        Observation::Error(_) => (ToolName::ExploreCode, Vec::new()),
     }
 }

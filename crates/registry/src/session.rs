@@ -109,6 +109,22 @@ impl Outline for DbOutline<'_> {
     fn path_traits(&self, path: &str) -> sightline_observe::path_traits::PathTraits {
         sightline_observe::path_traits::path_traits(self.db.languages(), path)
     }
+
+    fn declarations_overlapping(
+        &self,
+        path: &str,
+        range: LineRange,
+    ) -> Vec<(LineRange, CandidateSymbol)> {
+        let Some(idx) = self.facts(path) else {
+            return Vec::new();
+        };
+        idx.facts
+            .decls
+            .iter()
+            .filter(|d| d.lines.overlaps(&range))
+            .map(|d| (d.lines, symbol(d)))
+            .collect()
+    }
 }
 
 /// The pipeline's concrete database: it holds the observe and registry queries, and the

@@ -4,13 +4,16 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use proptest::prelude::*;
+use sightline_base::{SHORT_DECLARATION_LINES, near_identical};
 use sightline_observe::paths::RepoRoot;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::tools::grep::{self, GrepArgs};
 use sightline_observe::tools::read_file::{self, ReadFileArgs};
 use sightline_observe::{CacheMode, Index, IndexOptions};
 use sightline_registry::registry::UNREAD_FILES_SHOWN;
-use sightline_registry::{DbOutline, Location, Observation, RecordObservation as _, Registry};
+use sightline_registry::{
+    DbOutline, Location, Observation, Outline, RecordObservation as _, Registry,
+};
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app")
@@ -100,16 +103,26 @@ fn locations(o: &Observation) -> Vec<(String, Location)> {
     }
 }
 
-/// Whether `reg` gives every location of `observations` a candidate that is exactly its
-/// lines (a window) or holds its line (a hit).
-fn every_location_resolves(reg: &Registry, observations: &[Observation]) -> Result<(), String> {
+/// Whether `reg` gives every location of `observations` a candidate that is its lines or
+/// near-identical to them (a window) or holds its line (a hit), and a hit a candidate no
+/// wider than the short-declaration limit unless its innermost declaration is wider.
+fn every_location_resolves(
+    reg: &Registry,
+    observations: &[Observation],
+    outline: &dyn Outline,
+) -> Result<(), String> {
     for (path, loc) in observations.iter().flat_map(locations) {
         let c = reg
             .at(&path, loc)
             .ok_or(format!("{path} {loc:?} has no candidate"))?;
         let fits = match loc {
-            Location::Lines(r) => c.range == Some(r),
-            Location::Hit(line) => c.range.is_some_and(|r| r.contains_line(line)),
+            Location::Lines(r) => c.range.is_some_and(|cr| near_identical(cr, r)),
+            Location::Hit(line) => c.range.is_some_and(|r| {
+                let innermost = outline
+                    .declaration_at(&path, line)
+                    .map_or(0, |(d, _)| d.len());
+                r.contains_line(line) && r.len() <= SHORT_DECLARATION_LINES.max(innermost)
+            }),
             Location::File => c.range.is_none(),
         };
         if !fits {
@@ -153,8 +166,18 @@ proptest! {
         let mut reversed = observations.clone();
         reversed.reverse();
         let rev = record_all(&index, &reversed);
-        prop_assert!(every_location_resolves(&reg, &observations).is_ok(), "{:?}", every_location_resolves(&reg, &observations));
-        prop_assert!(every_location_resolves(&rev, &observations).is_ok(), "{:?}", every_location_resolves(&rev, &observations));
+        let outline = DbOutline { db: index.db(), ws: index.workspace() };
+        let resolves = every_location_resolves(&reg, &observations, &outline);
+        prop_assert!(resolves.is_ok(), "{:?}", resolves);
+        let resolves = every_location_resolves(&rev, &observations, &outline);
+        prop_assert!(resolves.is_ok(), "{:?}", resolves);
+        // What a candidate holds of the text lies within its range.
+        for c in reg.iter() {
+            for o in &c.observed {
+                prop_assert!(c.range.is_none_or(|r| r.contains(&o.lines)), "{:?} holds {:?}", c.range, o.lines);
+                prop_assert_eq!(o.text.lines().count() as u32, o.lines.len());
+            }
+        }
         let paths = |r: &Registry| r.iter().map(|c| c.path.clone()).collect::<BTreeSet<_>>();
         prop_assert_eq!(paths(&reg), paths(&rev));
     }

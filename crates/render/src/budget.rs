@@ -1,13 +1,13 @@
 //! The hard character budget. When the report does not fit, whole optional parts are left
 //! out in a fixed order, re-rendering after each, until it fits:
 //!
-//! 1. primary lines not in the flow, last first (the JSON block still lists them);
+//! 1. primary places without a flow link, last first (the JSON block still lists them);
 //! 2. flow links, last first, down to the first link (a link keeps its quote: a fact
 //!    without its evidence is the thing reports must not contain);
 //! 3. read lines, last first (the JSON block still lists their ranges);
 //! 4. search lines, last first;
-//! 5. missing entries, last first;
-//! 6. the remaining flow link;
+//! 5. missing entries, last first, then the `checked:` line;
+//! 6. the remaining flow link, then the remaining primary places, last first;
 //! 7. JSON read entries, last first, then JSON primary entries, last first.
 //!
 //! Nothing is ever cut inside a line or a JSON value, and facts are never shortened. The
@@ -35,17 +35,26 @@ pub(crate) fn fit(mut parts: Parts, budget_chars: usize) -> Report {
 
 /// Removes the next optional part in the fixed order; false when nothing is left to remove.
 fn drop_next(p: &mut Parts) -> bool {
-    if p.primary.pop().is_some() {
+    let unlinked = p
+        .primary
+        .iter()
+        .rposition(|item| !p.flow.iter().any(|f| f.place == item.place));
+    if let Some(i) = unlinked {
+        p.primary.remove(i);
         return true;
     }
     if p.flow.len() > 1 {
         p.flow.pop();
         return true;
     }
-    if p.read.pop().is_some() || p.search.pop().is_some() || p.missing.pop().is_some() {
+    if p.read.pop().is_some()
+        || p.search.pop().is_some()
+        || p.missing.pop().is_some()
+        || p.checked.take().is_some()
+    {
         return true;
     }
-    if p.flow.pop().is_some() {
+    if p.flow.pop().is_some() || p.primary.pop().is_some() {
         return true;
     }
     p.json.read.pop().is_some() || p.json.primary.pop().is_some()

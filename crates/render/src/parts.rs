@@ -4,7 +4,7 @@
 
 use sightline_base::LineRange;
 use sightline_base::{Action, Candidate, Confidence, Intent, Registry};
-use sightline_validate::{DroppedRead, Validated, quote};
+use sightline_validate::{DroppedRead, Rule, Validated, quote};
 
 use crate::json::{JsonPlace, JsonRead, ReportJson};
 
@@ -63,8 +63,10 @@ pub(crate) struct Parts {
     pub action: Action,
     pub confidence: Confidence,
     pub flow: Vec<FlowItem>,
-    /// Primary candidates not already in the flow.
+    /// Primary candidates in submitted order, each place once.
     pub primary: Vec<PrimaryItem>,
+    /// What validation checked and removed, in one line (`None`: nothing to say).
+    pub checked: Option<String>,
     pub missing: Vec<String>,
     pub read: Vec<ReadItem>,
     pub search: Vec<SearchItem>,
@@ -99,22 +101,22 @@ impl Parts {
                 })
             })
             .collect();
-        let in_flow = |c: &Candidate| flow.iter().any(|f| f.place == Place::of(c));
-        let primary = sel
-            .primary
-            .iter()
-            .filter_map(|&id| registry.get(id))
-            .filter(|c| !in_flow(c))
+        let mut primary: Vec<PrimaryItem> = Vec::new();
+        for c in sel.primary.iter().filter_map(|&id| registry.get(id)) {
+            if primary.iter().any(|p| p.place == Place::of(c)) {
+                continue;
+            }
             // A symbol name says more than the path already does; a bare file has no label.
-            .map(|c| PrimaryItem {
+            primary.push(PrimaryItem {
                 place: Place::of(c),
                 label: c
                     .symbols
                     .first()
                     .map(|s| one_line(&s.qualified))
                     .unwrap_or_default(),
-            })
-            .collect();
+            });
+        }
+        let checked = checked_line(validated, flow.len());
         let kept = sel.read_targets.iter().filter_map(|t| {
             let c = registry.get(t.candidate)?;
             c.range?;
@@ -142,6 +144,7 @@ impl Parts {
             confidence: sel.confidence,
             flow,
             primary,
+            checked,
             missing: sel
                 .missing
                 .iter()
@@ -153,6 +156,70 @@ impl Parts {
             json: json_of(validated, registry),
         }
     }
+}
+
+/// How a removal reads in the report's `checked:` line; `None` for changes that remove
+/// nothing (an action, a confidence, a narrowing).
+fn short_reason(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::UnknownId => "never shown",
+        Rule::ForeignScope => "scope is no path",
+        Rule::StaleFile => "file changed",
+        Rule::QuoteUnverified => "quote not in what tools showed",
+        Rule::NoRange => "no range",
+        Rule::RangeTooWide => "range too wide",
+        Rule::TooLong => "too long",
+        Rule::Blank => "blank",
+        Rule::Duplicate => "repeated",
+        Rule::OverCount => "over the limit",
+        Rule::SearchWithoutGapAction => "search without targeted_gap_search",
+        Rule::Action | Rule::Confidence | Rule::Fallback | Rule::Narrowed => return None,
+    })
+}
+
+/// Most removals the `checked:` line names; the rest are counted.
+const NAMED_DROPS: usize = 4;
+
+/// `checked: 2 of 3 quotes verified; dropped: primary c99 (never shown), …`: what the
+/// reader of a report cannot see otherwise (how much of the submission held up).
+fn checked_line(validated: &Validated, verified: usize) -> Option<String> {
+    if validated.fell_back {
+        return Some(
+            "checked: nothing submitted survived validation; this is the deterministic \
+             selection"
+                .to_owned(),
+        );
+    }
+    // A dropped read target is marked where it was submitted, with its reason.
+    let removed: Vec<String> = validated
+        .drops
+        .iter()
+        .filter(|d| !d.what.starts_with("read target "))
+        .filter_map(|d| Some(format!("{} ({})", one_line(&d.what), short_reason(d.rule)?)))
+        .collect();
+    let failed_quotes = validated
+        .drops
+        .iter()
+        .filter(|d| d.what.starts_with("flow link ") && d.rule.is_removal())
+        .count();
+    let submitted = verified + failed_quotes;
+    if submitted == 0 && removed.is_empty() {
+        return None;
+    }
+    let mut line = format!("checked: {verified} of {submitted} quotes verified");
+    if !removed.is_empty() {
+        let named: Vec<&str> = removed
+            .iter()
+            .take(NAMED_DROPS)
+            .map(String::as_str)
+            .collect();
+        line.push_str("; dropped: ");
+        line.push_str(&named.join(", "));
+        if removed.len() > NAMED_DROPS {
+            line.push_str(&format!(" and {} more", removed.len() - NAMED_DROPS));
+        }
+    }
+    Some(line)
 }
 
 /// The surviving read targets with the dropped ones put back, as markers, at their

@@ -2,26 +2,29 @@
 //!
 //! ```text
 //! query: <query> | intent: edit | confidence: medium | action: read_targets
-//! flow:
-//! 1. src/a.ts:18-44 (entry) - fact
-//! > quote line
-//! 2. src/a.ts:60-70 (handler) - fact
 //! primary:
-//! 3. src/b.ts:3-9 - label              primary candidates not in the flow
-//! 4. src/c.ts:1-5 - label · read (required): purpose
+//! 1. src/a.ts:18-44 (entry) - fact          the primary places, in the submitted order;
+//! > quote line                               a place in the flow shows its links
+//! 2. src/c.ts:1-5 - label · read (required): purpose
+//! flow: 3 → 1                                the flow's order, when it says more than 1, 2, …
+//! 3. src/b.ts:60-70 (handler) - fact         flow places that are not primary
+//! > quote line
 //! missing: x; y
 //! read:
-//! 5. src/d.ts:3-9 - purpose (required)
+//! 4. src/d.ts:3-9 - purpose (required)
 //! search: `term` in `scope`
+//! checked: 2 of 3 quotes verified; dropped: flow link c9 (quote not in what tools showed)
 //! {"action":…,"confidence":…,"primary":[{…,"read":true,"required":true}],"read":[…]}
 //! ```
 //!
-//! Items are numbered across sections and every item writes its path in full: a bracketed
+//! Every place has one number, and every item writes its path in full: a bracketed
 //! back-reference (`[2]:3-9`) would read like a candidate ID and make the reader look up
-//! another line. A read target at a place the flow or primary list already cites is
-//! marked on that item (`· read`) instead of citing the path a second time: each path
-//! appears once outside the JSON, and the JSON block flags a read target on its primary
-//! place ([`crate::BlockJson`]) instead of repeating the place.
+//! another line. The primary places come first in the order the selection gave them, so
+//! the order a model (or the ranker) chose is the order the reader sees. A read target at
+//! a place the report already cites is marked on that item (`· read`) instead of citing
+//! the path a second time: each path appears once outside the JSON, and the JSON block
+//! flags a read target on its primary place ([`crate::BlockJson`]) instead of repeating
+//! the place.
 
 use std::fmt::Write as _;
 
@@ -104,6 +107,23 @@ fn tail(role: Option<&str>, text: &str) -> String {
     out
 }
 
+/// The order of the flow by place numbers (`1 → 3 → 2`), or `None` when it adds nothing
+/// (the flow visits the first primary places once each, in their order) or is empty.
+fn flow_order(parts: &Parts, places: &[&Place]) -> Option<String> {
+    let numbers: Vec<usize> = parts
+        .flow
+        .iter()
+        .filter_map(|f| places.iter().position(|p| *p == &f.place).map(|i| i + 1))
+        .collect();
+    let implied = numbers.len() <= parts.primary.len()
+        && numbers.iter().enumerate().all(|(i, &n)| n == i + 1);
+    if numbers.is_empty() || implied {
+        return None;
+    }
+    let shown: Vec<String> = numbers.iter().map(ToString::to_string).collect();
+    Some(shown.join(" → "))
+}
+
 /// The whole report text for `parts`.
 pub(crate) fn write(parts: &Parts) -> String {
     let mut out = header(parts);
@@ -113,12 +133,13 @@ pub(crate) fn write(parts: &Parts) -> String {
         out.push('\n');
     }
     let mut places = Places { next_item: 1 };
-    let cited: Vec<&Place> = parts
-        .flow
-        .iter()
-        .map(|f| &f.place)
-        .chain(parts.primary.iter().map(|p| &p.place))
-        .collect();
+    // One number per place: the primary places in their order, then the flow's others.
+    let mut cited: Vec<&Place> = parts.primary.iter().map(|p| &p.place).collect();
+    for f in &parts.flow {
+        if !cited.contains(&&f.place) {
+            cited.push(&f.place);
+        }
+    }
     // Kept read targets at a cited place, by place: written on that item.
     let (on_items, listed): (Vec<&ReadItem>, Vec<&ReadItem>) = parts
         .read
@@ -148,24 +169,50 @@ pub(crate) fn write(parts: &Parts) -> String {
             format!(" · read{required}: {}", purposes.join("; "))
         }
     };
-    if !parts.flow.is_empty() {
-        out.push_str("flow:\n");
-    }
-    for f in &parts.flow {
-        let (n, loc) = places.cite(&f.place);
-        let mark = read_mark(&f.place);
-        let _ = writeln!(out, "{n}. {loc}{}{mark}", tail(Some(&f.role), &f.fact));
-        for line in &f.quote {
-            let _ = writeln!(out, "> {line}");
-        }
-    }
+    let order = flow_order(parts, &cited);
     if !parts.primary.is_empty() {
         out.push_str("primary:\n");
     }
-    for p in &parts.primary {
-        let (n, loc) = places.cite(&p.place);
-        let mark = read_mark(&p.place);
-        let _ = writeln!(out, "{n}. {loc}{}{mark}", tail(None, &p.label));
+    for (i, place) in cited.iter().enumerate() {
+        if i == parts.primary.len() {
+            // The places past the primary ones are the flow's: its order heads them.
+            let _ = writeln!(out, "flow: {}", order.as_deref().unwrap_or_default());
+        }
+        let (n, loc) = places.cite(place);
+        let mark = read_mark(place);
+        let links: Vec<&crate::parts::FlowItem> =
+            parts.flow.iter().filter(|f| f.place == **place).collect();
+        match links.split_first() {
+            Some((first, rest)) => {
+                let _ = writeln!(
+                    out,
+                    "{n}. {loc}{}{mark}",
+                    tail(Some(&first.role), &first.fact)
+                );
+                for line in &first.quote {
+                    let _ = writeln!(out, "> {line}");
+                }
+                for link in rest {
+                    let _ = writeln!(out, "  {}", tail(Some(&link.role), &link.fact).trim_start());
+                    for line in &link.quote {
+                        let _ = writeln!(out, "> {line}");
+                    }
+                }
+            }
+            None => {
+                let label = parts
+                    .primary
+                    .iter()
+                    .find(|p| p.place == **place)
+                    .map_or("", |p| p.label.as_str());
+                let _ = writeln!(out, "{n}. {loc}{}{mark}", tail(None, label));
+            }
+        }
+    }
+    if cited.len() == parts.primary.len()
+        && let Some(order) = order
+    {
+        let _ = writeln!(out, "flow: {order}");
     }
     if !parts.missing.is_empty() {
         let _ = writeln!(out, "missing: {}", parts.missing.join("; "));
@@ -194,6 +241,10 @@ pub(crate) fn write(parts: &Parts) -> String {
                 let _ = writeln!(out, "search: `{}`", s.term);
             }
         }
+    }
+    if let Some(checked) = &parts.checked {
+        out.push_str(checked);
+        out.push('\n');
     }
     // Serializing plain strings, numbers and enums cannot fail; an empty object would still
     // be valid JSON if it ever did.

@@ -26,10 +26,12 @@ fn every_item_writes_its_path_and_none_refers_back_by_number() {
     assert!(!items.is_empty());
     // A `[n]` back-reference reads like a candidate ID; every item names its path.
     assert!(items.iter().all(|c| c.written), "{}", report.text);
+    // A place has one number: its second flow link is written under it.
     assert!(
-        report
-            .text
-            .contains("4. src/routes/index.ts:1-12 (handler)"),
+        report.text.contains("1. src/routes/index.ts:1-12 (entry)")
+            && report
+                .text
+                .contains("\n  (handler) - openQueue loads the queue by id.\n"),
         "{}",
         report.text
     );
@@ -74,7 +76,7 @@ fn a_dropped_read_target_is_marked_in_its_place() {
         report.text
     );
     assert!(
-        marked("src/store/state.ts:8", "· read: the state update"),
+        marked("src/store/state.ts:7-9", "· read: the state update"),
         "{}",
         report.text
     );
@@ -182,19 +184,31 @@ fn the_budget_drops_whole_parts_in_order() {
             let t = after_loc(l);
             t.split(" · read").next().unwrap_or_default().to_owned()
         };
-        for line in body(&r.text).lines().filter(|l| *l != "read:") {
+        // A primary place whose flow links went shows its label instead: its place is
+        // one of the full report's.
+        let place = |l: &str| {
+            support::item(l).map(|(_, rest)| rest.split(' ').next().unwrap_or(rest).to_owned())
+        };
+        for line in body(&r.text)
+            .lines()
+            .filter(|l| *l != "read:" && !l.starts_with("flow: "))
+        {
             let purpose = line
                 .split_once(" - ")
                 .map_or("", |(_, p)| p.trim_end_matches(" (required)"));
+            let same_place = place(line)
+                .is_some_and(|p| full.text.lines().any(|l| place(l).as_deref() == Some(&p)));
             assert!(
                 full.text.lines().any(|l| unmarked(l) == unmarked(line))
-                    || (!purpose.is_empty() && full.text.contains(purpose)),
+                    || (!purpose.is_empty() && full.text.contains(purpose))
+                    || same_place,
                 "{line:?} not in the full report"
             );
         }
     }
-    // The primary-not-in-flow lines go first.
-    let primary_gone = render_report(
+    // Every primary place here has a flow link, so the last link goes first; the
+    // primary places stay, in their order.
+    let link_gone = render_report(
         "q",
         Intent::Edit,
         &v,
@@ -202,11 +216,19 @@ fn the_budget_drops_whole_parts_in_order() {
         full.text.chars().count() - 1,
     );
     assert!(
-        !primary_gone.text.contains("primary:"),
+        !link_gone
+            .text
+            .contains("loadQueue fetches and parses the queue."),
         "{}",
-        primary_gone.text
+        link_gone.text
     );
-    assert!(primary_gone.text.contains("5. "), "{}", primary_gone.text);
+    assert!(
+        link_gone
+            .text
+            .contains("primary:\n1. src/routes/index.ts:1-12 "),
+        "{}",
+        link_gone.text
+    );
     // The header and the JSON block's action and confidence always stay.
     let tiny = render_report("q", Intent::Edit, &v, &registry(), 10);
     assert!(tiny.text.starts_with("query: q | intent: edit"));
@@ -251,4 +273,31 @@ fn no_read_line_repeats_a_cited_place() {
             );
         }
     }
+}
+
+/// The primary places are numbered in the order the selection gave them, whatever the
+/// flow's order, and the flow's order is written by those numbers.
+#[test]
+fn the_submitted_primary_order_is_the_rendered_order() {
+    let mut sel = good_selection();
+    sel.primary.reverse();
+    let v = validated(&sel, Intent::Explain);
+    let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let items = cited(&report.text).unwrap();
+    let places: Vec<&str> = items.iter().take(3).map(|c| c.path.as_str()).collect();
+    assert_eq!(
+        places,
+        [
+            "src/services/queue.ts",
+            "src/ui/panel.tsx",
+            "src/routes/index.ts"
+        ],
+        "{}",
+        report.text
+    );
+    assert!(
+        report.text.contains("\nflow: 3 → 2 → 4 → 3 → 1\n"),
+        "{}",
+        report.text
+    );
 }

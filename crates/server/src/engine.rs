@@ -11,7 +11,7 @@ use sightline_validate::Validated;
 
 use crate::error::CallError;
 use crate::output::{CallOut, CandidateOut, ReportOut};
-use crate::params::{ExploreCodeParams, ExploreParams, SubmitParams};
+use crate::params::{ExploreParams, SubmitParams};
 use crate::sessions::Sessions;
 use crate::value_model::{self, Judge, ValueModel};
 
@@ -124,15 +124,19 @@ impl Engine {
         })
     }
 
-    /// `explore_code`: in the named session, or in a new one when none is named.
-    pub fn explore_code(&mut self, params: ExploreCodeParams) -> Result<Reply<CallOut>, CallError> {
-        let Some(id) = params.session else {
-            let intent = params.intent.ok_or(CallError::MissingIntent)?;
+    /// Any session tool (`explore_code`, `grep`, `read_file`, `list_files`, `definition`,
+    /// `references`, `outline`): in the named session, or, when none is named, in a new
+    /// one (intent `locate` until `submit_report` says otherwise) whose query is what the
+    /// call asked. A new session whose first call failed is not kept.
+    pub fn call(
+        &mut self,
+        session: Option<&str>,
+        call: ToolCall,
+    ) -> Result<Reply<CallOut>, CallError> {
+        let Some(id) = session else {
             self.refresh();
-            let session = self.start(&params.args.query, intent)?;
-            let outcome = session.call(&mut self.index, ToolCall::ExploreCode(params.args));
-            // A session whose first call failed is not kept: the caller starts again.
-            let outcome = match ok_outcome(outcome) {
+            let session = self.start(&query_of(&call), Intent::Locate)?;
+            let outcome = match ok_outcome(session.call(&mut self.index, call)) {
                 Ok(outcome) => outcome,
                 Err(e) => {
                     session.close(&mut self.index);
@@ -141,40 +145,26 @@ impl Engine {
             };
             let registry = session.registry(&self.index);
             let id = self.keep(session);
-            let header = format!(
-                "session {id} started (intent {}): pass \"session\": \"{id}\" to the next \
-                 calls and to submit_report\n\n",
-                intent.as_str()
-            );
+            let header = format!("session {id} (new: pass \"session\": \"{id}\" to later calls)\n");
             return Ok(reply(&id, header, outcome, &registry));
         };
-        let started = self.sessions.get(&id)?.intent();
-        if let Some(intent) = params.intent
-            && intent != started
-        {
-            return Err(CallError::IntentChanged {
-                id,
-                started: started.as_str(),
-            });
-        }
-        self.call_in(&id, ToolCall::ExploreCode(params.args))
-    }
-
-    /// `grep`, `read_file`, `list_files`: always in a named session.
-    pub fn call_in(&mut self, id: &str, call: ToolCall) -> Result<Reply<CallOut>, CallError> {
         // Checked before the refresh so a bad id costs nothing.
         self.sessions.get(id)?;
         self.refresh();
         let session = self.sessions.get(id)?;
         let outcome = ok_outcome(session.call(&mut self.index, call))?;
         let registry = session.registry(&self.index);
-        Ok(reply(id, format!("session {id}\n\n"), outcome, &registry))
+        Ok(reply(id, format!("session {id}\n"), outcome, &registry))
     }
 
     /// `submit_report`: validates and renders like the value-model loop's submission. A
     /// selection that does not parse leaves the session open; an accepted one closes it,
     /// unless it is a `preview`.
     pub fn submit(&mut self, params: SubmitParams) -> Result<Reply<ReportOut>, CallError> {
+        if let Some(intent) = params.intent {
+            let session = self.sessions.get_mut(&params.session)?;
+            session.set_intent(&mut self.index, intent);
+        }
         let session = self.sessions.get(&params.session)?;
         let json = serde_json::Value::Object(params.selection).to_string();
         let finished = session.submit_json(&self.index, &json)?;
@@ -203,6 +193,19 @@ impl Engine {
             text: finished.report.text,
             validation,
         })
+    }
+}
+
+/// What a session started by `call` is about: the words the call searched or looked up.
+fn query_of(call: &ToolCall) -> String {
+    match call {
+        ToolCall::ExploreCode(a) => a.query.clone(),
+        ToolCall::Grep(a) => a.pattern.clone(),
+        ToolCall::ReadFile(a) => a.path.clone(),
+        ToolCall::ListFiles(a) => a.path.clone().unwrap_or_default(),
+        ToolCall::Definition(a) => a.target.name.clone(),
+        ToolCall::References(a) => a.target.name.clone(),
+        ToolCall::Outline(a) => a.path.clone().unwrap_or_default(),
     }
 }
 

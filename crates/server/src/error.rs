@@ -21,43 +21,17 @@ pub enum ServerError {
 /// to change.
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
-    /// A raw tool other than `explore_code` was called without a session.
-    #[error(
-        "`{tool}` needs a `session`: start one with `explore_code` without `session` \
-         (its reply names the new session's id), then pass that id"
-    )]
-    MissingSession {
-        /// The tool that was called.
-        tool: &'static str,
-    },
     /// The session named was never opened, is closed, or was evicted.
     #[error(
         "unknown session `{id}`: it was never started, was already closed by a successful \
-         `submit_report`, or was evicted (the server keeps the {keep} most recent); start a \
-         new one with `explore_code` without `session`"
+         `submit_report`, or was evicted (the server keeps the {keep} most recent); leave \
+         `session` out to start a new one"
     )]
     UnknownSession {
         /// The session ID given.
         id: String,
         /// How many recent sessions the server keeps open.
         keep: usize,
-    },
-    /// `explore_code` started a session without an intent.
-    #[error(
-        "`explore_code` without `session` starts a new session and needs `intent` \
-         (explain, locate, edit or debug)"
-    )]
-    MissingIntent,
-    /// A call named an intent other than the session's.
-    #[error(
-        "session `{id}` was started with intent `{started}`; the intent cannot change \
-         within a session (omit `intent`, or start a new session)"
-    )]
-    IntentChanged {
-        /// The session ID.
-        id: String,
-        /// The intent it was started with.
-        started: &'static str,
     },
     /// The tool ran and reported a failure (bad path, invalid regex, empty query, ...).
     #[error("{0}")]

@@ -15,31 +15,56 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use sightline_agent::ChatProvider;
-use sightline_registry::ToolCall;
 
 use crate::engine::{Engine, Reply};
 use crate::error::CallError;
-use crate::output::{CallOut, ReportOut};
 use crate::params::{
-    ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, Strict,
-    SubmitParams, submit_schema,
+    DefinitionParams, ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, OutlineParams,
+    ReadFileParams, ReferencesParams, Strict, SubmitParams, ToolArgs,
 };
 use crate::sampling::SamplingProvider;
 use crate::startup::{Shared, Starter};
+use crate::toolset::ToolSet;
 use crate::{prompt, schema};
 
 /// The name the server announces in the handshake.
 pub const SERVER_NAME: &str = "sightline";
 
-const INSTRUCTIONS: &str = "Sightline maps the code that answers a question; every path, \
-    range and quote it returns was checked against the files as they are at the call. Two \
-    ways to use it. `explore`: one call returns a validated report (the places that matter \
-    in order with verbatim quotes, ranges to read, a next action); use it when you need not \
-    judge the evidence. A session, to judge the evidence yourself: `explore_code` with \
-    `query` and `intent` (no `session`) starts one and names it on its first line; 2-4 \
-    `grep`, `read_file`, `list_files` or `explore_code` calls with that `session` verify; \
-    `submit_report` with the candidate IDs (like [c7]) those calls showed closes it and \
-    returns the validated report. The `map_code` prompt spells out this loop.";
+/// The server's instructions for the tools `tools` offers: what IDs and sessions are,
+/// said once here and not in each tool's description.
+pub fn instructions(tools: &ToolSet) -> String {
+    let mut out = String::from(
+        "Sightline maps the code that answers a question; every path, range and quote it \
+         returns was checked against the files as they are at the call.",
+    );
+    let session_tools: Vec<String> = tools
+        .names()
+        .iter()
+        .filter(|t| !matches!(**t, "explore" | "submit_report"))
+        .map(|t| format!("`{t}`"))
+        .collect();
+    if !session_tools.is_empty() {
+        out.push_str(&format!(
+            " {} label every place they show with a candidate ID like [c7] (one place, one \
+             ID). A call without `session` starts a session and its reply's first line names \
+             it; pass it to later calls so their IDs add up. Close the session with \
+             `submit_report`, citing the IDs you judged to matter: it verifies them and \
+             returns the report.",
+            session_tools.join(", ")
+        ));
+    }
+    if tools.contains("explore") {
+        out.push_str(
+            " `explore` answers in one call with a checked report, when you need not judge the \
+             evidence yourself.",
+        );
+    }
+    out.push_str(&format!(
+        " The `{}` prompt spells out the session loop.",
+        prompt::MAP_CODE
+    ));
+    out
+}
 
 /// The MCP server: `explore`, the raw exploration tools with sessions, `submit_report`
 /// and the `map_code` prompt, over one [`Engine`].
@@ -47,16 +72,19 @@ const INSTRUCTIONS: &str = "Sightline maps the code that answers a question; eve
 pub struct MapServer {
     shared: Shared,
     tool_router: ToolRouter<MapServer>,
+    tools: ToolSet,
 }
 
 #[tool_router(vis = "pub(crate)")]
 impl MapServer {
-    /// A server over a ready engine.
+    /// A server over a ready engine, offering the default tools.
     pub fn new(engine: Engine) -> MapServer {
         MapServer {
             shared: Shared::ready(engine),
             tool_router: Self::tool_router(),
+            tools: ToolSet::all(),
         }
+        .with_tools(ToolSet::default_set())
     }
 
     /// A server that answers the handshake now and tool calls once the returned
@@ -66,16 +94,40 @@ impl MapServer {
         let server = MapServer {
             shared,
             tool_router: Self::tool_router(),
-        };
+            tools: ToolSet::all(),
+        }
+        .with_tools(ToolSet::default_set());
         (server, starter)
     }
 
+    /// The server offering exactly `tools` (the others are neither listed nor callable).
+    pub fn with_tools(mut self, tools: ToolSet) -> MapServer {
+        for name in crate::toolset::ALL_TOOLS {
+            if tools.contains(name) {
+                self.tool_router.enable_route(name);
+            } else {
+                self.tool_router.disable_route(name);
+            }
+        }
+        self.tools = tools;
+        self
+    }
+
+    /// The tools offered.
+    pub fn tools(&self) -> &ToolSet {
+        &self.tools
+    }
+
+    /// The tools as `tools/list` returns them.
+    pub fn listed_tools(&self) -> Vec<rmcp::model::Tool> {
+        self.tool_router.list_all()
+    }
+
     #[tool(
-        description = "One call, one validated report: explores the repository for `query` and returns the places that matter, in order, each with a verbatim quote, plus ranges to read and a next action fitting `intent` (at most ~2,500 characters). Every path and range was checked against the files as they are now. Use it when you need not judge the evidence yourself; to judge it, run a session instead (explore_code, then grep/read_file, then submit_report). The server's value model selects when it has one; otherwise, when the client supports sampling, the client's own model explores and selects through sampling/createMessage; otherwise the selection is deterministic. structuredContent holds the machine block: paths, ranges, action, confidence.",
+        description = "One call, one checked report for a question: the places that matter in order, each with a verbatim quote, ranges to read and a next action fitting `intent`. Judged by the server's value model, else the client's model through sampling, else deterministically.",
         input_schema = schema::input::<ExploreParams>("explore"),
-        output_schema = schema::output::<ReportOut>(),
-        title = "Map code in one call",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        title = "Report in one call",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn explore(
         &self,
@@ -94,84 +146,108 @@ impl MapServer {
     }
 
     #[tool(
-        description = "A session of raw tools, step 1: source windows of the declarations `query` names and of the code connected to them, each place labelled with a candidate ID such as [c7]. Without `session` it starts a session (then `intent` is required) whose id the reply's first line names. Then verify with grep, read_file, list_files or explore_code again, passing that `session`, and close with submit_report citing the IDs you saw: the server validates your selection and returns the report. For a report in one call without judging the evidence, use explore.",
+        description = "Start here for a question: source windows of the declarations the query names and of the code linked to them, best first, each place labelled with its candidate ID.",
         input_schema = schema::input::<ExploreCodeParams>("explore_code"),
-        output_schema = schema::output::<CallOut>(),
-        title = "Explore code (start or extend a session)",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+        title = "Explore code",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn explore_code(
         &self,
         Parameters(Strict(params)): Parameters<Strict<ExploreCodeParams>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.run(&ctx, move |engine| engine.explore_code(params))
-            .await
+        self.session_call(&ctx, params).await
     }
 
     #[tool(
-        description = "Search the repository's files for literal text (or a regex with `regex: true`), within a session started by explore_code. Matches come back labelled with candidate IDs. `session` is required.",
+        description = "Lines matching a text, by file; each match is labelled with the ID of its declaration (or of its own line inside a long one).",
         input_schema = schema::input::<GrepParams>("grep"),
-        output_schema = schema::output::<CallOut>(),
-        title = "Search text in a session",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        title = "Search lines",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn grep(
         &self,
         Parameters(Strict(params)): Parameters<Strict<GrepParams>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let GrepParams { session, args } = params;
-        self.run(&ctx, move |engine| {
-            engine.call_in(&session, ToolCall::Grep(args))
-        })
-        .await
+        self.session_call(&ctx, params).await
     }
 
     #[tool(
-        description = "Read a line range of a repository file, within a session started by explore_code. The range comes back labelled with a candidate ID. `session` is required.",
+        description = "Lines of a file, numbered; every declaration inside is labelled with its ID.",
         input_schema = schema::input::<ReadFileParams>("read_file"),
-        output_schema = schema::output::<CallOut>(),
-        title = "Read lines in a session",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        title = "Read lines",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn read_file(
         &self,
         Parameters(Strict(params)): Parameters<Strict<ReadFileParams>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let ReadFileParams { session, args } = params;
-        self.run(&ctx, move |engine| {
-            engine.call_in(&session, ToolCall::ReadFile(args))
-        })
-        .await
+        self.session_call(&ctx, params).await
     }
 
     #[tool(
-        description = "List a directory of the repository, within a session started by explore_code. Files come back labelled with candidate IDs. `session` is required.",
+        description = "A directory tree with file sizes.",
         input_schema = schema::input::<ListFilesParams>("list_files"),
-        output_schema = schema::output::<CallOut>(),
-        title = "List files in a session",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        title = "List files",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn list_files(
         &self,
         Parameters(Strict(params)): Parameters<Strict<ListFilesParams>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let ListFilesParams { session, args } = params;
-        self.run(&ctx, move |engine| {
-            engine.call_in(&session, ToolCall::ListFiles(args))
-        })
-        .await
+        self.session_call(&ctx, params).await
     }
 
     #[tool(
-        description = "Close a session with your selection, made only of candidate IDs its calls showed: `primary` (1-5 IDs), an ordered `flow` of links (candidate, open-vocabulary role, one-sentence fact, and a quote of at most 2 lines copied verbatim from what a tool showed for that candidate), `read_targets`, `missing` (at most 3), `action`, `search_targets` (only with targeted_gap_search) and `confidence`. The server validates it (drops unknown IDs and quotes it cannot find, makes the action fit the session's intent, only ever lowers confidence) and returns the rendered report. A selection that does not parse is rejected with the offending field and the session stays open; an accepted one closes the session. With `preview: true` it is validated and rendered without closing the session, to see what would be dropped first.",
-        input_schema = schema::finish("submit_report", &submit_schema()),
-        output_schema = schema::output::<ReportOut>(),
-        title = "Submit a session's report",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+        description = "Where a name is declared, one line each: path:range, ID, kind, qualified name and signature. An unknown name gets the nearest declared names.",
+        input_schema = schema::input::<DefinitionParams>("definition"),
+        title = "Find a definition",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn definition(
+        &self,
+        Parameters(Strict(params)): Parameters<Strict<DefinitionParams>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.session_call(&ctx, params).await
+    }
+
+    #[tool(
+        description = "Who uses a declaration: one line per use, by file, with the declaration it is in and the line itself; `?` marks a use guessed by name. Uses no import resolves come last.",
+        input_schema = schema::input::<ReferencesParams>("references"),
+        title = "Find uses or callees",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn references(
+        &self,
+        Parameters(Strict(params)): Parameters<Strict<ReferencesParams>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.session_call(&ctx, params).await
+    }
+
+    #[tool(
+        description = "The declarations of a file, nested, or of every file in a directory, with line ranges and IDs.",
+        input_schema = schema::input::<OutlineParams>("outline"),
+        title = "Outline",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn outline(
+        &self,
+        Parameters(Strict(params)): Parameters<Strict<OutlineParams>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.session_call(&ctx, params).await
+    }
+
+    #[tool(
+        description = "Close a session with your judgment, made only of IDs its calls showed: `primary` places in order of importance, an ordered `flow` of links each quoting at most 2 lines verbatim, `read_targets`. Unverifiable IDs and quotes are dropped, confidence is only lowered, and the report comes back. A selection that does not parse keeps the session open.",
+        input_schema = schema::submit(),
+        title = "Submit the report",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn submit_report(
         &self,
@@ -179,6 +255,21 @@ impl MapServer {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         self.run(&ctx, move |engine| engine.submit(params)).await
+    }
+}
+
+impl MapServer {
+    /// A session tool's call: in its session, or in a new one.
+    async fn session_call<P: ToolArgs + Send + 'static>(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        params: P,
+    ) -> CallToolResult {
+        self.run(ctx, move |engine| {
+            let session = params.session().map(str::to_owned);
+            engine.call(session.as_deref(), params.into_call())
+        })
+        .await
     }
 }
 
@@ -258,7 +349,7 @@ impl ServerHandler for MapServer {
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS.to_owned())
+            .with_instructions(instructions(&self.tools))
     }
 
     async fn list_prompts(
@@ -280,61 +371,141 @@ impl ServerHandler for MapServer {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use serde_json::Value;
 
     use super::*;
     use crate::schema::non_portable;
 
+    /// The raw JSON of a `tools/list` result offering `tools`, as a client receives it.
+    fn listing(tools: &ToolSet) -> String {
+        let server = MapServer::tool_router();
+        let listed: Vec<rmcp::model::Tool> = server
+            .list_all()
+            .into_iter()
+            .filter(|t| tools.contains(&t.name))
+            .collect();
+        serde_json::to_string(&rmcp::model::ListToolsResult::with_all_items(listed)).unwrap()
+    }
+
     #[test]
-    fn the_two_ways_point_at_each_other_and_the_instructions_name_every_tool() {
-        let router = MapServer::tool_router();
-        let description = |name: &str| {
-            router
-                .get(name)
-                .unwrap()
-                .description
-                .as_deref()
-                .unwrap_or_default()
-                .to_owned()
-        };
-        assert!(description("explore").contains("explore_code"));
-        assert!(description("explore").contains("submit_report"));
-        assert!(description("explore_code").contains("submit_report"));
-        assert!(description("explore_code").contains("use explore"));
-        for tool in router.list_all() {
+    fn the_default_listing_fits_in_8000_characters() {
+        let json = listing(&ToolSet::default_set());
+        eprintln!(
+            "tools/list: default {} characters, all {}",
+            json.len(),
+            listing(&ToolSet::all()).len()
+        );
+        if std::env::var_os("SIGHTLINE_DUMP_TOOLS").is_some() {
+            println!("{json}");
+        }
+        assert!(json.len() <= 8_000, "{} characters: {json}", json.len());
+        // What a server built the ordinary way lists is exactly the default set.
+        let (server, _) = MapServer::indexing();
+        let mut names: Vec<String> = server
+            .listed_tools()
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        names.sort();
+        let mut wanted: Vec<String> = crate::toolset::DEFAULT_TOOLS
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
+        wanted.sort();
+        assert_eq!(names, wanted);
+    }
+
+    /// Every description's sentences, per tool.
+    fn sentences(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    match (key.as_str(), child) {
+                        ("description", Value::String(text)) => out.extend(
+                            text.split(". ")
+                                .map(|s| s.trim().trim_end_matches('.').to_owned())
+                                .filter(|s| s.len() >= 20),
+                        ),
+                        _ => sentences(child, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| sentences(i, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn no_sentence_is_repeated_between_tools() {
+        let mut seen: BTreeMap<String, String> = BTreeMap::new();
+        for tool in MapServer::tool_router().list_all() {
+            let mut own = Vec::new();
+            sentences(&serde_json::to_value(&tool).unwrap(), &mut own);
+            own.sort();
+            own.dedup();
+            for sentence in own {
+                if let Some(other) = seen.insert(sentence.clone(), tool.name.to_string()) {
+                    panic!("{} and {other} both say: {sentence}", tool.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_tool_set_lists_and_answers_only_its_tools() {
+        let (server, _) = MapServer::indexing();
+        let server = server.with_tools("grep,explore".parse().unwrap());
+        let mut names: Vec<String> = server
+            .listed_tools()
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["explore", "grep", "submit_report"]);
+        let text = instructions(server.tools());
+        assert!(
+            text.contains("`grep`") && text.contains("`explore`"),
+            "{text}"
+        );
+        assert!(!text.contains("`outline`"), "{text}");
+    }
+
+    #[test]
+    fn the_instructions_name_every_offered_tool_and_the_prompt() {
+        let text = instructions(&ToolSet::all());
+        for tool in crate::toolset::ALL_TOOLS {
             assert!(
-                INSTRUCTIONS.contains(&format!("`{}`", tool.name)),
-                "{} missing from the instructions",
-                tool.name
+                text.contains(&format!("`{tool}`")),
+                "{tool} missing: {text}"
             );
         }
-        assert!(INSTRUCTIONS.contains(prompt::MAP_CODE));
+        assert!(text.contains(prompt::MAP_CODE));
     }
 
     #[test]
     fn every_tool_schema_is_portable_and_every_tool_is_titled_and_annotated() {
         let tools = MapServer::tool_router().list_all();
-        assert_eq!(tools.len(), 6);
+        assert_eq!(tools.len(), crate::toolset::ALL_TOOLS.len());
         for tool in tools {
             let name = &tool.name;
             let input = Value::Object(tool.input_schema.as_ref().clone());
             assert_eq!(non_portable(&input), Vec::<String>::new(), "{name} input");
             assert_eq!(input["type"], "object", "{name}");
-            let output = tool
-                .output_schema
-                .as_ref()
-                .expect("every tool has an output");
-            let output = Value::Object(output.as_ref().clone());
-            assert_eq!(non_portable(&output), Vec::<String>::new(), "{name} output");
+            assert!(
+                tool.output_schema.is_none(),
+                "{name}: output schemas repeat the text"
+            );
             assert!(
                 tool.title.as_deref().is_some_and(|t| !t.is_empty()),
                 "{name}"
             );
+            // Read-only: the destructive and idempotent hints mean nothing then (MCP
+            // 2025-06-18), so they are not sent.
             let hints = tool.annotations.as_ref().expect("annotations");
             assert_eq!(hints.read_only_hint, Some(true), "{name}");
             assert_eq!(hints.open_world_hint, Some(false), "{name}");
-            assert_eq!(hints.destructive_hint, Some(false), "{name}");
-            assert!(hints.idempotent_hint.is_some(), "{name}");
         }
     }
 
@@ -346,17 +517,62 @@ mod tests {
             schema["properties"][field].clone()
         };
         let max_files = sightline_observe::tools::explore_code::MAX_FILES_CAP;
-        for tool in ["explore", "explore_code"] {
-            assert_eq!(field(tool, "max_files")["minimum"], 1, "{tool}");
-            assert_eq!(field(tool, "max_files")["maximum"], max_files, "{tool}");
-        }
-        assert_eq!(field("explore_code", "max_depth")["minimum"], 0);
+        assert_eq!(field("explore", "max_files")["minimum"], 1);
+        assert_eq!(field("explore", "max_files")["maximum"], max_files);
         assert_eq!(
             field("grep", "max_matches")["maximum"],
             sightline_observe::tools::grep::MAX_MATCHES_CAP
         );
+        assert_eq!(
+            field("grep", "context")["maximum"],
+            sightline_observe::tools::grep::MAX_CONTEXT
+        );
         assert_eq!(field("read_file", "start_line")["minimum"], 1);
         assert_eq!(field("list_files", "depth")["minimum"], 1);
+        assert_eq!(
+            field("references", "max_results")["maximum"],
+            sightline_observe::tools::nav::references::MAX_RESULTS_CAP
+        );
+        assert_eq!(
+            field("outline", "max_entries")["maximum"],
+            sightline_observe::tools::nav::outline::MAX_ENTRIES_CAP
+        );
+    }
+
+    #[test]
+    fn every_selection_limit_is_in_the_submit_schema() {
+        use sightline_registry::selection::{
+            MAX_FLOW, MAX_MISSING, MAX_PRIMARY, MAX_READ_TARGETS, MAX_SEARCH_TARGETS,
+        };
+        let router = MapServer::tool_router();
+        let schema = &router.get("submit_report").unwrap().input_schema;
+        let p = &schema["properties"];
+        let budget = sightline_validate::Budget::default();
+        assert_eq!(p["primary"]["maxItems"], MAX_PRIMARY);
+        assert_eq!(p["flow"]["maxItems"], MAX_FLOW);
+        assert_eq!(p["read_targets"]["maxItems"], MAX_READ_TARGETS);
+        assert_eq!(p["missing"]["maxItems"], MAX_MISSING);
+        assert_eq!(p["search_targets"]["maxItems"], MAX_SEARCH_TARGETS);
+        let flow = &p["flow"]["items"]["properties"];
+        assert_eq!(flow["quote"]["maxLength"], budget.max_quote_chars);
+        assert_eq!(flow["role"]["maxLength"], budget.max_term_chars);
+        assert_eq!(flow["fact"]["maxLength"], budget.max_text_chars);
+        assert_eq!(p["missing"]["items"]["maxLength"], budget.max_text_chars);
+        assert_eq!(
+            p["read_targets"]["items"]["properties"]["purpose"]["maxLength"],
+            budget.max_text_chars
+        );
+        // The schema's fields are the selection's, plus the session's own.
+        let selection = schemars::schema_for!(sightline_registry::Selection);
+        for key in p.as_object().unwrap().keys() {
+            let own = ["session", "intent", "preview"].contains(&key.as_str());
+            assert!(
+                own || selection.as_object().unwrap()["properties"]
+                    .get(key)
+                    .is_some(),
+                "{key}"
+            );
+        }
     }
 
     #[test]
@@ -371,9 +587,15 @@ mod tests {
         assert!(intent["description"].as_str().unwrap().contains("edit: "));
         let submit = &router.get("submit_report").unwrap().input_schema;
         assert_eq!(submit["properties"]["action"]["type"], "string");
-        let optional = &router.get("explore_code").unwrap().input_schema;
-        let required = optional["required"].as_array().unwrap();
-        assert!(!required.contains(&Value::from("session")));
-        assert!(!required.contains(&Value::from("intent")));
+        assert_eq!(submit["properties"]["intent"]["type"], "string");
+        for tool in ["explore_code", "grep", "definition", "outline"] {
+            let schema = &router.get(tool).unwrap().input_schema;
+            let required = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            assert!(!required.contains(&Value::from("session")), "{tool}");
+        }
     }
 }

@@ -1,7 +1,9 @@
-//! An MCP server on stdio over one indexed repository. It offers `explore` (one call, a
-//! validated report) and the raw exploration tools plus `submit_report`, so a client's own
-//! model can act as the value model: its raw calls accumulate in one server-side session,
-//! and its selection is validated and rendered exactly like the value-model loop's.
+//! An MCP server on stdio over one indexed repository. It offers the session tools
+//! (`explore_code`, `grep`, `read_file`, `definition`, `references`, `outline`,
+//! `list_files`) plus `submit_report`, so a client's own model can act as the value model:
+//! its calls accumulate in one server-side session (a call without one starts one), and
+//! its selection is validated and rendered exactly like the value-model loop's; and
+//! `explore` (one call, a validated report). Which of them are offered is a [`ToolSet`].
 //!
 //! Every call first re-stats the tree, so replies reflect the files as they are at the
 //! call. Only stderr is written to; stdout carries the protocol.
@@ -20,7 +22,8 @@
 //!   sessions' salsa inputs are reused; a protocol line longer than [`MAX_LINE_BYTES`] is
 //!   refused.
 //! - Tool schemas are portable (checked by [`non_portable`]) and terse: every word in them
-//!   is read by the client's model on every turn.
+//!   is read by the client's model on every turn. The default tools' listing stays under
+//!   8,000 characters of JSON and no sentence of it appears in two tools (tested).
 //!
 //! Embedding it without the transport:
 //!
@@ -59,21 +62,23 @@ mod sampling;
 mod schema;
 mod sessions;
 mod startup;
+mod toolset;
 mod transport;
 pub mod value_model;
 
 pub use engine::{Engine, Reply};
 pub use error::{CallError, ServerError};
-pub use handler::{MapServer, SERVER_NAME};
+pub use handler::{MapServer, SERVER_NAME, instructions};
 pub use output::{CallOut, CandidateOut, PlaceOut, ReadOut, ReportOut};
 pub use params::{
-    ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, ReadFileParams, Strict,
-    SubmitParams,
+    DefinitionParams, ExploreCodeParams, ExploreParams, GrepParams, ListFilesParams, OutlineParams,
+    ReadFileParams, ReferencesParams, Strict, SubmitParams, ToolArgs,
 };
 pub use prompt::MAP_CODE;
 pub use schema::non_portable;
 pub use sessions::MAX_OPEN_SESSIONS;
 pub use startup::{Starter, Startup};
+pub use toolset::{ALL_TOOLS, DEFAULT_TOOLS, ToolSet, UnknownTool};
 pub use transport::MAX_LINE_BYTES;
 pub use value_model::ValueModel;
 
@@ -86,8 +91,9 @@ use sightline_registry::RegistryDatabase;
 pub fn serve_stdio(
     index: Index<RegistryDatabase>,
     value_model: Option<ValueModel>,
+    tools: ToolSet,
 ) -> Result<(), ServerError> {
-    let server = MapServer::new(engine_of(index, value_model));
+    let server = MapServer::new(engine_of(index, value_model)).with_tools(tools);
     run_stdio(server, None)
 }
 
@@ -103,8 +109,10 @@ pub type BuildIndex = Box<
 pub fn serve_stdio_indexing(
     build: BuildIndex,
     value_model: Option<ValueModel>,
+    tools: ToolSet,
 ) -> Result<(), ServerError> {
     let (server, starter) = MapServer::indexing();
+    let server = server.with_tools(tools);
     run_stdio(server, Some((build, value_model, starter)))
 }
 

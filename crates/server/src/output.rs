@@ -3,9 +3,9 @@
 //! the whole text too (`text`, and `validation` for a report), next to the typed fields
 //! programs use.
 //!
-//! Doc comments on these types become descriptions in the tools' output schemas, which a
-//! client may show its model. Docs for Rust readers only carry `#[schemars(description =
-//! "")]`, so the schemas stay as terse as they are.
+//! The tools declare no output schema: each schema would be loaded into every session of
+//! every client and repeat the others, while the content is the same text either way.
+//! The types still derive `JsonSchema` for programs that want to validate what they get.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -117,12 +117,15 @@ pub struct CallOut {
     pub text: String,
     /// The session the call was recorded in; pass it to the next calls.
     pub session: String,
-    /// The tool that was called.
-    #[schemars(description = "")]
+    /// The tool that was called (for programs; the client knows it).
+    #[serde(skip)]
     pub tool: String,
-    /// Candidates this call created, in ID order.
+    /// Candidates this call created, in ID order (for programs: the text shows each, so
+    /// a model reading `structuredContent` is not sent them twice).
+    #[serde(skip)]
     pub new_candidates: Vec<CandidateOut>,
     /// The text was cut at the per-call cap (the full observation is still recorded).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cut: bool,
 }
 

@@ -1,6 +1,8 @@
-//! The MCP tools' argument types. The raw tools reuse the observe stage's argument types
-//! unchanged (flattened), adding only the session they belong to, so a client's model sees
-//! the same fields the value-model loop sees.
+//! The MCP tools' argument types: what a client's model may pass, each turned into the
+//! observe stage's typed call ([`ToolArgs::into_call`]). They are the server's own, not
+//! the observe argument types flattened, so the schemas a client loads into every session
+//! carry only what a model needs to pass (the library's sizing options stay in the
+//! library), and each field is described at most once across the tools.
 //!
 //! Doc comments on these types become descriptions in the tools' input schemas, which the
 //! client's model reads. Docs for Rust readers only carry `#[schemars(description = "")]`.
@@ -12,8 +14,12 @@ use serde_json::{Map, Value};
 use sightline_observe::tools::explore_code::{ExploreArgs, MAX_FILES_CAP};
 use sightline_observe::tools::grep::GrepArgs;
 use sightline_observe::tools::list_files::ListFilesArgs;
+use sightline_observe::tools::nav::Target;
+use sightline_observe::tools::nav::definition::DefinitionArgs;
+use sightline_observe::tools::nav::outline::OutlineArgs;
+use sightline_observe::tools::nav::references::ReferencesArgs;
 use sightline_observe::tools::read_file::ReadFileArgs;
-use sightline_registry::{Intent, Selection};
+use sightline_registry::{Intent, Selection, ToolCall};
 
 /// `explore`: one call, a validated report.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -62,56 +68,267 @@ impl<'de, T: DeserializeOwned + JsonSchema> Deserialize<'de> for Strict<T> {
     }
 }
 
-/// `explore_code` within a session (or starting one).
+/// The arguments of a tool that runs in a session: the session they belong to (none: a
+/// new one) and the typed call they make.
+pub trait ToolArgs {
+    /// The session named, if any.
+    fn session(&self) -> Option<&str>;
+    /// The typed call.
+    fn into_call(self) -> ToolCall;
+}
+
+/// `explore_code`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(description = "")]
 pub struct ExploreCodeParams {
-    /// The session this call belongs to; omit it to start a new one (then give `intent`).
+    /// Identifiers, or a few words in the code's own vocabulary.
+    pub query: String,
+    /// Calls of one session share candidate IDs; omit it to start a session.
     #[serde(default)]
     pub session: Option<String>,
-    /// Only when starting a session: what its report is for.
+    /// Also rank tests, examples and generated files.
     #[serde(default)]
-    pub intent: Option<Intent>,
-    /// The observe stage's own arguments, flattened.
-    #[serde(flatten)]
-    #[schemars(description = "")]
-    pub args: ExploreArgs,
+    pub include_tests: bool,
 }
 
-/// `grep` within a session.
+impl ToolArgs for ExploreCodeParams {
+    fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+    fn into_call(self) -> ToolCall {
+        ToolCall::ExploreCode(ExploreArgs {
+            include_tests: self.include_tests,
+            ..ExploreArgs::new(self.query)
+        })
+    }
+}
+
+/// `grep`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(description = "")]
 pub struct GrepParams {
-    /// The session this call belongs to (from `explore_code`'s reply).
-    pub session: String,
-    /// The observe stage's own arguments, flattened.
-    #[serde(flatten)]
+    /// Literal text; a Rust regex with `regex: true`.
+    pub pattern: String,
+    /// Read `pattern` as a regex (the field says so; no description).
+    #[serde(default)]
     #[schemars(description = "")]
-    pub args: GrepArgs,
+    pub regex: bool,
+    /// Default: ignore case.
+    #[serde(default)]
+    pub case_sensitive: bool,
+    /// A file or directory to search in.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Only files matching it: `*.ts`, `src/**/*.py`, `*.{js,ts}`.
+    #[serde(default)]
+    pub glob: Option<String>,
+    /// Lines shown around each match.
+    #[serde(default)]
+    pub context: u32,
+    /// Its default is in the schema.
+    #[serde(default = "default_max_matches")]
+    #[schemars(description = "")]
+    pub max_matches: usize,
+    /// The session (described once, on `explore_code`).
+    #[serde(default)]
+    #[schemars(description = "")]
+    pub session: Option<String>,
 }
 
-/// `read_file` within a session.
+fn default_max_matches() -> usize {
+    GrepArgs::new("").max_matches
+}
+
+impl ToolArgs for GrepParams {
+    fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+    fn into_call(self) -> ToolCall {
+        ToolCall::Grep(GrepArgs {
+            pattern: self.pattern,
+            regex: self.regex,
+            case_sensitive: self.case_sensitive,
+            path: self.path,
+            glob: self.glob,
+            max_matches: self.max_matches,
+            context: self.context,
+        })
+    }
+}
+
+/// `read_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(description = "")]
 pub struct ReadFileParams {
-    /// The session this call belongs to (from `explore_code`'s reply).
-    pub session: String,
-    /// The observe stage's own arguments, flattened.
-    #[serde(flatten)]
+    /// Repository-relative.
+    pub path: String,
+    /// Default 1.
+    #[serde(default)]
+    pub start_line: Option<u32>,
+    /// Inclusive; default: 200 lines on.
+    #[serde(default)]
+    pub end_line: Option<u32>,
+    /// The session (described once, on `explore_code`).
+    #[serde(default)]
     #[schemars(description = "")]
-    pub args: ReadFileArgs,
+    pub session: Option<String>,
 }
 
-/// `list_files` within a session.
+impl ToolArgs for ReadFileParams {
+    fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+    fn into_call(self) -> ToolCall {
+        ToolCall::ReadFile(ReadFileArgs {
+            start_line: self.start_line,
+            end_line: self.end_line,
+            ..ReadFileArgs::new(self.path)
+        })
+    }
+}
+
+/// `list_files`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(description = "")]
 pub struct ListFilesParams {
-    /// The session this call belongs to (from `explore_code`'s reply).
-    pub session: String,
-    /// The observe stage's own arguments, flattened.
-    #[serde(flatten)]
+    /// A directory; the repository root when absent.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Only files whose path or name matches.
+    #[serde(default)]
+    pub glob: Option<String>,
+    /// Levels below `path` (default 2).
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// The session (described once, on `explore_code`).
+    #[serde(default)]
     #[schemars(description = "")]
-    pub args: ListFilesArgs,
+    pub session: Option<String>,
+}
+
+impl ToolArgs for ListFilesParams {
+    fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+    fn into_call(self) -> ToolCall {
+        ToolCall::ListFiles(ListFilesArgs {
+            path: self.path,
+            depth: self.depth,
+            glob: self.glob,
+            ..ListFilesArgs::default()
+        })
+    }
+}
+
+/// `definition`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(description = "")]
+pub struct DefinitionParams {
+    /// A name (save), a qualified name (Store.save) or a candidate ID (c7).
+    pub name: String,
+    /// Only declarations under this file or directory.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Also the body, line-numbered (first 3 hits, 120 lines each).
+    #[serde(default)]
+    pub body: bool,
+    /// The session (described once, on `explore_code`).
+    #[serde(default)]
+    #[schemars(description = "")]
+    pub session: Option<String>,
+}
+
+impl ToolArgs for DefinitionParams {
+    fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+    fn into_call(self) -> ToolCall {
+        ToolCall::Definition(DefinitionArgs {
+            target: Target {
+                name: self.name,
+                path: self.path,
+                line: None,
+            },
+            body: self.body,
+        })
+    }
+}
+
+/// `references`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(description = "")]
+pub struct ReferencesParams {
+    /// As for definition.
+    pub name: String,
+    /// As for definition (described once, there).
+    #[serde(default)]
+    #[schemars(description = "")]
+    pub path: Option<String>,
+    /// true: what it calls and uses instead.
+    #[serde(default)]
+    pub callees: bool,
+    /// Its default is in the schema.
+    #[serde(default = "default_max_results")]
+    #[schemars(description = "")]
+    pub max_results: usize,
+    /// The session (described once, on `explore_code`).
+    #[serde(default)]
+    #[schemars(description = "")]
+    pub session: Option<String>,
+}
+
+fn default_max_results() -> usize {
+    ReferencesArgs::new("").max_results
+}
+
+impl ToolArgs for ReferencesParams {
+    fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+    fn into_call(self) -> ToolCall {
+        ToolCall::References(ReferencesArgs {
+            target: Target {
+                name: self.name,
+                path: self.path,
+                line: None,
+            },
+            callees: self.callees,
+            max_results: self.max_results,
+        })
+    }
+}
+
+/// `outline`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(description = "")]
+pub struct OutlineParams {
+    /// A file, or a directory (each file's top-level declarations); default: the root.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Its default is in the schema.
+    #[serde(default = "default_max_entries")]
+    #[schemars(description = "")]
+    pub max_entries: usize,
+    /// The session (described once, on `explore_code`).
+    #[serde(default)]
+    #[schemars(description = "")]
+    pub session: Option<String>,
+}
+
+fn default_max_entries() -> usize {
+    OutlineArgs::new("").max_entries
+}
+
+impl ToolArgs for OutlineParams {
+    fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+    fn into_call(self) -> ToolCall {
+        ToolCall::Outline(OutlineArgs {
+            path: self.path,
+            max_entries: self.max_entries,
+        })
+    }
 }
 
 /// `submit_report`: the session plus the selection's own fields at the top level, exactly
@@ -124,19 +341,21 @@ pub struct SubmitParams {
     /// Validate and render only; the session stays open.
     #[serde(default)]
     pub preview: bool,
+    /// What the report is for, when not the session's default (locate).
+    #[serde(default)]
+    pub intent: Option<Intent>,
     /// The selection's fields, as submitted.
     #[serde(flatten)]
     pub selection: Map<String, Value>,
 }
 
-const PREVIEW_FIELD_DOC: &str = "true: validate and render without closing the session, to \
-    see what would be dropped or lowered before the final submission (default false).";
+const PREVIEW_FIELD_DOC: &str = "true: check and render, keeping the session open to submit again.";
 
-const SESSION_FIELD_DOC: &str = "The session to close (from `explore_code`'s reply). It \
-    stays open when the selection is rejected, so it can be fixed and submitted again.";
+const INTENT_FIELD_DOC: &str = "What the report is for (default locate); edit and debug need \
+    read targets.";
 
 /// The input schema of `submit_report`: the selection's generated schema with the
-/// `session` field added.
+/// `session`, `intent` and `preview` fields added.
 pub fn submit_schema() -> Map<String, Value> {
     let schema = schemars::schema_for!(Selection);
     let mut object = match serde_json::to_value(schema) {
@@ -149,13 +368,18 @@ pub fn submit_schema() -> Map<String, Value> {
     object.remove("title");
     object.remove("description");
     object.insert("type".into(), Value::from("object"));
+    let intents: Vec<Value> = [Intent::Explain, Intent::Locate, Intent::Edit, Intent::Debug]
+        .iter()
+        .map(|i| Value::from(i.as_str()))
+        .collect();
     let properties = object
         .entry("properties")
         .or_insert_with(|| Value::Object(Map::new()));
     if let Value::Object(properties) = properties {
+        properties.insert("session".into(), serde_json::json!({"type": "string"}));
         properties.insert(
-            "session".into(),
-            serde_json::json!({"type": "string", "description": SESSION_FIELD_DOC}),
+            "intent".into(),
+            serde_json::json!({"type": "string", "enum": intents, "description": INTENT_FIELD_DOC}),
         );
         properties.insert(
             "preview".into(),

@@ -101,15 +101,16 @@ fn workflow(question: &str, intent: Option<Intent>) -> String {
          Question: {question}\n\
          {intent_line}\n\
          1. explore_code with `query` (identifiers or the code's own words from the question) \
-         and `intent` starts a session: the reply's first line names it, and every place \
-         carries a candidate ID like [c7].\n\
-         2. Verify in {FOLLOW_UP_CALLS} calls that pass that `session`: grep for definitions \
-         and call sites, read_file the ranges you will cite, explore_code again with a \
-         sharper query if the first missed.\n\
-         3. submit_report with `session`, `primary` (1-{MAX_PRIMARY} candidate IDs, most \
-         important first), a `flow` whose quotes are copied verbatim from what a tool showed \
-         for that candidate, `read_targets`, `action` and `confidence`. Cite only IDs the \
-         tools showed. If the selection is rejected, fix the named field and submit again.\n\
+         starts a session: the reply's first line names it, and every place carries a \
+         candidate ID like [c7].\n\
+         2. Verify in {FOLLOW_UP_CALLS} calls that pass that `session`: definition and \
+         references for a name you saw, grep for text, read_file the ranges you will cite, \
+         explore_code again with a sharper query if the first missed.\n\
+         3. submit_report with `session`, the `intent`, `primary` (1-{MAX_PRIMARY} candidate \
+         IDs, most important first), a `flow` whose quotes are copied verbatim from what a \
+         tool showed for that candidate, `read_targets`, `action` and `confidence`. Cite only \
+         IDs the tools showed. If the selection is rejected, fix the named field and submit \
+         again.\n\
          Answer with the report submit_report returns, unchanged."
     )
 }

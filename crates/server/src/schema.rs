@@ -14,10 +14,15 @@ use std::any::Any;
 use std::sync::Arc;
 
 use rmcp::handler::server::common::schema_for_type;
-use rmcp::handler::server::tool::schema_for_output;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
-use sightline_observe::tools::{explore_code, grep, list_files, read_file};
+use sightline_observe::tools::grep;
+use sightline_observe::tools::list_files;
+use sightline_observe::tools::nav::{outline, references};
+use sightline_registry::selection::{
+    MAX_FLOW, MAX_MISSING, MAX_PRIMARY, MAX_READ_TARGETS, MAX_SEARCH_TARGETS,
+};
+use sightline_validate::Budget;
 
 type JsonObject = Map<String, Value>;
 
@@ -79,27 +84,11 @@ const fn limit(tool: &'static str, field: &'static str, min: u64, max: Option<u6
     }
 }
 
-/// Each entry cites the check it mirrors: `ExploreArgs::validate`, and the argument checks
-/// and clamps at the top of `grep::run`, `read_file`'s `Window::validate` and
-/// `list_files::run`. A value above a clamped maximum is accepted and clamped at run
+/// Each entry cites the check it mirrors: the argument checks and clamps at the top of
+/// `grep::run`, `read_file`'s `Window::validate`, `list_files::run`, `references::run`
+/// and `outline::run`. A value above a clamped maximum is accepted and clamped at run
 /// time; the schema states the effective maximum.
 const LIMITS: &[Limit] = &[
-    limit(
-        "explore_code",
-        "max_files",
-        AT_LEAST_ONE,
-        Some(explore_code::MAX_FILES_CAP as u64),
-    ),
-    limit(
-        "explore_code",
-        "max_depth",
-        0,
-        Some(explore_code::MAX_DEPTH_CAP as u64),
-    ),
-    limit("explore_code", "max_windows_per_file", AT_LEAST_ONE, None),
-    limit("explore_code", "max_lines_per_file", AT_LEAST_ONE, None),
-    limit("explore_code", "max_chars", AT_LEAST_ONE, None),
-    limit("explore_code", "budget_chars", AT_LEAST_ONE, None),
     limit(
         "grep",
         "max_matches",
@@ -107,12 +96,6 @@ const LIMITS: &[Limit] = &[
         Some(grep::MAX_MATCHES_CAP as u64),
     ),
     limit("grep", "context", 0, Some(grep::MAX_CONTEXT as u64)),
-    limit(
-        "read_file",
-        "max_lines",
-        AT_LEAST_ONE,
-        Some(read_file::MAX_LINES_CAP as u64),
-    ),
     limit("read_file", "start_line", AT_LEAST_ONE, None),
     limit("read_file", "end_line", AT_LEAST_ONE, None),
     limit(
@@ -122,10 +105,16 @@ const LIMITS: &[Limit] = &[
         Some(list_files::MAX_DEPTH as u64),
     ),
     limit(
-        "list_files",
+        "references",
+        "max_results",
+        AT_LEAST_ONE,
+        Some(references::MAX_RESULTS_CAP as u64),
+    ),
+    limit(
+        "outline",
         "max_entries",
         AT_LEAST_ONE,
-        Some(list_files::MAX_ENTRIES_CAP as u64),
+        Some(outline::MAX_ENTRIES_CAP as u64),
     ),
 ];
 
@@ -138,9 +127,71 @@ pub fn input<T: JsonSchema + Any>(tool: &str) -> Arc<JsonObject> {
     finish(tool, &raw)
 }
 
-/// The portable output schema of a tool whose structuredContent is `T`.
-pub fn output<T: JsonSchema + Any>() -> Arc<JsonObject> {
-    Arc::new(portable(&schema_for_output::<T>()))
+/// The portable input schema of `submit_report`, with every limit validation enforces on
+/// a selection as `maxItems` and `maxLength` (the same constants, so a client that checks
+/// the schema and the validator agree), and without the noise a model need not read
+/// (empty defaults, the candidate ID's description repeated on every ID).
+pub fn submit() -> Arc<JsonObject> {
+    let mut object = portable(&crate::params::submit_schema());
+    let budget = Budget::default();
+    let counts = [
+        ("primary", MAX_PRIMARY),
+        ("flow", MAX_FLOW),
+        ("read_targets", MAX_READ_TARGETS),
+        ("missing", MAX_MISSING),
+        ("search_targets", MAX_SEARCH_TARGETS),
+    ];
+    // guard: allow(lexicon) reason: the submit_report schema's own field names, not English words
+    let lengths: [(&str, &str, usize); 7] = [
+        ("flow", "quote", budget.max_quote_chars),
+        ("flow", "role", budget.max_term_chars),
+        ("flow", "fact", budget.max_text_chars),
+        ("read_targets", "purpose", budget.max_text_chars),
+        ("search_targets", "term", budget.max_term_chars),
+        ("search_targets", "scope", budget.max_text_chars),
+        ("missing", "", budget.max_text_chars),
+    ];
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for (field, max) in counts {
+            if let Some(Value::Object(array)) = properties.get_mut(field) {
+                array.remove("default");
+                array.insert("maxItems".into(), Value::from(max));
+            }
+        }
+        for (field, inner, max) in lengths {
+            let Some(items) = properties.get_mut(field).and_then(|a| a.get_mut("items")) else {
+                continue;
+            };
+            let target = match inner {
+                "" => Some(items),
+                inner => items.get_mut("properties").and_then(|p| p.get_mut(inner)),
+            };
+            if let Some(Value::Object(string)) = target {
+                string.insert("maxLength".into(), Value::from(max));
+            }
+        }
+    }
+    strip_id_docs(&mut object);
+    Arc::new(object)
+}
+
+/// Removes the description of every candidate ID schema (`pattern` `^c[0-9]+$`): the
+/// pattern says what it is, and the description would repeat on every ID field.
+fn strip_id_docs(object: &mut JsonObject) {
+    if object.get("pattern").and_then(Value::as_str) == Some("^c[0-9]+$") {
+        object.remove("description");
+    }
+    for value in object.values_mut() {
+        match value {
+            Value::Object(child) => strip_id_docs(child),
+            Value::Array(items) => items.iter_mut().for_each(|item| {
+                if let Value::Object(child) = item {
+                    strip_id_docs(child);
+                }
+            }),
+            _ => {}
+        }
+    }
 }
 
 /// `schema` (a tool's raw input schema) made portable, with `tool`'s run-time limits.
@@ -273,7 +324,8 @@ fn collapse(out: &mut JsonObject) {
     if out.get("additionalProperties") == Some(&Value::Bool(false)) {
         out.remove("additionalProperties");
     }
-    if out.get("default") == Some(&Value::Null) {
+    // `null` says nothing; `false` is what an absent flag means anyway.
+    if matches!(out.get("default"), Some(Value::Null | Value::Bool(false))) {
         out.remove("default");
     }
 }
@@ -622,16 +674,16 @@ mod tests {
     fn limits_apply_to_the_named_tool_only() {
         let schema = object(json!({
             "type": "object",
-            "properties": {"max_files": {"type": "integer", "format": "uint32", "minimum": 0}}
+            "properties": {"max_matches": {"type": "integer", "format": "uint", "minimum": 0}}
         }));
-        let explore_code = finish("explore_code", &schema);
-        assert_eq!(explore_code["properties"]["max_files"]["minimum"], 1);
+        let grep = finish("grep", &schema);
+        assert_eq!(grep["properties"]["max_matches"]["minimum"], 1);
         assert_eq!(
-            explore_code["properties"]["max_files"]["maximum"],
-            u64::from(explore_code::MAX_FILES_CAP)
+            grep["properties"]["max_matches"]["maximum"],
+            grep::MAX_MATCHES_CAP as u64
         );
-        let other = finish("grep", &schema);
-        assert_eq!(other["properties"]["max_files"]["minimum"], 0);
-        assert!(other["properties"]["max_files"].get("maximum").is_none());
+        let other = finish("outline", &schema);
+        assert_eq!(other["properties"]["max_matches"]["minimum"], 0);
+        assert!(other["properties"]["max_matches"].get("maximum").is_none());
     }
 }

@@ -37,6 +37,12 @@ impl Sessions {
             .ok_or_else(|| unknown(id))
     }
 
+    pub fn get_mut(&mut self, id: &str) -> Result<&mut ExploreSession, CallError> {
+        parse_id(id)
+            .and_then(|n| self.open.get_mut(&n))
+            .ok_or_else(|| unknown(id))
+    }
+
     pub fn remove(&mut self, id: &str) -> Result<ExploreSession, CallError> {
         parse_id(id)
             .and_then(|n| self.open.remove(&n))

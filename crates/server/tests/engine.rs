@@ -40,10 +40,14 @@ fn params<T: serde::de::DeserializeOwned>(value: Value) -> T {
     serde_json::from_value(value).unwrap()
 }
 
+fn explore_code(query: &str) -> ToolCall {
+    ToolCall::ExploreCode(sightline_observe::tools::explore_code::ExploreArgs::new(
+        query,
+    ))
+}
+
 fn start(engine: &mut Engine, query: &str) -> (String, sightline_server::CallOut) {
-    let reply = engine
-        .explore_code(params(json!({"query": query, "intent": "edit"})))
-        .unwrap();
+    let reply = engine.call(None, explore_code(query)).unwrap();
     (reply.structured.session.clone(), reply.structured)
 }
 
@@ -53,7 +57,7 @@ fn a_session_accumulates_calls_and_closes_on_an_accepted_submission() {
     let (id, first) = start(&mut engine, "validateDraft");
     assert!(!first.new_candidates.is_empty());
     let grep = ToolCall::Grep(params(json!({"pattern": "handleSave"})));
-    let second = engine.call_in(&id, grep).unwrap();
+    let second = engine.call(Some(&id), grep).unwrap();
     assert_eq!(second.structured.session, id);
     // IDs continue within the session instead of starting again at c1.
     let first_ids: Vec<_> = first.new_candidates.iter().map(|c| c.id).collect();
@@ -86,30 +90,66 @@ fn a_session_accumulates_calls_and_closes_on_an_accepted_submission() {
         first.new_candidates[0].path
     );
     assert_eq!(engine.open_sessions(), 0);
-    let again = engine.call_in(&id, ToolCall::ListFiles(params(json!({}))));
+    let again = engine.call(Some(&id), ToolCall::ListFiles(params(json!({}))));
     assert!(matches!(again, Err(CallError::UnknownSession { .. })));
 }
 
 #[test]
-fn starting_needs_an_intent_and_the_intent_is_fixed() {
+fn every_session_tool_can_start_a_session_and_submit_sets_the_intent() {
     let (_dir, mut engine) = engine();
-    let missing = engine.explore_code(params(json!({"query": "validateDraft"})));
-    assert!(matches!(missing, Err(CallError::MissingIntent)));
-    let (id, _) = start(&mut engine, "validateDraft");
-    let changed = engine.explore_code(params(
-        json!({"session": id, "query": "handleSave", "intent": "explain"}),
-    ));
-    assert!(matches!(changed, Err(CallError::IntentChanged { .. })));
-    let same = engine.explore_code(params(
-        json!({"session": id, "query": "handleSave", "intent": "edit"}),
-    ));
-    assert!(same.is_ok());
+    for call in [
+        ToolCall::Grep(params(json!({"pattern": "handleSave"}))),
+        ToolCall::Definition(params(json!({"name": "handleSave"}))),
+        ToolCall::References(params(json!({"name": "handleSave"}))),
+        ToolCall::Outline(params(json!({"path": "src/handlers"}))),
+        ToolCall::ReadFile(params(json!({"path": "src/handlers/save.ts"}))),
+        ToolCall::ListFiles(params(json!({"path": "src"}))),
+    ] {
+        let reply = engine.call(None, call).unwrap();
+        let id = reply.structured.session.clone();
+        assert!(
+            reply.text.starts_with(&format!("session {id} (new")),
+            "{}",
+            reply.text
+        );
+        let next = engine
+            .call(
+                Some(&id),
+                ToolCall::Grep(params(json!({"pattern": "validateDraft"}))),
+            )
+            .unwrap();
+        assert!(
+            next.text.starts_with(&format!("session {id}\n")),
+            "{}",
+            next.text
+        );
+    }
+    // The intent of a session a definition started is locate until the submission says:
+    // an edit report cannot be answered from the report alone.
+    let reply = engine
+        .call(
+            None,
+            ToolCall::Definition(params(json!({"name": "handleSave"}))),
+        )
+        .unwrap();
+    let id = reply.structured.session.clone();
+    let report = engine
+        .submit(params(json!({
+            "session": id, "intent": "edit", "primary": ["c1"],
+            "action": "answer_from_report", "confidence": "medium",
+        })))
+        .unwrap();
+    assert!(report.text.contains("intent: edit"), "{}", report.text);
+    assert_ne!(
+        report.structured.action,
+        sightline_registry::Action::AnswerFromReport
+    );
 }
 
 #[test]
 fn a_failed_first_call_leaves_no_session() {
     let (_dir, mut engine) = engine();
-    let empty = engine.explore_code(params(json!({"query": "  ", "intent": "locate"})));
+    let empty = engine.call(None, explore_code("  "));
     assert!(matches!(empty, Err(CallError::Tool(_))), "{empty:?}");
     assert_eq!(engine.open_sessions(), 0);
 }
@@ -119,13 +159,13 @@ fn tool_failures_in_a_session_are_errors_with_the_reason() {
     let (_dir, mut engine) = engine();
     let (id, _) = start(&mut engine, "validateDraft");
     let outside = ToolCall::ReadFile(params(json!({"path": "../outside.ts"})));
-    let Err(CallError::Tool(message)) = engine.call_in(&id, outside) else {
+    let Err(CallError::Tool(message)) = engine.call(Some(&id), outside) else {
         panic!("a path outside the root must fail")
     };
     assert!(message.contains("outside.ts"), "{message}");
-    let unknown = engine.call_in("s999", ToolCall::ListFiles(params(json!({}))));
+    let unknown = engine.call(Some("s999"), ToolCall::ListFiles(params(json!({}))));
     assert!(matches!(unknown, Err(CallError::UnknownSession { .. })));
-    let garbage = engine.call_in("nonsense", ToolCall::ListFiles(params(json!({}))));
+    let garbage = engine.call(Some("nonsense"), ToolCall::ListFiles(params(json!({}))));
     assert!(matches!(garbage, Err(CallError::UnknownSession { .. })));
 }
 
@@ -137,7 +177,7 @@ fn only_the_most_recent_sessions_are_kept() {
         start(&mut engine, "handleSave");
     }
     assert_eq!(engine.open_sessions(), MAX_OPEN_SESSIONS);
-    let evicted = engine.call_in(&oldest, ToolCall::ListFiles(params(json!({}))));
+    let evicted = engine.call(Some(&oldest), ToolCall::ListFiles(params(json!({}))));
     assert!(matches!(evicted, Err(CallError::UnknownSession { .. })));
 }
 
@@ -222,7 +262,7 @@ fn a_submission_hears_what_validation_removed() {
     let (id, _) = start(&mut engine, "validateDraft");
     let reply = engine
         .submit(params(json!({
-            "session": id, "primary": ["c1", "c99"],
+            "session": id, "intent": "edit", "primary": ["c1", "c99"],
             "action": "answer_from_report", "confidence": "high",
         })))
         .unwrap();
@@ -276,12 +316,12 @@ fn storage_of_finished_and_evicted_sessions_is_reused_not_accumulated() {
         let (id, _) = start(&mut engine, &query);
         if round % 3 == 0 {
             let grep = ToolCall::Grep(params(json!({"pattern": "handleSave"})));
-            engine.call_in(&id, grep).unwrap();
+            engine.call(Some(&id), grep).unwrap();
             let done = json!({"session": id, "primary": ["c1"], "action": "read_targets", "confidence": "low"});
             engine.submit(params(done)).unwrap();
         }
         // A first call that fails does not keep its session either.
-        let bad = engine.explore_code(params(json!({"query": "", "intent": "edit"})));
+        let bad = engine.call(None, explore_code(""));
         assert!(bad.is_err() || engine.open_sessions() <= MAX_OPEN_SESSIONS);
     }
     assert!(engine.open_sessions() <= MAX_OPEN_SESSIONS);
@@ -338,9 +378,12 @@ fn no_tool_writes_into_the_repository() {
         json!({"tool": "grep", "args": {"pattern": "handleSave", "context": 2}}),
         json!({"tool": "read_file", "args": {"path": "package.json"}}),
         json!({"tool": "list_files", "args": {"path": "."}}),
+        json!({"tool": "definition", "args": {"name": "handleSave", "body": true}}),
+        json!({"tool": "references", "args": {"name": "handleSave"}}),
+        json!({"tool": "outline", "args": {"path": "src"}}),
     ] {
         let call: ToolCall = params(call);
-        engine.call_in(&id, call).unwrap();
+        engine.call(Some(&id), call).unwrap();
     }
     let done =
         json!({"session": id, "primary": ["c1"], "action": "read_targets", "confidence": "low"});

@@ -12,7 +12,7 @@ pub struct Budget {
     pub max_term_chars: usize,
     /// Longest fact, purpose, missing entry or search scope, in characters.
     pub max_text_chars: usize,
-    /// Longest quote, in characters (whitespace-normalized).
+    /// Longest quote, in characters as submitted.
     pub max_quote_chars: usize,
 }
 

@@ -53,7 +53,8 @@ fn too_long(field: &str, len: usize, max: usize) -> Option<String> {
 fn clamp_lengths(pass: &mut Pass, budget: &Budget) {
     let sel = &mut pass.sel;
     retain_or_record(&mut sel.flow, &mut pass.drops, |l, _| {
-        let quote_len = chars(&crate::quote::normalize(&l.quote));
+        // As submitted, like the schema's `maxLength`.
+        let quote_len = chars(&l.quote);
         let reason = too_long("role", chars(&l.role), budget.max_term_chars)
             .or_else(|| too_long("fact", chars(&l.fact), budget.max_text_chars))
             .or_else(|| too_long("quote", quote_len, budget.max_quote_chars));

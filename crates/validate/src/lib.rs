@@ -11,9 +11,12 @@
 //! argument into a selection with errors that name the field.
 //!
 //! Invariants (held by property tests in `tests/properties.rs`):
-//! - Validators only downgrade. Every ID that survives was in the submission and names a
-//!   candidate in the registry; every quote that survives is verbatim in text a tool showed
-//!   for that candidate; the confidence never rises; counts and free text fit [`Budget`].
+//! - Validators only downgrade. Every ID that survives was in the submission, or is the
+//!   declaration inside a submitted candidate that holds a surviving flow link's quote (a
+//!   narrowing, [`Rule::Narrowed`]), and names a candidate in the registry; every quote
+//!   that survives is verbatim in text a tool showed for that candidate; the confidence
+//!   never rises; counts and free text fit [`Budget`], whose lengths count characters as
+//!   submitted (the `maxLength` a client sees in the schema).
 //! - When nothing usable survives, the result is the validated fallback, never an empty
 //!   report (`fell_back` says so).
 //! - It depends on `sightline-base` alone: no parser, index or database, so it is a pure
@@ -71,6 +74,7 @@ mod clamp;
 mod confidence;
 mod intent;
 mod known;
+mod narrow;
 mod outcome;
 mod parse;
 mod pass;

@@ -39,12 +39,18 @@ pub enum Rule {
     Confidence,
     /// Nothing survived; the deterministic fallback selection replaced the submission.
     Fallback,
+    /// A flow link's quote lies in a declaration inside the cited candidate: the link (and
+    /// the same primary entry) cites that declaration's tighter candidate instead.
+    Narrowed,
 }
 
 impl Rule {
     /// Whether the rule removed part of the selection (as opposed to adjusting it).
     pub fn is_removal(self) -> bool {
-        !matches!(self, Rule::Action | Rule::Confidence | Rule::Fallback)
+        !matches!(
+            self,
+            Rule::Action | Rule::Confidence | Rule::Fallback | Rule::Narrowed
+        )
     }
 }
 

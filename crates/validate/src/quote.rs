@@ -82,9 +82,23 @@ pub fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The line without a leading line number (`  42 x`, `42| x`, `42 | x`, `42: x`), or
-/// `None` when it has none.
+/// The line without a leading line number (`  42 x`, `42| x`, `42 | x`, `42: x`) and the
+/// candidate label tools print after one (`42 [c7 40-60] x`), or `None` when it has no
+/// number.
 fn strip_line_number(line: &str) -> Option<&str> {
+    let rest = strip_number(line)?;
+    Some(strip_label(rest).unwrap_or(rest))
+}
+
+/// `rest` without a leading candidate label (`[c7]`, `[c7 40-60]`) and the space after it.
+fn strip_label(rest: &str) -> Option<&str> {
+    let t = rest.trim_start();
+    let close = t.find(']')?;
+    t[..=close].parse::<sightline_base::CandidateId>().ok()?;
+    Some(&t[close + 1..])
+}
+
+fn strip_number(line: &str) -> Option<&str> {
     let t = line.trim_start();
     let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     if digits == 0 {
@@ -217,6 +231,12 @@ mod tests {
         assert_eq!(strip_line_number("42: let x"), Some(" let x"));
         assert_eq!(strip_line_number("let x"), None);
         assert_eq!(strip_line_number("42x"), None);
+        assert_eq!(
+            strip_line_number(" 250 [c32 250-290] def foo():"),
+            Some(" def foo():")
+        );
+        assert_eq!(strip_line_number("12: [c7] x"), Some(" x"));
+        assert_eq!(strip_line_number("12: [cx] x"), Some(" [cx] x"));
     }
 
     #[test]

@@ -36,9 +36,21 @@ proptest! {
             prop_assert_eq!(out.confidence, Confidence::Low);
         } else {
             prop_assert!(out.confidence <= sel.confidence);
-            // Nothing added, nothing reordered.
-            prop_assert!(is_subsequence(&out.primary, &sel.primary));
-            prop_assert!(is_subsequence(&out.flow, &sel.flow));
+            // Nothing added, nothing reordered: an ID may only be narrowed to a declaration
+            // inside the one submitted.
+            let within = |o: sightline_registry::CandidateId, i: sightline_registry::CandidateId| {
+                o == i
+                    || match (registry.get(o), registry.get(i)) {
+                        (Some(a), Some(b)) => a.path == b.path
+                            && a.range.zip(b.range).is_some_and(|(a, b)| b.contains(&a)),
+                        _ => false,
+                    }
+            };
+            prop_assert!(is_subsequence_by(&out.primary, &sel.primary, |o, i| within(*o, *i)));
+            let same_link = |o: &sightline_registry::FlowLink, i: &sightline_registry::FlowLink| {
+                within(o.candidate, i.candidate) && (&o.role, &o.fact, &o.quote) == (&i.role, &i.fact, &i.quote)
+            };
+            prop_assert!(is_subsequence_by(&out.flow, &sel.flow, same_link));
             prop_assert!(is_subsequence(&out.read_targets, &sel.read_targets));
             prop_assert!(is_subsequence(&out.missing, &sel.missing));
             // A search target may lose a scope that is not a repository path, nothing else.

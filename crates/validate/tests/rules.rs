@@ -505,3 +505,139 @@ fn an_indented_quote_from_an_unchanged_file_is_kept() {
         v.drops
     );
 }
+
+/// A registry with a read of lines 1-20 and, inside it, a declaration 5-10 the read
+/// labelled: both hold their own lines of the text.
+fn read_with_a_declaration() -> sightline_registry::Registry {
+    use sightline_base::{CandidateSymbol, LineRange, Location, ObservedText, Sighting, ToolName};
+    let text = |r: LineRange| ObservedText {
+        lines: r,
+        text: (r.start..=r.end)
+            .map(|n| format!("statement_number_{n}();\n"))
+            .collect(),
+    };
+    let sighting = |r: LineRange, symbols: Vec<CandidateSymbol>| Sighting {
+        path: "src/a.ts".into(),
+        traits: sightline_base::PathTraits::of("src/a.ts"),
+        location: Location::Lines(r),
+        range: Some(r),
+        symbols,
+        reason: "read".into(),
+        score: None,
+        search: None,
+        matched_terms: Vec::new(),
+        text: Some(text(r)),
+    };
+    let method = CandidateSymbol {
+        name: "save".into(),
+        qualified: "Store.save".into(),
+        kind: "method".into(),
+        line: 5,
+    };
+    let mut registry = sightline_registry::Registry::new();
+    registry.record_sightings(
+        0,
+        ToolName::ReadFile,
+        [
+            sighting(LineRange::new(1, 20), Vec::new()),
+            sighting(LineRange::new(5, 10), vec![method]),
+        ],
+    );
+    registry
+}
+
+#[test]
+fn a_quote_is_cited_at_the_declaration_that_holds_it() {
+    let registry = read_with_a_declaration();
+    let sel = Selection {
+        primary: vec![id(1)],
+        flow: vec![link(1, "entry", "saves", "statement_number_7();")],
+        ..selection(Action::AnswerFromReport, Confidence::Medium)
+    };
+    let v = validate(&sel, &registry, Intent::Explain, &sel, &Budget::default());
+    assert_eq!(v.selection.flow[0].candidate, id(2), "{:?}", v.drops);
+    assert_eq!(v.selection.primary, vec![id(2)]);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::Narrowed, "flow link c1"),
+            (Rule::Narrowed, "primary c1")
+        ]
+    );
+    assert_eq!(
+        v.selection.confidence,
+        Confidence::Medium,
+        "a narrowing lowers nothing"
+    );
+    // A quote outside the declaration stays at the read.
+    let outside = Selection {
+        flow: vec![link(1, "entry", "saves", "statement_number_15();")],
+        ..sel.clone()
+    };
+    let v = validate(
+        &outside,
+        &registry,
+        Intent::Explain,
+        &outside,
+        &Budget::default(),
+    );
+    assert_eq!(v.selection, outside);
+    // Validating the narrowed selection again changes nothing.
+    let narrowed = validate(&sel, &registry, Intent::Explain, &sel, &Budget::default()).selection;
+    let again = validate(
+        &narrowed,
+        &registry,
+        Intent::Explain,
+        &narrowed,
+        &Budget::default(),
+    );
+    assert_eq!(again.selection, narrowed);
+    assert!(again.drops.is_empty());
+}
+
+/// The schema's `maxLength` counts characters as submitted, and so does validation.
+#[test]
+fn a_quote_is_as_long_as_submitted() {
+    use sightline_base::{LineRange, Location, ObservedText, Sighting, ToolName};
+    let budget = Budget::default();
+    let line = format!("        {}", "x".repeat(budget.max_quote_chars - 8));
+    assert_eq!(line.chars().count(), budget.max_quote_chars);
+    let mut registry = sightline_registry::Registry::new();
+    let at = LineRange::new(3, 3);
+    registry.record_sightings(
+        0,
+        ToolName::ReadFile,
+        [Sighting {
+            path: "src/a.ts".into(),
+            traits: sightline_base::PathTraits::of("src/a.ts"),
+            location: Location::Lines(at),
+            range: Some(at),
+            symbols: Vec::new(),
+            reason: "read".into(),
+            score: None,
+            search: None,
+            matched_terms: Vec::new(),
+            text: Some(ObservedText {
+                lines: at,
+                text: format!("{line}\n"),
+            }),
+        }],
+    );
+    // The same line with one more space of indentation verifies just as well.
+    for (quote, kept) in [(line.clone(), true), (format!(" {line}"), false)] {
+        let sel = Selection {
+            primary: vec![id(1)],
+            flow: vec![link(1, "a", "f", &quote)],
+            ..selection(Action::AnswerFromReport, Confidence::Medium)
+        };
+        let v = validate(&sel, &registry, Intent::Explain, &sel, &budget);
+        let cut = v.drops.iter().any(|d| d.rule == Rule::TooLong);
+        assert_eq!(
+            cut,
+            !kept,
+            "{} characters: {:?}",
+            quote.chars().count(),
+            v.drops
+        );
+    }
+}

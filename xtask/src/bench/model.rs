@@ -63,6 +63,10 @@ pub struct Session {
     /// A refresh walk that finds nothing changed: the floor under every re-index.
     pub unchanged_walk_ms: f64,
     pub explore: Vec<QueryTiming>,
+    /// The navigation tools on the sampled names: `definition`, `references` (uses),
+    /// `callees` (references with callees) and `outline` of the name's file.
+    #[serde(default)]
+    pub navigation: Vec<NavTiming>,
     pub peak_rss_bytes: Option<u64>,
     /// A server's `explore` right after a shape edit, against one with nothing changed.
     #[serde(default)]
@@ -75,6 +79,15 @@ pub struct QueryTiming {
     pub ms: f64,
     pub files: u32,
     pub error: Option<String>,
+}
+
+/// One navigation call: which tool, on what, how long, how many characters it printed.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct NavTiming {
+    pub tool: String,
+    pub target: String,
+    pub ms: f64,
+    pub chars: usize,
 }
 
 /// The headline numbers of one repository (medians over runs).
@@ -99,6 +112,9 @@ pub struct Summary {
     pub explore_p50_ms: Option<f64>,
     pub explore_p95_ms: Option<f64>,
     pub explore_max_ms: Option<f64>,
+    /// Each navigation tool's (p50, p95) in ms, by tool.
+    #[serde(default)]
+    pub navigation_ms: BTreeMap<String, (f64, f64)>,
     /// Median over edited files of what a server's `explore` right after a shape edit
     /// costs beyond the same call with nothing changed.
     #[serde(default)]

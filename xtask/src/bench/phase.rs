@@ -13,7 +13,7 @@ use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::walk::{FileRole, walk_changed};
 use sightline_observe::{CacheMode, Index, IndexOptions};
 
-use super::model::{ColdRun, QueryTiming, RESULT_MARKER, Session, WarmRun};
+use super::model::{ColdRun, NavTiming, QueryTiming, RESULT_MARKER, Session, WarmRun};
 use super::procfs::{cpu_ms, peak_rss_bytes};
 use super::queries;
 use super::serve;
@@ -137,6 +137,9 @@ fn session(repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<S
     }
     for query in queries::sample(&index) {
         out.explore.push(explore(&index, query));
+    }
+    for name in queries::names(&index) {
+        out.navigation.extend(navigate(&index, &name));
     }
     out.peak_rss_bytes = peak_rss_bytes();
     // Measured last, on an index of its own: the server engine takes its index whole.
@@ -291,4 +294,50 @@ fn explore(index: &Index, query: String) -> QueryTiming {
             error: Some(e.to_string()),
         },
     }
+}
+
+/// Times the navigation tools on `name`: its definition, its uses, its callees, and the
+/// outline of the file of its first definition (what an agent asks instead of grep).
+fn navigate(index: &Index, name: &str) -> Vec<NavTiming> {
+    use sightline_observe::tools::nav::definition::{self, DefinitionArgs};
+    use sightline_observe::tools::nav::outline::{self, OutlineArgs};
+    use sightline_observe::tools::nav::references::{self, ReferencesArgs};
+    let (db, ws) = (index.db(), index.workspace());
+    let none = |_: &str, _| None;
+    let mut out = Vec::new();
+    let mut timed = |tool: &str, target: &str, run: &dyn Fn() -> Option<String>| {
+        let t = Instant::now();
+        let text = run();
+        let ms = ms(t);
+        out.push(NavTiming {
+            tool: tool.to_owned(),
+            target: target.to_owned(),
+            ms,
+            chars: text.map_or(0, |t| t.len()),
+        });
+    };
+    let found = definition::run(db, ws, &DefinitionArgs::new(name)).ok();
+    timed("definition", name, &|| {
+        let r = definition::run(db, ws, &DefinitionArgs::new(name)).ok()?;
+        Some(r.render_tagged(&none))
+    });
+    timed("references", name, &|| {
+        let r = references::run(db, ws, &ReferencesArgs::new(name)).ok()?;
+        Some(r.render_tagged(&none))
+    });
+    timed("callees", name, &|| {
+        let args = ReferencesArgs {
+            callees: true,
+            ..ReferencesArgs::new(name)
+        };
+        let r = references::run(db, ws, &args).ok()?;
+        Some(r.render_tagged(&none))
+    });
+    if let Some(path) = found.and_then(|f| f.hits.first().map(|h| h.path.clone())) {
+        timed("outline", &path, &|| {
+            let r = outline::run(db, ws, &OutlineArgs::new(path.as_str())).ok()?;
+            Some(r.render_tagged(&none))
+        });
+    }
+    out
 }

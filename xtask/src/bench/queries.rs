@@ -17,6 +17,11 @@ pub fn sample<D: sightline_observe::Db>(index: &Index<D>) -> Vec<String> {
     queries
 }
 
+/// The names the navigation tools are timed on: [`NAME_QUERIES`] of the sampled names.
+pub fn names<D: sightline_observe::Db>(index: &Index<D>) -> Vec<String> {
+    spread(&candidate_names(index), NAME_QUERIES)
+}
+
 /// Exported function and class names of primary files (not tests, examples, vendored or
 /// generated code), in path order, each name once.
 fn candidate_names<D: sightline_observe::Db>(index: &Index<D>) -> Vec<String> {

@@ -58,6 +58,17 @@ const TARGETS: &[Target] = &[
         unit: "ms",
         value: |s| s.explore_p50_ms,
     },
+    Target {
+        what: "slowest navigation tool p50",
+        limit: 5.0,
+        unit: "ms",
+        value: |s| {
+            s.navigation_ms
+                .values()
+                .map(|(p50, _)| *p50)
+                .reduce(f64::max)
+        },
+    },
 ];
 
 pub fn markdown(results: &[RepoResult]) -> String {
@@ -68,8 +79,29 @@ pub fn markdown(results: &[RepoResult]) -> String {
     out.push('\n');
     reindex(&mut out, results);
     out.push('\n');
+    navigation(&mut out, results);
+    out.push('\n');
     targets(&mut out, results);
     out
+}
+
+/// The navigation tools' latency on the sampled names (p50 / p95 ms per tool).
+fn navigation(out: &mut String, results: &[RepoResult]) {
+    const TOOLS: [&str; 4] = ["definition", "references", "callees", "outline"];
+    out.push_str(
+        "| repo | navigation p50 / p95 ms: definition | references | callees | outline |\n",
+    );
+    out.push_str("|---|---:|---:|---:|---:|\n");
+    for r in results {
+        let cells: Vec<String> = TOOLS
+            .iter()
+            .map(|t| match r.summary.navigation_ms.get(*t) {
+                Some((p50, p95)) => format!("{p50:.2} / {p95:.2}"),
+                None => "–".to_owned(),
+            })
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", name(r), cells.join(" | "));
+    }
 }
 
 fn name(r: &RepoResult) -> &str {

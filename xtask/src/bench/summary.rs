@@ -35,6 +35,7 @@ pub fn summarize(r: &RepoResult) -> Summary {
         explore_p50_ms: percentile(&explore, 50.0),
         explore_p95_ms: percentile(&explore, 95.0),
         explore_max_ms: max(&explore),
+        navigation_ms: navigation(r),
         serve_edit_extra_ms: paired_extra(
             &r.session.serve.after_edit_ms,
             &r.session.serve.unchanged_ms,
@@ -43,6 +44,18 @@ pub fn summarize(r: &RepoResult) -> Summary {
         cold_timings_ms: median_timings(r.cold.iter().map(|c| &c.timings_ms)),
         warm_timings_ms: median_timings(r.warm.iter().map(|w| &w.timings_ms)),
     }
+}
+
+/// Each navigation tool's p50 and p95.
+fn navigation(r: &RepoResult) -> BTreeMap<String, (f64, f64)> {
+    let mut by_tool: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for t in &r.session.navigation {
+        by_tool.entry(t.tool.clone()).or_default().push(t.ms);
+    }
+    by_tool
+        .into_iter()
+        .filter_map(|(tool, ms)| Some((tool, (percentile(&ms, 50.0)?, percentile(&ms, 95.0)?))))
+        .collect()
 }
 
 fn cpu_s(samples: impl Iterator<Item = Option<f64>>) -> Option<f64> {

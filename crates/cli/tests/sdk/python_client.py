@@ -5,6 +5,7 @@ usage: python_client.py <sightline binary> <repository>
 """
 import asyncio
 import json
+import re
 import sys
 
 from mcp import ClientSession, StdioServerParameters
@@ -45,17 +46,23 @@ async def main(binary, repo):
             assert init.server_info.name == "sightline"
             tools = (await session.list_tools()).tools
             names = {t.name for t in tools}
-            assert {"explore", "explore_code", "grep", "read_file", "list_files", "submit_report"} <= names, names
+            assert {"explore_code", "grep", "read_file", "definition", "references", "outline", "submit_report"} <= names, names
             for t in tools:
                 walk(t.input_schema, f"{t.name}.input")
                 walk(t.output_schema or {}, f"{t.name}.output")
                 assert t.annotations and t.annotations.read_only_hint, f"{t.name} is not read-only"
-            first = await session.call_tool("explore_code", {"query": "validateDraft", "intent": "edit"})
+            first = await session.call_tool("explore_code", {"query": "validateDraft"})
             check_same_information("explore_code", first)
             sid = first.structured_content["session"]
-            cand = first.structured_content["new_candidates"][0]
+            found = await session.call_tool("definition", {"session": sid, "name": "validateDraft"})
+            check_same_information("definition", found)
+            place = re.search(r"^(\S+):\d+(?:-\d+)? \[(c\d+)\]", text_of(found), re.M)
+            assert place, text_of(found)
+            cand = {"path": place.group(1), "id": place.group(2)}
             read = await session.call_tool("read_file", {"session": sid, "path": cand["path"]})
             check_same_information("read_file", read)
+            for tool, args in [("references", {"name": cand["id"]}), ("outline", {"path": "src"})]:
+                check_same_information(tool, await session.call_tool(tool, {"session": sid, **args}))
             grep = await session.call_tool("grep", {"session": sid, "pattern": "validateDraft", "context": 1})
             check_same_information("grep", grep)
             report = await session.call_tool("submit_report", {

@@ -41,20 +41,29 @@ pub fn copy_dir(from: &Path, to: &Path) {
 }
 
 impl Server {
-    /// Starts the server on a copy of the fixture app and completes the handshake.
+    /// Starts the server offering every tool on a copy of the fixture app and completes
+    /// the handshake.
     pub fn start() -> (Server, Value) {
         Server::start_with(json!({}))
     }
 
     /// [`Server::start`], announcing the client `capabilities` in the handshake.
     pub fn start_with(capabilities: Value) -> (Server, Value) {
+        Server::start_serving(capabilities, &["--tools", "all"])
+    }
+
+    /// The server as a client's configuration starts it, with `extra` arguments only.
+    pub fn start_serving(capabilities: Value, extra: &[&str]) -> (Server, Value) {
         let dir = tempfile::tempdir().unwrap();
         let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app");
         copy_dir(&fixture, dir.path());
         let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
             .arg("serve")
             .arg("--no-cache")
+            .args(extra)
             .arg(dir.path())
+            // The environment must not choose the tools for a test.
+            .env_remove("SIGHTLINE_TOOLS")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -114,12 +123,17 @@ impl Server {
         stdin.flush().unwrap();
     }
 
-    /// Sends a request and waits for the reply with its id; returns `result`.
-    pub fn request(&mut self, method: &str, params: Value) -> Value {
+    /// Sends a request and waits for the reply with its id; returns the whole reply.
+    pub fn raw_request(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let reply = self.wait_for(id);
+        self.wait_for(id)
+    }
+
+    /// Sends a request and waits for the reply with its id; returns `result`.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let reply = self.raw_request(method, params);
         match reply.get("result") {
             Some(result) => result.clone(),
             None => panic!("{method} failed: {reply}"),
@@ -252,4 +266,24 @@ pub fn text_of(result: &Value) -> String {
         .filter_map(|c| c["text"].as_str())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The candidate IDs a tool text shows on window headers (`#### path:a-b [cN] …`), with
+/// their paths and ranges, in order.
+pub fn windows(text: &str) -> Vec<(String, u32, u32, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("#### ")?;
+            let (place, tail) = rest.split_once(' ')?;
+            let (path, range) = place.rsplit_once(':')?;
+            let (a, b) = range.split_once('-').unwrap_or((range, range));
+            let id = tail.strip_prefix('[')?.split([']', ' ']).next()?;
+            Some((
+                path.to_owned(),
+                a.parse().ok()?,
+                b.parse().ok()?,
+                id.to_owned(),
+            ))
+        })
+        .collect()
 }

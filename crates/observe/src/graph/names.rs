@@ -184,6 +184,14 @@ impl NameTable {
         self.get(name).is_some()
     }
 
+    /// Every name with at least one declaration and its nodes, in no particular order (for
+    /// suggestions when a name is unknown: a scan, not a lookup).
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[NodeId])> {
+        (0..self.ends.len() as u32)
+            .map(|g| (self.name(g), self.nodes_of(g)))
+            .filter(|(_, nodes)| !nodes.is_empty())
+    }
+
     /// How many distinct names.
     pub fn len(&self) -> usize {
         self.names

@@ -11,7 +11,10 @@ pub enum ToolError {
     #[error(transparent)]
     Path(#[from] PathError),
     /// A grep pattern did not compile; `message` is the regex engine's reason.
-    #[error("invalid regular expression `{pattern}`: {message}")]
+    #[error(
+        "invalid regular expression `{pattern}`: {message} (to search the text as written, \
+         leave `regex` out)"
+    )]
     InvalidRegex {
         /// The pattern as given.
         pattern: String,

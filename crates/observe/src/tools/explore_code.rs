@@ -714,6 +714,19 @@ impl ExploreResult {
         self.render_tagged(annotate, &|_| None)
     }
 
+    /// The query's terms with their weights (`terms: save(2.3) record(1.1)`): a diagnostic
+    /// of how the query was read, for people and measurements, left out of the text a
+    /// model reads.
+    pub fn terms_line(&self) -> String {
+        let terms: Vec<String> = self
+            .terms
+            .terms
+            .iter()
+            .map(|t| format!("{}({:.1})", t.term, t.idf))
+            .collect();
+        format!("terms: {}", terms.join(" "))
+    }
+
     /// [`Self::render_text`], with `file_tag`'s label on each listed file past the cap.
     pub fn render_tagged(
         &self,
@@ -722,19 +735,14 @@ impl ExploreResult {
     ) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "## explore_code: {}", self.query);
-        let terms: Vec<String> = self
-            .terms
-            .terms
-            .iter()
-            .map(|t| format!("{}({:.1})", t.term, t.idf))
-            .collect();
-        let _ = write!(out, "terms: {}", terms.join(" "));
+        // The weighed terms are a diagnostic (`terms_line`), not for the model; words the
+        // repository never uses tell it to rephrase.
         if !self.terms.unknown.is_empty() {
-            let _ = write!(out, "; not in repo: {}", self.terms.unknown.join(" "));
+            let _ = writeln!(out, "not in repo: {}", self.terms.unknown.join(" "));
         }
         let _ = writeln!(
             out,
-            "\n{} files, {} symbols matched",
+            "{} files, {} symbols matched",
             self.matched_files, self.matched_symbols
         );
         if let Some(note) = &self.not_indexed {

@@ -157,6 +157,21 @@ pub struct GrepResult {
     pub skipped_files_unlisted: usize,
     /// Problems that did not stop the search (unreadable files, invalid UTF-8 lines).
     pub diagnostics: Vec<String>,
+    /// When nothing matched: what the pattern matches read the other way (as a regex when
+    /// it was searched literally, or literally when it was a regex), if anything.
+    #[serde(default)]
+    pub other_reading: Option<OtherReading>,
+}
+
+/// What a pattern that matched nothing matches when read the other way.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OtherReading {
+    /// The other way is a regex (`regex: true`).
+    pub regex: bool,
+    /// Matching lines that way (a lower bound past the counting limits).
+    pub matches: usize,
+    /// Files with a match that way.
+    pub files: usize,
 }
 
 impl GrepResult {
@@ -172,7 +187,20 @@ impl GrepResult {
         let mut out = String::new();
         super::grep_render::render_matches(&mut out, &self.matches, tag);
         if self.matches.is_empty() {
-            out.push_str("no matches\n");
+            match self.other_reading {
+                Some(other) => {
+                    let (way, flag) = match other.regex {
+                        true => ("as a regex", "regex: true"),
+                        false => ("as literal text", "regex: false"),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "no matches; {way} (`{flag}`) it matches {} lines in {} files",
+                        other.matches, other.files
+                    );
+                }
+                None => out.push_str("no matches\n"),
+            }
         }
         if self.truncated {
             let at_least = if self.totals_capped { "at least " } else { "" };
@@ -248,7 +276,7 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
         .binary_detection(BinaryDetection::quit(0))
         .build();
     let mut counted_bytes = 0u64;
-    for (rel, abs, size) in files {
+    for (rel, abs, size) in files.iter().cloned() {
         if result.total_matches >= MAX_COUNTED_MATCHES
             || (result.truncated && counted_bytes.saturating_add(size) > MAX_COUNTED_BYTES)
         {
@@ -280,6 +308,9 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
             result.truncated = true;
         }
     }
+    if result.total_matches == 0 {
+        result.other_reading = other_reading(args, &files);
+    }
     skipped
         .listed
         .sort_by(|a, b| walk::tree_order(&a.path, &b.path));
@@ -287,6 +318,47 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     result.skipped_files_unlisted = skipped.unlisted;
     cap_diagnostics(&mut result.diagnostics);
     Ok(result)
+}
+
+/// Characters that make a literal pattern mean something else as a regex.
+fn has_regex_syntax(pattern: &str) -> bool {
+    pattern.contains([
+        '.', '^', '$', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', '\\',
+    ])
+}
+
+/// What `args.pattern` matches in `files` read the other way, when that reading differs
+/// and matches something: a literal `a|b` that would match as a regex, or a regex
+/// `foo(bar)` whose text is in the files verbatim.
+fn other_reading(args: &GrepArgs, files: &[FoundFile]) -> Option<OtherReading> {
+    if !has_regex_syntax(&args.pattern) {
+        return None;
+    }
+    let other = GrepArgs {
+        regex: !args.regex,
+        ..args.clone()
+    };
+    let matcher = build_matcher(&other).ok()?;
+    let mut searcher = SearcherBuilder::new()
+        .binary_detection(BinaryDetection::quit(0))
+        .build();
+    let (mut matches, mut with, mut bytes) = (0usize, 0usize, 0u64);
+    for (_, abs, size) in files {
+        if matches >= MAX_COUNTED_MATCHES || bytes.saturating_add(*size) > MAX_COUNTED_BYTES {
+            break;
+        }
+        bytes += size;
+        let mut sink = CountSink::default();
+        if searcher.search_path(&matcher, abs, &mut sink).is_ok() && !sink.binary {
+            matches += sink.matches;
+            with += usize::from(sink.matches > 0);
+        }
+    }
+    (matches > 0).then_some(OtherReading {
+        regex: other.regex,
+        matches,
+        files: with,
+    })
 }
 
 fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {

@@ -7,6 +7,7 @@ mod grep_render;
 mod grep_sink;
 pub mod grep_skipped;
 pub mod list_files;
+pub mod nav;
 mod path_glob;
 pub mod read_file;
 pub(crate) mod walk;

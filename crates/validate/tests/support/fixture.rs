@@ -6,7 +6,7 @@
 //! - c2 `src/routes/index.ts:30-44` explore window, text observed
 //! - c3 `src/ui/panel.tsx:10-24`    explore window, text observed
 //! - c4 `src/services/queue.ts:5-30` ranked past the cap, no text
-//! - c5 `src/store/state.ts:8`      grep match, lines 7-9 observed
+//! - c5 `src/store/state.ts:7-9`    grep match at 8 with its context, lines 7-9 observed
 //! - c6 `src/store/state.ts:40`     grep match cut short, no text
 //! - c7 `src/services/queue.ts:40-47` read, text observed
 //! - c8 `src/big/table.ts:1-200`    read, wider than the read budget

@@ -1,0 +1,169 @@
+//! The repository's names nearest to one that matches nothing, so an unknown name gets a
+//! next step instead of an empty answer: the same name in another case first, then names
+//! a few edits away (a typo), then names sharing most of its sub-words (`saveDraft` for
+//! `saveDraftRecord`). Only the repository's own declared names are candidates.
+
+use serde::{Deserialize, Serialize};
+
+use super::{DeclAt, in_scope};
+use crate::db::{Db, Workspace};
+use crate::graph::Graph;
+use crate::terms::split_identifier;
+
+/// How many names a miss suggests.
+pub const NEAREST_NAMES: usize = 5;
+
+/// A suggested name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NearName {
+    /// The declared name.
+    pub name: String,
+    /// How many declarations have it.
+    pub definitions: usize,
+    /// The first one's path and signature line.
+    pub path: String,
+    /// Its signature line.
+    pub line: u32,
+}
+
+/// Lower is nearer; `None` when `name` is not near `wanted` at all.
+fn distance(name: &str, wanted: &str, wanted_words: &[String]) -> Option<u32> {
+    if name.eq_ignore_ascii_case(wanted) {
+        return Some(0);
+    }
+    // A typo: a few edits for a long name, one for a short one.
+    let bound = (wanted.chars().count() / 4).clamp(1, 3);
+    let (n, w) = (name.chars().count(), wanted.chars().count());
+    if n.abs_diff(w) <= bound
+        && let Some(d) = edits(name, wanted, bound)
+    {
+        return Some(1 + d as u32);
+    }
+    // Shared sub-words: most of the wanted name's words, and most of the found name's.
+    let long: Vec<&String> = wanted_words.iter().filter(|w| w.len() >= 3).collect();
+    let lower = name.to_ascii_lowercase();
+    if long.is_empty() || !long.iter().any(|w| lower.contains(w.as_str())) {
+        return None;
+    }
+    let words = split_identifier(name);
+    let shared = wanted_words.iter().filter(|w| words.contains(w)).count();
+    let union = wanted_words.len() + words.len() - shared;
+    // At least half the words of both together, and at least one long one.
+    (shared > 0 && 2 * shared >= union).then(|| 10 + (10 * (union - shared) / union) as u32)
+}
+
+/// Case-insensitive edit distance of `a` and `b` when it is at most `bound`.
+fn edits(a: &str, b: &str, bound: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        let mut best = row[0];
+        for (j, cb) in b.iter().enumerate() {
+            let here = (prev + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            prev = row[j + 1];
+            row[j + 1] = here;
+            best = best.min(here);
+        }
+        if best > bound {
+            return None;
+        }
+    }
+    (row[b.len()] <= bound).then_some(row[b.len()])
+}
+
+/// Up to `limit` declared names nearest to `wanted`, nearest first (ties: more
+/// definitions, then the name), each with its first definition in `scope`.
+pub fn nearest(
+    db: &dyn Db,
+    ws: Workspace,
+    graph: &Graph,
+    wanted: &str,
+    scope: Option<&str>,
+    limit: usize,
+) -> Vec<NearName> {
+    let wanted_words = split_identifier(wanted);
+    let mut scored: Vec<(u32, usize, &str, &[crate::graph::NodeId])> = graph
+        .names
+        .iter()
+        .filter_map(|(name, nodes)| {
+            let d = distance(name, wanted, &wanted_words)?;
+            Some((d, nodes.len(), name, nodes))
+        })
+        .collect();
+    scored.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
+    scored
+        .into_iter()
+        .filter_map(|(_, _, name, nodes)| {
+            let first = nodes
+                .iter()
+                .filter_map(|n| DeclAt::at(db, ws, n.file, n.decl_index()?))
+                .find(|d| scope.is_none_or(|s| in_scope(&d.path, s)))?;
+            Some(NearName {
+                name: name.to_owned(),
+                definitions: nodes.len(),
+                line: first.declaration().signature_line,
+                path: first.path,
+            })
+        })
+        .take(limit)
+        .collect()
+}
+
+/// `nearest: saveDraft (src/a.ts:12), restore (src/b.ts:4, +2 more)`.
+pub(crate) fn render(out: &mut String, nearest: &[NearName]) {
+    use std::fmt::Write as _;
+    if nearest.is_empty() {
+        out.push_str("no similar name is declared in the repository\n");
+        return;
+    }
+    let names: Vec<String> = nearest
+        .iter()
+        .map(|n| {
+            let more = match n.definitions {
+                1 => String::new(),
+                k => format!(", +{} more", k - 1),
+            };
+            format!(
+                "{} ({}:{}{more})",
+                crate::escape::inline(&n.name),
+                crate::escape::inline(&n.path),
+                n.line
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "nearest: {}", names.join(", "));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        split_identifier(s)
+    }
+
+    #[test]
+    fn case_then_typos_then_shared_words() {
+        let d = |name: &str, wanted: &str| distance(name, wanted, &words(wanted));
+        assert_eq!(d("BaseModel", "basemodel"), Some(0));
+        assert_eq!(d("saveRecord", "saveRecrod"), Some(3));
+        assert_eq!(
+            d("saveDraft", "saveDraftRecord").map(|x| x >= 10),
+            Some(true)
+        );
+        assert_eq!(d("render", "save"), None);
+        assert_eq!(d("ab", "xy"), None);
+    }
+
+    #[test]
+    fn edit_distance_is_bounded() {
+        assert_eq!(edits("kitten", "sitting", 3), Some(3));
+        assert_eq!(edits("kitten", "sitting", 2), None);
+        assert_eq!(edits("Save", "save", 0), Some(0));
+    }
+}

@@ -1,0 +1,367 @@
+//! `outline`: what a file or a directory declares, with ranges. A file lists its
+//! declarations nested by indentation (fields and properties only counted on their
+//! parent's line); a directory lists each source file under it with its top-level
+//! declarations on one line.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Spot, Tag, in_scope, normalize_path, range_text};
+use crate::db::{Db, Workspace, file_index};
+use crate::facts::{DeclKind, LineRange};
+use crate::tools::ToolError;
+use crate::walk::FileRole;
+
+/// Default for [`OutlineArgs::max_entries`].
+pub const DEFAULT_MAX_ENTRIES: usize = 120;
+/// Largest accepted [`OutlineArgs::max_entries`]; larger values are lowered to it.
+pub const MAX_ENTRIES_CAP: usize = 1000;
+/// Most paths suggested for one that is not indexed.
+const SUGGESTED_PATHS: usize = 5;
+
+/// Arguments of [`run`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+// The doc is for Rust callers; a model reads the tool's own description, not this one.
+#[schemars(description = "")]
+pub struct OutlineArgs {
+    /// A file or directory; the repository when absent.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Most declarations listed (default 120, at most 1000).
+    #[serde(default = "default_max_entries")]
+    pub max_entries: usize,
+}
+
+fn default_max_entries() -> usize {
+    DEFAULT_MAX_ENTRIES
+}
+
+impl OutlineArgs {
+    /// The outline of `path`.
+    pub fn new(path: impl Into<String>) -> OutlineArgs {
+        OutlineArgs {
+            path: Some(path.into()),
+            max_entries: DEFAULT_MAX_ENTRIES,
+        }
+    }
+}
+
+/// One declaration listed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutlineDecl {
+    /// Its whole range.
+    pub lines: LineRange,
+    /// `function`, `class`, `method`, …
+    pub kind: String,
+    /// The declared name.
+    pub name: String,
+    /// The name through its enclosing declarations.
+    pub qualified: String,
+    /// 0 at the top level, 1 for a member, …
+    pub depth: u32,
+    /// Its signature line.
+    pub signature_line: u32,
+    /// Fields and properties declared directly in it (not listed).
+    pub properties: u32,
+}
+
+/// One file's outline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutlineFile {
+    /// Repository-relative path.
+    pub path: String,
+    /// Its line count.
+    pub line_count: u32,
+    /// Declarations listed, in source order.
+    pub decls: Vec<OutlineDecl>,
+    /// Declarations of the file left out (nested ones in a directory outline, or past
+    /// the entry limit).
+    pub more: u32,
+}
+
+/// Result of [`run`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutlineResult {
+    /// The file or directory outlined (`.` for the repository).
+    pub path: String,
+    /// Whether `path` is a directory.
+    pub directory: bool,
+    /// The files, in path order.
+    pub files: Vec<OutlineFile>,
+    /// Source files under a directory left out past the entry limit.
+    pub more_files: usize,
+    /// Indexed files under it that are not source (manifests).
+    pub other_files: usize,
+}
+
+/// Outlines `args.path`: a source file, or every source file under a directory.
+pub fn run(db: &dyn Db, ws: Workspace, args: &OutlineArgs) -> Result<OutlineResult, ToolError> {
+    if args.max_entries == 0 {
+        return Err(ToolError::invalid_argument(
+            "max_entries",
+            0,
+            "must be at least 1",
+        ));
+    }
+    let max = args.max_entries.min(MAX_ENTRIES_CAP);
+    let path = normalize_path(args.path.as_deref().unwrap_or(""));
+    let files = ws.files(db);
+    let exact = files
+        .binary_search_by(|f| f.path(db).as_str().cmp(&path))
+        .ok();
+    if let Some(i) = exact {
+        let file = files[i];
+        if file.role(db) == FileRole::Manifest {
+            return Err(ToolError::invalid_argument(
+                "path",
+                &path,
+                "is a manifest, not source; read it with read_file",
+            ));
+        }
+        return Ok(OutlineResult {
+            path,
+            directory: false,
+            files: vec![outline_file(db, file, None, max)],
+            more_files: 0,
+            other_files: 0,
+        });
+    }
+    let under: Vec<_> = files
+        .iter()
+        .filter(|f| in_scope(f.path(db), &path) && f.path(db) != &path)
+        .collect();
+    if under.is_empty() {
+        return Err(unknown_path(db, ws, &path));
+    }
+    let mut result = OutlineResult {
+        path: if path.is_empty() {
+            ".".to_owned()
+        } else {
+            path
+        },
+        directory: true,
+        files: Vec::new(),
+        more_files: 0,
+        other_files: 0,
+    };
+    let mut left = max;
+    for &&file in &under {
+        if file.role(db) == FileRole::Manifest {
+            result.other_files += 1;
+            continue;
+        }
+        if left == 0 {
+            result.more_files += 1;
+            continue;
+        }
+        let out = outline_file(db, file, Some(0), left);
+        left = left.saturating_sub(out.decls.len().max(1));
+        result.files.push(out);
+    }
+    Ok(result)
+}
+
+/// The declarations of `file` up to `max_depth` (all when `None`), at most `max`.
+fn outline_file(
+    db: &dyn Db,
+    file: crate::db::SourceFile,
+    max_depth: Option<u32>,
+    max: usize,
+) -> OutlineFile {
+    let facts = &file_index(db, file).facts;
+    let mut depth = vec![0u32; facts.decls.len()];
+    let mut properties = vec![0u32; facts.decls.len()];
+    for (i, d) in facts.decls.iter().enumerate() {
+        if let Some(p) = d.parent {
+            depth[i] = depth[p as usize] + 1;
+            if d.kind == DeclKind::Property {
+                properties[p as usize] += 1;
+            }
+        }
+    }
+    let mut out = OutlineFile {
+        path: file.path(db).clone(),
+        line_count: facts.line_count,
+        decls: Vec::new(),
+        more: 0,
+    };
+    for (i, d) in facts.decls.iter().enumerate() {
+        // A property inside a declaration is counted on it; a top-level one is listed.
+        if d.kind == DeclKind::Property && d.parent.is_some() {
+            continue;
+        }
+        if max_depth.is_some_and(|m| depth[i] > m) || out.decls.len() >= max {
+            out.more += 1;
+            continue;
+        }
+        out.decls.push(OutlineDecl {
+            lines: d.lines,
+            kind: d.kind.as_str().to_owned(),
+            name: d.name.clone(),
+            qualified: d.qualified.clone(),
+            depth: depth[i],
+            signature_line: d.signature_line,
+            properties: properties[i],
+        });
+    }
+    out
+}
+
+/// An error naming indexed files or directories whose name contains the one asked for.
+fn unknown_path(db: &dyn Db, ws: Workspace, path: &str) -> ToolError {
+    let base = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let mut near: Vec<String> = Vec::new();
+    for f in ws.files(db) {
+        let p = f.path(db);
+        // The file itself, or the directory of the segment that matches.
+        let mut at = 0;
+        for seg in p.split('/') {
+            let end = at + seg.len();
+            if !base.is_empty() && seg.to_ascii_lowercase().contains(&base) {
+                let hit = p[..end].to_owned();
+                if !near.contains(&hit) {
+                    near.push(hit);
+                }
+                break;
+            }
+            at = end + 1;
+        }
+        if near.len() >= SUGGESTED_PATHS {
+            break;
+        }
+    }
+    let reason = if near.is_empty() {
+        "no indexed source file or directory has this path".to_owned()
+    } else {
+        format!(
+            "no indexed file or directory has this path; nearest: {}",
+            near.join(", ")
+        )
+    };
+    ToolError::invalid_argument("path", path, reason)
+}
+
+impl OutlineResult {
+    /// A file: `path (N lines)`, then `12-40 [c5] method save` per declaration, indented
+    /// by nesting. A directory: `path: Store 10-80 [c4], createStore 82-90 [c7] +3` per
+    /// file. Then what was cut.
+    pub fn render_tagged(&self, tag: Tag<'_>) -> String {
+        let mut out = String::new();
+        if self.directory {
+            let _ = writeln!(
+                out,
+                "{}/ ({} source files)",
+                crate::escape::inline(&self.path),
+                self.files.len() + self.more_files
+            );
+        }
+        for f in &self.files {
+            if self.directory {
+                render_file_line(&mut out, f, &self.path, tag);
+            } else {
+                render_file(&mut out, f, tag);
+            }
+        }
+        let mut notes = Vec::new();
+        if self.more_files > 0 {
+            notes.push(format!(
+                "{} more source files not shown; outline a subdirectory",
+                self.more_files
+            ));
+        }
+        let nested: u32 = self.files.iter().map(|f| f.more).sum();
+        if nested > 0 && self.directory {
+            notes.push(format!(
+                "{nested} nested declarations; outline a file to see them"
+            ));
+        } else if nested > 0 {
+            notes.push(format!(
+                "{nested} more declarations past the entry limit; raise max_entries"
+            ));
+        }
+        if self.other_files > 0 {
+            notes.push(format!("{} non-source files", self.other_files));
+        }
+        if !notes.is_empty() {
+            let _ = writeln!(out, "({})", notes.join("; "));
+        }
+        out
+    }
+}
+
+fn label(tag: Tag<'_>, path: &str, d: &OutlineDecl) -> String {
+    tag(path, Spot::Lines(d.lines))
+        .map(|t| format!(" {t}"))
+        .unwrap_or_default()
+}
+
+fn properties(d: &OutlineDecl) -> String {
+    match d.properties {
+        0 => String::new(),
+        1 => " +1 property".to_owned(),
+        n => format!(" +{n} properties"),
+    }
+}
+
+fn render_file(out: &mut String, f: &OutlineFile, tag: Tag<'_>) {
+    let _ = writeln!(
+        out,
+        "{} ({} lines)",
+        crate::escape::inline(&f.path),
+        f.line_count
+    );
+    if f.decls.is_empty() && f.more == 0 {
+        out.push_str("no declarations\n");
+    }
+    for d in &f.decls {
+        let _ = writeln!(
+            out,
+            "{}{}{} {} {}{}",
+            "  ".repeat(d.depth as usize),
+            range_text(d.lines),
+            label(tag, &f.path, d),
+            d.kind,
+            crate::escape::inline(&d.name),
+            properties(d)
+        );
+    }
+}
+
+/// One file of a directory outline, its path relative to the directory's.
+fn render_file_line(out: &mut String, f: &OutlineFile, dir: &str, tag: Tag<'_>) {
+    let shown = match dir {
+        "." => f.path.as_str(),
+        dir => f
+            .path
+            .strip_prefix(dir)
+            .map_or(f.path.as_str(), |p| p.trim_start_matches('/')),
+    };
+    let decls: Vec<String> = f
+        .decls
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}{}",
+                crate::escape::inline(&d.name),
+                range_text(d.lines),
+                label(tag, &f.path, d)
+            )
+        })
+        .collect();
+    let more = if f.more > 0 {
+        format!(" +{}", f.more)
+    } else {
+        String::new()
+    };
+    if decls.is_empty() && more.is_empty() {
+        let _ = writeln!(out, "{}: no declarations", crate::escape::inline(shown));
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "{}: {}{more}",
+        crate::escape::inline(shown),
+        decls.join(", ")
+    );
+}

@@ -1,0 +1,171 @@
+//! The navigation tools on the fixture project: where a name is defined, who uses it, what
+//! it uses, what a file or directory declares; and a miss answers the nearest names.
+
+mod common;
+
+use sightline_observe::tools::nav::definition::{self, DefinitionArgs};
+use sightline_observe::tools::nav::outline::{self, OutlineArgs};
+use sightline_observe::tools::nav::references::{self, Certainty, ReferencesArgs};
+use sightline_observe::tools::nav::{Spot, Target};
+
+fn no_tag(_: &str, _: Spot) -> Option<String> {
+    None
+}
+
+#[test]
+fn definitions_by_name_and_qualified_name() {
+    let index = common::fixture_index();
+    let (db, ws) = (index.db(), index.workspace());
+    let found = definition::run(db, ws, &DefinitionArgs::new("RecordStore.save")).unwrap();
+    assert_eq!(found.hits.len(), 1, "{found:?}");
+    assert_eq!(found.hits[0].path, "src/state/recordStore.ts");
+    assert_eq!(found.hits[0].kind, "method");
+    // A module path segment before the name is accepted too.
+    let by_module =
+        definition::run(db, ws, &DefinitionArgs::new("recordStore.RecordStore.save")).unwrap();
+    assert_eq!(by_module.hits, found.hits);
+    let text = found.render_tagged(&no_tag);
+    insta::assert_snapshot!("definition_qualified", text);
+
+    let mut with_body = DefinitionArgs::new("postRecord");
+    with_body.body = true;
+    let body = definition::run(db, ws, &with_body).unwrap();
+    insta::assert_snapshot!("definition_body", body.render_tagged(&no_tag));
+}
+
+#[test]
+fn an_unknown_name_answers_the_nearest_names() {
+    let index = common::fixture_index();
+    let (db, ws) = (index.db(), index.workspace());
+    let typo = definition::run(db, ws, &DefinitionArgs::new("postRecrod")).unwrap();
+    assert!(typo.hits.is_empty());
+    assert_eq!(typo.nearest[0].name, "postRecord", "{:?}", typo.nearest);
+    insta::assert_snapshot!("definition_nearest", typo.render_tagged(&no_tag));
+    // Another case is the same name.
+    let case = definition::run(db, ws, &DefinitionArgs::new("recordstore")).unwrap();
+    assert!(
+        case.hits.iter().any(|h| h.name == "RecordStore"),
+        "{case:?}"
+    );
+}
+
+#[test]
+fn callers_are_resolved_uses_with_their_enclosing_declaration() {
+    let index = common::fixture_index();
+    let (db, ws) = (index.db(), index.workspace());
+    let uses = references::run(db, ws, &ReferencesArgs::new("postRecord")).unwrap();
+    assert!(
+        uses.uses
+            .iter()
+            .any(|u| u.path == "src/state/recordStore.ts" && u.certainty == Certainty::Certain),
+        "{uses:?}"
+    );
+    for u in &uses.uses {
+        let text = std::fs::read_to_string(common::fixture_root().join(&u.path)).unwrap();
+        let line = text.lines().nth(u.line as usize - 1).unwrap();
+        assert_eq!(line.trim(), u.text, "{}:{}", u.path, u.line);
+    }
+    insta::assert_snapshot!("references_callers", uses.render_tagged(&no_tag));
+}
+
+#[test]
+fn implementations_and_callees() {
+    let index = common::fixture_index();
+    let (db, ws) = (index.db(), index.workspace());
+    let shape = references::run(db, ws, &ReferencesArgs::new("Shape")).unwrap();
+    let implementers: Vec<&str> = shape
+        .uses
+        .iter()
+        .filter(|u| u.kind == references::UseKind::Implements)
+        .map(|u| u.path.as_str())
+        .collect();
+    assert_eq!(implementers.len(), 3, "{shape:?}");
+    let mut callees = ReferencesArgs::new("RecordStore.save");
+    callees.callees = true;
+    let calls = references::run(db, ws, &callees).unwrap();
+    assert!(
+        calls.calls.iter().any(|c| c.callee.name == "postRecord"),
+        "{calls:?}"
+    );
+    insta::assert_snapshot!("references_callees", calls.render_tagged(&no_tag));
+}
+
+#[test]
+fn a_position_names_its_innermost_declaration() {
+    let index = common::fixture_index();
+    let (db, ws) = (index.db(), index.workspace());
+    let found = definition::run(db, ws, &DefinitionArgs::new("RecordStore.save")).unwrap();
+    let save = &found.hits[0];
+    let args = DefinitionArgs {
+        target: Target {
+            name: String::new(),
+            path: Some(save.path.clone()),
+            line: Some(save.lines.start + 1),
+        },
+        body: false,
+    };
+    let at = definition::run(db, ws, &args).unwrap();
+    assert_eq!(at.hits, found.hits);
+}
+
+#[test]
+fn outlines_of_a_file_and_a_directory() {
+    let index = common::fixture_index();
+    let (db, ws) = (index.db(), index.workspace());
+    let file = outline::run(db, ws, &OutlineArgs::new("src/state/recordStore.ts")).unwrap();
+    insta::assert_snapshot!("outline_file", file.render_tagged(&no_tag));
+    let dir = outline::run(db, ws, &OutlineArgs::new("src/shapes")).unwrap();
+    assert!(dir.directory);
+    insta::assert_snapshot!("outline_directory", dir.render_tagged(&no_tag));
+    let missing = outline::run(db, ws, &OutlineArgs::new("src/shape")).unwrap_err();
+    assert!(missing.to_string().contains("src/shapes"), "{missing}");
+}
+
+/// Recursion is a use of the function itself, and a test file's repeated calls are shown
+/// twice and counted, so tests do not crowd out the callers that matter.
+#[test]
+fn recursion_counts_and_test_files_are_summarized() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(
+        src.join("tree.ts"),
+        "export function walkTree(n: number): number {\n  return n <= 0 ? 0 : walkTree(n - 1);\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("use.ts"),
+        "import { walkTree } from './tree';\nexport function depth() {\n  return walkTree(3);\n}\n",
+    )
+    .unwrap();
+    let calls: String = (0..5).map(|i| format!("walkTree({i});\n")).collect();
+    std::fs::write(
+        src.join("tree.test.ts"),
+        format!("import {{ walkTree }} from './tree';\n{calls}"),
+    )
+    .unwrap();
+    let index = common::open_uncached(dir.path());
+    let uses = references::run(
+        index.db(),
+        index.workspace(),
+        &ReferencesArgs::new("walkTree"),
+    )
+    .unwrap();
+    let certain: Vec<(&str, u32)> = uses
+        .uses
+        .iter()
+        .filter(|u| u.certainty == Certainty::Certain)
+        .map(|u| (u.path.as_str(), u.line))
+        .collect();
+    assert!(certain.contains(&("src/tree.ts", 2)), "{uses:?}");
+    assert!(certain.contains(&("src/use.ts", 3)), "{uses:?}");
+    let in_test = uses
+        .uses
+        .iter()
+        .filter(|u| u.path == "src/tree.test.ts")
+        .count();
+    assert_eq!(in_test, references::SECONDARY_USES_PER_FILE);
+    assert_eq!(uses.more_in_file, [("src/tree.test.ts".to_owned(), 3)]);
+    let text = uses.render_tagged(&no_tag);
+    assert!(text.contains("(+3 more in this file)"), "{text}");
+}
