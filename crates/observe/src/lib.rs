@@ -55,11 +55,13 @@
 mod facts;
 pub mod idf;
 pub mod lang;
+pub mod literal;
 pub mod path_traits;
 pub mod paths;
 pub mod query;
 pub mod resolve;
 mod stem;
+mod stop;
 pub mod syntax;
 pub mod terms;
 pub mod tools;

@@ -54,10 +54,12 @@ fn sightings(observation: &Observation, outline: &dyn Outline) -> (ToolName, Vec
             let mut out = Vec::new();
             for f in &r.files {
                 for w in &f.windows {
+                    // A signature line or a cut window stands for its place: the place is
+                    // the candidate, the lines shown its observed text.
                     out.push(Sighting {
                         path: f.path.clone(),
-                        location: Location::Lines(w.lines),
-                        range: Some(w.lines),
+                        location: Location::Lines(w.place()),
+                        range: Some(w.place()),
                         symbols: w.symbols.iter().map(symbol).collect(),
                         reason: w.reason.clone(),
                         score: Some(w.score.max(f.score)),

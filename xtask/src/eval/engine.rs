@@ -29,6 +29,8 @@ pub struct EngineRun {
     /// Every candidate the exploration registered, with the rank model's features: what
     /// `cargo xtask fit` learns the weights from.
     pub candidates: Vec<CandidateFeatures>,
+    /// Query words the repository never uses (they cap the selection's confidence).
+    pub unknown_words: usize,
 }
 
 /// One candidate's file and features.
@@ -83,6 +85,7 @@ pub fn rank_files(
         .collect();
     EngineRun {
         candidates,
+        unknown_words: run.terms.unknown.len(),
         packet_files: files.clone(),
         files,
         report_chars: Some(report.text.chars().count()),

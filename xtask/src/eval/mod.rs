@@ -132,6 +132,9 @@ pub struct TaskResult {
     /// The engine's candidates with their rank features (in `--json` output, for `fit`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<engine::CandidateFeatures>,
+    /// Query words the repository never uses (for `fit`'s confidence calibration).
+    #[serde(default)]
+    pub unknown_words: usize,
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<()> {
@@ -203,6 +206,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
             repo: r.repo.clone(),
             gold_files: r.gold_files.clone(),
             candidates: r.candidates.clone(),
+            unknown_words: r.unknown_words,
         })
         .collect();
     match crate::fit::leave_one_repository_out(fit_tasks) {
@@ -310,6 +314,7 @@ fn run_repo(
             engine: None,
             bm25: None,
             candidates: Vec::new(),
+            unknown_words: 0,
         };
         let progress = format!("[{repo} {}/{}]", i + 1, tasks.len());
         if let Err(e) = wc.checkout(&t.commit) {
@@ -371,6 +376,7 @@ fn run_repo(
         engine_arm.quotes_verified = run.quotes_verified;
         result.engine = Some(engine_arm);
         result.candidates = run.candidates;
+        result.unknown_words = run.unknown_words;
 
         let corpus = bm25::Corpus::build(idx, &mut counts);
         result.source_files = corpus.len();
