@@ -17,6 +17,8 @@
 //! the final weights are fitted on all and written with `--write`. The other extractor
 //! constants ([`sightline_rank::Weights::shape`]) are carried from the prior unchanged:
 //! the recorded features were computed with them and cannot say what others would do.
+//! The confidence thresholds are calibrated after the weights, on the same repositories
+//! (`calibrate`), and the table says how they hold on the repository left out.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -26,6 +28,7 @@ use clap::Args;
 use serde::Deserialize;
 use sightline_rank::Weights;
 
+use crate::calibrate::{Case, calibrate};
 use crate::eval::engine::CandidateFeatures;
 use crate::eval::{or_default, workspace_root};
 
@@ -50,6 +53,9 @@ pub(crate) struct FitTask {
     pub(crate) gold_files: Vec<String>,
     #[serde(default)]
     pub(crate) candidates: Vec<CandidateFeatures>,
+    /// Query words the repository never uses (calibration: they cap the confidence).
+    #[serde(default)]
+    pub(crate) unknown_words: usize,
 }
 
 /// The tasks of one repository.
@@ -105,14 +111,22 @@ pub(crate) fn held_out_weights(path: &std::path::Path) -> anyhow::Result<HeldOut
     })
 }
 
-/// Weights fitted from the prior on every repository but `left_out`.
+/// Weights fitted from the prior on every repository but `left_out`, with confidence
+/// thresholds calibrated on the same repositories under those weights.
 fn fit_without(repos: &BTreeMap<String, Repo>, left_out: Option<&String>) -> Weights {
     let others: Vec<&Repo> = repos
         .iter()
         .filter(|(n, _)| Some(*n) != left_out)
         .map(|(_, r)| r)
         .collect();
-    fit(&others, Weights::prior())
+    let mut w = fit(&others, Weights::prior());
+    let cases: Vec<Case> = others
+        .iter()
+        .flat_map(|r| r.iter())
+        .filter_map(|t| Case::of(t, &w))
+        .collect();
+    w.confidence = calibrate(&cases);
+    w
 }
 
 /// The tasks with candidates, by repository; at least two repositories.
@@ -143,8 +157,15 @@ pub(crate) fn leave_one_repository_out(tasks: Vec<FitTask>) -> anyhow::Result<(S
     );
     out.push_str("|---|---|---|---|---|---|---|---|\n");
     let mut held_out = Vec::new();
+    let mut leveled = Vec::new();
     for (name, tasks) in &repos {
         let fitted = fit_without(&repos, Some(name));
+        leveled.extend(
+            tasks
+                .iter()
+                .filter_map(|t| Case::of(t, &fitted))
+                .map(|c| (c.level(&fitted.confidence), c.right)),
+        );
         let before = metrics(tasks, &start);
         let after = metrics(tasks, &fitted);
         let _ = writeln!(
@@ -169,6 +190,11 @@ pub(crate) fn leave_one_repository_out(tasks: Vec<FitTask>) -> anyhow::Result<(S
         "| mean (leave-one-repository-out) | | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
         before.mrr, after.mrr, before.hit1, after.hit1, before.hit5, after.hit5
     );
+    let _ = writeln!(
+        out,
+        "\nConfidence, each repository leveled by thresholds calibrated on the others:\n"
+    );
+    out.push_str(&crate::calibrate::table(&leveled));
     Ok((out, rounded(fit_without(&repos, None))))
 }
 
@@ -229,9 +255,9 @@ fn metrics(tasks: &[FitTask], w: &Weights) -> Metrics {
     }
 }
 
-/// The 1-based rank of the first changed file when files are ordered by their best
-/// candidate's score (ties by path, as the packet breaks them by ID).
-fn first_gold_rank(t: &FitTask, w: &Weights) -> Option<usize> {
+/// A task's files ordered by their best candidate's score under `w`, best first (ties by
+/// path, as the packet breaks them by ID), with that score.
+pub(crate) fn ranked_files<'a>(t: &'a FitTask, w: &Weights) -> Vec<(&'a str, f64)> {
     let mut best: BTreeMap<&str, f64> = BTreeMap::new();
     for c in &t.candidates {
         let s = w.score(&c.features, false).total;
@@ -243,6 +269,12 @@ fn first_gold_rank(t: &FitTask, w: &Weights) -> Option<usize> {
     let mut files: Vec<(&str, f64)> = best.into_iter().collect();
     files.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
     files
+}
+
+/// The 1-based rank of the first changed file when files are ordered by their best
+/// candidate's score.
+fn first_gold_rank(t: &FitTask, w: &Weights) -> Option<usize> {
+    ranked_files(t, w)
         .iter()
         .position(|(f, _)| t.gold_files.iter().any(|g| g == f))
         .map(|i| i + 1)

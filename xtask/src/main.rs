@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod calibrate;
 mod eval;
 mod fit;
 mod guard;

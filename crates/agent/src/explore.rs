@@ -4,7 +4,7 @@
 //! stage's deterministic selection. Both end in [`ExploreSession::submit`]'s validation.
 
 use sightline_observe::Index;
-use sightline_observe::tools::explore_code::{ExploreArgs, MAX_FILES_CAP};
+use sightline_observe::tools::explore_code::{ExploreArgs, MAX_FILES_CAP, MORE_FILES_SHOWN};
 use sightline_registry::{Observation, RegistryDatabase, ToolCall};
 
 use crate::{Budgets, ChatProvider, ExploreSession, Finished, Trace};
@@ -50,6 +50,9 @@ pub enum ExploreError {
 pub fn query_exploration(query: &str, max_files: u32) -> ToolCall {
     ToolCall::ExploreCode(ExploreArgs {
         max_files,
+        // Nobody reads this call's text: every file worth a candidate is listed, so the
+        // packet ranks them all.
+        max_listed: Some(MORE_FILES_SHOWN as u32),
         ..ExploreArgs::new(query)
     })
 }

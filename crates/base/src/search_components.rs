@@ -20,11 +20,23 @@ pub struct SearchWeights {
     pub path: f64,
     /// Weight of graph proximity to the best name matches.
     pub graph: f64,
+    /// Weight of the query's literals naming one of the file's declarations.
+    pub literal_name: f64,
+    /// Weight of the query's literals naming the file's path.
+    pub literal_path: f64,
+    /// Weight of the query's literals occurring verbatim in the file's text.
+    pub literal_text: f64,
+    /// Weight of the query's terms gathered in one short run of the file's lines.
+    pub proximity: f64,
     /// Share of score a secondary file (test, example, generated, vendored) keeps unless
     /// the caller asked for such files.
     pub secondary_factor: f64,
     /// Share a declaration-only file (`.d.ts`) keeps: it describes code living elsewhere.
     pub declaration_only_factor: f64,
+    /// How far the first file must outscore the second for the exploration to treat it as
+    /// the answer (show its places, list the others by signature): the rank model's
+    /// calibrated threshold of high confidence.
+    pub decisive_margin: f64,
     /// The constants inside the extractors that compute the components.
     pub shape: SearchShape,
 }
@@ -36,8 +48,13 @@ impl SearchWeights {
         lexical: 0.35,
         path: 0.8,
         graph: 0.6,
+        literal_name: 1.0,
+        literal_path: 1.0,
+        literal_text: 0.5,
+        proximity: 0.3,
         secondary_factor: 0.3,
         declaration_only_factor: 0.6,
+        decisive_margin: 1.5,
         shape: SearchShape::UNFITTED,
     };
 }
@@ -70,6 +87,20 @@ pub struct ScoreComponents {
     pub path_dir: f64,
     /// Score spread over graph edges from the best name hits.
     pub graph: f64,
+    /// The specificity (IDF over the files it matched) of the query's literals that name
+    /// one of the file's declarations exactly, summed.
+    #[serde(default)]
+    pub literal_name: f64,
+    /// The same for literals naming the file's path (its name, stem, a directory, a tail).
+    #[serde(default)]
+    pub literal_path: f64,
+    /// The same for literals found verbatim in the file's text (string literals, code).
+    #[serde(default)]
+    pub literal_text: f64,
+    /// The IDF of the distinct query terms found together in the file's best short run of
+    /// lines: several of the query's words in one place, not scattered over the file.
+    #[serde(default)]
+    pub proximity: f64,
     /// Multiplier applied for secondary traits (1.0 when none applies).
     pub trait_factor: f64,
 }
@@ -90,7 +121,17 @@ impl ScoreComponents {
     /// that holds no model.
     pub fn sum(&self) -> f64 {
         let shape = SearchShape::UNFITTED;
-        self.name_score(&shape) + self.lexical + self.path_score(&shape) + self.graph
+        self.name_score(&shape)
+            + self.lexical
+            + self.path_score(&shape)
+            + self.graph
+            + self.literal_sum()
+            + self.proximity
+    }
+
+    /// The literal components together, unweighted.
+    pub fn literal_sum(&self) -> f64 {
+        self.literal_name + self.literal_path + self.literal_text
     }
 
     /// The file's score under `w` (its trait factor was taken from the same weights).
@@ -98,7 +139,11 @@ impl ScoreComponents {
         (w.name * self.name_score(&w.shape)
             + w.lexical * self.lexical
             + w.path * self.path_score(&w.shape)
-            + w.graph * self.graph)
+            + w.graph * self.graph
+            + w.literal_name * self.literal_name
+            + w.literal_path * self.literal_path
+            + w.literal_text * self.literal_text
+            + w.proximity * self.proximity)
             * self.trait_factor
     }
 }
@@ -136,6 +181,19 @@ mod tests {
         assert_eq!(only(|c| c.lexical = 2.0).total(&W), 2.0 * W.lexical);
         assert_eq!(only(|c| c.path = 2.0).total(&W), 2.0 * W.path);
         assert_eq!(only(|c| c.graph = 2.0).total(&W), 2.0 * W.graph);
+        assert_eq!(
+            only(|c| c.literal_name = 2.0).total(&W),
+            2.0 * W.literal_name
+        );
+        assert_eq!(
+            only(|c| c.literal_path = 2.0).total(&W),
+            2.0 * W.literal_path
+        );
+        assert_eq!(
+            only(|c| c.literal_text = 2.0).total(&W),
+            2.0 * W.literal_text
+        );
+        assert_eq!(only(|c| c.proximity = 2.0).total(&W), 2.0 * W.proximity);
         let all = mixed();
         let parts = W.name + 2.0 * W.lexical + 3.0 * W.path + 4.0 * W.graph;
         assert!((all.total(&W) - parts).abs() < 1e-12);

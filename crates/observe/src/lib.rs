@@ -54,12 +54,14 @@
 
 pub mod idf;
 mod languages;
+pub mod literal;
 mod not_indexed;
 pub mod path_traits;
 pub mod paths;
 pub mod query;
 pub mod resolve;
 mod stem;
+mod stop;
 pub mod terms;
 pub mod tools;
 pub mod walk;

@@ -1,5 +1,6 @@
 //! Turning a free-text query into weighted terms using only identifier structure, a
-//! standard stemmer and the repository's own statistics: no stop-word lists, no word tables.
+//! standard stemmer, a maintained stop-word list (`stop.rs`) and the repository's own
+//! statistics: no word tables of our own.
 //! Words the repository never uses are dropped; words it uses everywhere weigh almost
 //! nothing. Query words are normalised exactly like identifier words
 //! ([`crate::terms::term_words`]), so `retried` finds `retries` and `shared` finds `share`.
@@ -31,14 +32,25 @@ pub struct QueryTerms {
     pub terms: Vec<QueryTerm>,
     /// Query words with no occurrence in the repository (kept for diagnostics).
     pub unknown: Vec<String>,
+    /// The query's tokens as written that match exactly ([`crate::literal`]); their
+    /// specificity is set by [`crate::search::resolve_literals`] (0 until then).
+    #[serde(default)]
+    pub literals: Vec<crate::literal::Literal>,
 }
 
 impl QueryTerms {
     /// Parses a query against the repository's statistics.
     pub fn parse(query: &str, stats: &TermStats) -> QueryTerms {
-        let mut out = QueryTerms::default();
+        let mut out = QueryTerms {
+            literals: crate::literal::literals(query),
+            ..QueryTerms::default()
+        };
         let mut seen = std::collections::HashSet::new();
         for token in identifier_tokens(query) {
+            // A query's function words ("the", "on", "how") name nothing in code.
+            if subword_count(token) == 1 && crate::stop::is_stop_word(token) {
+                continue;
+            }
             if subword_count(token) > 1 {
                 let key = compound_key(token);
                 if seen.insert(key.clone()) {
@@ -84,6 +96,11 @@ impl QueryTerms {
     /// Whether no query word occurs in the repository.
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
+    }
+
+    /// The literals the repository holds (resolved, matched at least once).
+    pub fn known_literals(&self) -> impl Iterator<Item = &crate::literal::Literal> {
+        self.literals.iter().filter(|l| l.df > 0)
     }
 
     /// The query term equal to `term`, if the query has it.

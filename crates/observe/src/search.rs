@@ -72,14 +72,22 @@ pub struct SymbolHit {
     pub name_score: f64,
     /// What it gained from nearby matches.
     pub graph_score: f64,
+    /// The summed IDF of the query's literals that name it exactly.
+    #[serde(default)]
+    pub literal: f64,
     /// Why it scored.
     pub via: HitVia,
 }
 
 impl SymbolHit {
-    /// Name and graph score together.
+    /// Name, literal and graph score together.
     pub fn score(&self) -> f64 {
-        self.name_score + self.graph_score
+        self.name_score + self.literal + self.graph_score
+    }
+
+    /// What the declaration's own name earned: its words' matches and the literals naming it.
+    pub fn own_score(&self) -> f64 {
+        self.name_score + self.literal
     }
 }
 
@@ -100,6 +108,10 @@ pub struct FileHit {
     pub traits: PathTraits,
     /// Query terms found in the file's identifiers, comments or strings.
     pub matched_terms: Vec<String>,
+    /// The file's run of lines holding the most of the query's terms (see
+    /// [`ScoreComponents::proximity`]), when the file was read for it.
+    #[serde(default)]
+    pub focus: Option<crate::facts::LineRange>,
 }
 
 /// Everything one query found: its parsed terms, files and declarations.
@@ -122,8 +134,9 @@ pub struct SearchResult {
 /// the best name matches.
 pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> SearchResult {
     let stats = term_stats(db, ws);
-    let terms = QueryTerms::parse(query, &stats);
+    let mut terms = QueryTerms::parse(query, &stats);
     let graph = workspace_graph(db, ws);
+    let literals = literal_evidence(db, ws, Some(&graph), &mut terms);
     let files = ws.files(db);
     let named_files = named_files(db, ws, query, &terms, &opts.weights);
     if terms.is_empty() {
@@ -136,6 +149,20 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
 
     let shape = &opts.weights.shape;
     let mut symbols = name_hits(db, ws, &graph, &terms, shape);
+    for (&node, &idf) in &literals.decls {
+        symbols
+            .entry(node)
+            .or_insert_with(|| SymbolHit {
+                node,
+                name_score: 0.0,
+                graph_score: 0.0,
+                literal: 0.0,
+                via: HitVia::Name {
+                    matched: Vec::new(),
+                },
+            })
+            .literal += idf;
+    }
     expand(&graph, &mut symbols, opts.max_depth, shape);
 
     let mut by_file: HashMap<u32, (f64, f64, f64)> = HashMap::new(); // best name, name rest, graph
@@ -171,7 +198,18 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             by_file.get(&(fi as u32)).copied().unwrap_or_default();
         let best_name = best_name.max(import_score);
         let path_score = path_stem + path_dir;
-        if lexical == 0.0 && path_score == 0.0 && best_name == 0.0 && graph_score == 0.0 {
+        let lit = literals
+            .files
+            .get(&(fi as u32))
+            .copied()
+            .unwrap_or_default();
+        let literal = lit.name + lit.path + lit.text;
+        if lexical == 0.0
+            && path_score == 0.0
+            && best_name == 0.0
+            && graph_score == 0.0
+            && literal == 0.0
+        {
             continue;
         }
         let path = f.path(db);
@@ -192,6 +230,10 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             path: path_stem,
             path_dir,
             graph: graph_score,
+            literal_name: lit.name,
+            literal_path: lit.path,
+            literal_text: lit.text,
+            proximity: 0.0,
             trait_factor,
         };
         hits.push(FileHit {
@@ -201,13 +243,26 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             components,
             traits,
             matched_terms: matched,
+            focus: None,
         });
     }
-    hits.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| a.path.cmp(&b.path))
-    });
+    let order = |hits: &mut Vec<FileHit>| {
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.path.cmp(&b.path))
+        })
+    };
+    order(&mut hits);
+    // Proximity reads text: only the files that can still reach the top are read.
+    for hit in hits.iter_mut().take(PROXIMITY_FILES) {
+        if let Some((weight, run)) = proximity(files[hit.file as usize].text(db), &terms) {
+            hit.components.proximity = weight;
+            hit.focus = Some(run);
+            hit.score = hit.components.total(&opts.weights);
+        }
+    }
+    order(&mut hits);
     let mut symbols: Vec<SymbolHit> = symbols
         .into_values()
         .filter(|h| graph.decl_of(h.node).is_some())
@@ -255,6 +310,7 @@ fn named_files(
             components,
             traits: crate::path_traits::path_traits(db.languages(), path),
             matched_terms: Vec::new(),
+            focus: None,
         });
     }
     out
@@ -362,6 +418,7 @@ fn name_hits(
                         node,
                         name_score: score * kind_weight,
                         graph_score: 0.0,
+                        literal: 0.0,
                         via: HitVia::Name { matched },
                     },
                 );
@@ -392,7 +449,7 @@ fn expand(
     max_depth: u32,
     shape: &SearchShape,
 ) {
-    let mut seeds: Vec<(NodeId, f64)> = hits.values().map(|h| (h.node, h.name_score)).collect();
+    let mut seeds: Vec<(NodeId, f64)> = hits.values().map(|h| (h.node, h.own_score())).collect();
     seeds.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     seeds.truncate(MAX_SEEDS);
     let mut frontier = seeds;
@@ -420,6 +477,7 @@ fn expand(
                     node: other,
                     name_score: 0.0,
                     graph_score: 0.0,
+                    literal: 0.0,
                     via: HitVia::Edge {
                         from: node,
                         kind: e.kind,
@@ -429,7 +487,7 @@ fn expand(
                 });
                 if gained > entry.graph_score {
                     entry.graph_score = gained;
-                    if entry.name_score == 0.0 {
+                    if entry.own_score() == 0.0 {
                         entry.via = HitVia::Edge {
                             from: node,
                             kind: e.kind,
@@ -517,6 +575,15 @@ fn path_score(
     }
     (parts[0], parts[1])
 }
+
+#[path = "search_literals.rs"]
+mod literals;
+#[path = "search_proximity.rs"]
+mod proximity;
+
+use literals::literal_evidence;
+pub use literals::resolve_literals;
+use proximity::{PROXIMITY_FILES, proximity};
 
 #[cfg(test)]
 #[path = "search_tests.rs"]

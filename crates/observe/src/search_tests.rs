@@ -19,6 +19,7 @@ fn terms(list: &[(&str, f64, bool)]) -> QueryTerms {
             })
             .collect(),
         unknown: Vec::new(),
+        literals: Vec::new(),
     }
 }
 

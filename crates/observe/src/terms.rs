@@ -103,6 +103,24 @@ pub fn term_words(ident: &str) -> Vec<String> {
     out
 }
 
+/// Calls `emit` with each term of `ident`, as [`term_words`] lists them, without
+/// collecting them, for the subwords `worth` accepts (given lowercased, before
+/// normalisation): a caller looking for a few terms skips the stemming of every other word.
+pub(crate) fn for_each_term_where(
+    ident: &str,
+    worth: impl Fn(&str) -> bool,
+    mut emit: impl FnMut(&str),
+) {
+    let mut lower = String::new();
+    split_words(ident, |w| {
+        lower.clear();
+        lower.extend(lowercase_chars(w));
+        if worth(&lower) {
+            for_each_term(&lower, &mut emit);
+        }
+    });
+}
+
 /// The lowercase subwords of `ident` that produced one of `matched` (terms as
 /// [`term_words`] gives them), each once, in order: the words a reader recognises in the
 /// name, where the terms themselves may be stems (`rout` for `route`).

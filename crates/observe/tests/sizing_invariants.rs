@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use sightline_observe::db::file_index;
-use sightline_observe::sizing::{budget_chars, signature_line, source_file_count};
+use sightline_observe::sizing::{budget_chars, signature_line};
 use sightline_observe::tools::explore_code::{self, ExploreArgs, ExploreResult, WindowView};
 use sightline_observe::{CacheMode, Index, IndexOptions};
 
@@ -133,7 +133,6 @@ fn every_window_is_real_source_and_every_skeleton_line_a_signature() {
 fn output_never_exceeds_its_budget() {
     for (fixture, queries) in CASES {
         let index = index(fixture);
-        let files = source_file_count(index.db(), index.workspace());
         for query in queries {
             for adaptive in [true, false] {
                 for budget in [None, Some(1), Some(120), Some(600), Some(1500), Some(4000)] {
@@ -141,7 +140,7 @@ fn output_never_exceeds_its_budget() {
                         a.adaptive = adaptive;
                         a.budget_chars = budget;
                     });
-                    let limit = budget_chars(adaptive, 12_000, budget, files);
+                    let limit = budget_chars(12_000, budget);
                     let used = shown_chars(&result);
                     assert!(
                         used <= limit,
@@ -151,14 +150,6 @@ fn output_never_exceeds_its_budget() {
             }
         }
     }
-}
-
-#[test]
-fn small_repositories_get_a_smaller_default_budget() {
-    let index = index("app");
-    let files = source_file_count(index.db(), index.workspace());
-    assert!(budget_chars(true, 12_000, None, files) < 12_000);
-    assert_eq!(budget_chars(false, 12_000, None, files), 12_000);
 }
 
 #[test]

@@ -1,20 +1,19 @@
 //! The deterministic selection used when no value model runs: the packet's best ranged
 //! candidates, flow links quoting their signature lines from observed text, and read
 //! targets for edit/debug. It judges nothing a structure cannot tell: roles are the
-//! declaration kinds, confidence is never high.
+//! declaration kinds, and confidence is what the ranking's margin earns under the
+//! calibrated thresholds.
 
 use sightline_observe::query::QueryTerms;
 use sightline_registry::{
     Action, Candidate, Confidence, FlowLink, Intent, ReadTarget, Registry, Selection,
 };
 
+use crate::model::{ConfidenceThresholds, margin};
 use crate::packet::Packet;
 
 /// Most primary candidates the fallback picks (when their scores support that many).
 const FALLBACK_PRIMARY: usize = 5;
-/// The best candidate earns medium confidence when it outscores the next file's best by
-/// this factor.
-const CLEAR_LEAD: f64 = 1.5;
 /// A candidate joins the primary set only when it scores at least this share of the best:
 /// weak also-rans cost the reader more than they save.
 const PRIMARY_SHARE: f64 = 0.4;
@@ -35,6 +34,7 @@ pub fn fallback_selection(
     intent: Intent,
     terms: &QueryTerms,
     not_indexed: Option<&str>,
+    thresholds: &ConfidenceThresholds,
 ) -> Selection {
     let mut primary = Vec::new();
     let mut files: Vec<&str> = Vec::new();
@@ -75,21 +75,7 @@ pub fn fallback_selection(
     } else {
         Vec::new()
     };
-    let best_file_scores: Vec<f64> = packet
-        .file_scores(registry)
-        .into_iter()
-        .map(|(_, s)| s)
-        .collect();
-    let clear_lead = match best_file_scores.as_slice() {
-        [first, second, ..] => *first >= CLEAR_LEAD * *second,
-        [_] => true,
-        [] => false,
-    };
-    let confidence = if clear_lead && !flow.is_empty() {
-        Confidence::Medium
-    } else {
-        Confidence::Low
-    };
+    let confidence = selection_confidence(packet, registry, terms, !flow.is_empty(), thresholds);
     let action = if primary.is_empty() {
         Action::SkipExploreResult
     } else if intent.needs_ranges() || confidence == Confidence::Low {
@@ -131,6 +117,31 @@ pub fn fallback_selection(
         action,
         search_targets: Vec::new(),
         confidence,
+    }
+}
+
+/// The confidence the packet's margin earns: the level of [`margin`] under `thresholds`,
+/// at most medium when a query word is unknown to the repository (part of the question
+/// found nothing), and low when no place has a quote to back it.
+pub fn selection_confidence(
+    packet: &Packet,
+    registry: &Registry,
+    terms: &QueryTerms,
+    quoted: bool,
+    thresholds: &ConfidenceThresholds,
+) -> Confidence {
+    let scores: Vec<f64> = packet
+        .file_scores(registry)
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect();
+    let level = thresholds.level(margin(scores.first().copied(), scores.get(1).copied()));
+    if !quoted {
+        Confidence::Low
+    } else if level == Confidence::High && !terms.unknown.is_empty() {
+        Confidence::Medium
+    } else {
+        level
     }
 }
 

@@ -35,6 +35,7 @@ pub struct ExploreRun {
 pub fn default_explore_args(query: &str) -> ExploreArgs {
     let mut args = ExploreArgs::new(query);
     args.max_files = explore_code::MAX_FILES_CAP;
+    args.max_listed = Some(explore_code::MORE_FILES_SHOWN as u32);
     args
 }
 
@@ -83,8 +84,7 @@ pub fn finish_with(
     weights: &Weights,
 ) -> ExploreRun {
     let registry = session_registry(db, session);
-    let stats = term_stats(db, session.workspace(db));
-    let terms = QueryTerms::parse(session.query(db), &stats);
+    let terms = query_terms(db, session);
     let options = PacketOptions {
         include_secondary: asks_for_secondary(session.calls(db)),
         weights: *weights,
@@ -98,6 +98,7 @@ pub fn finish_with(
         session.intent(db),
         &terms,
         not_indexed.as_deref(),
+        &weights.confidence,
     );
     ExploreRun {
         session,
@@ -106,6 +107,22 @@ pub fn finish_with(
         packet,
         selection,
     }
+}
+
+/// The session query's terms, with its literals resolved: those its exploration of the same
+/// query already parsed, or parsed and resolved here.
+fn query_terms(db: &dyn sightline_registry::Db, session: Session) -> QueryTerms {
+    let query = session.query(db);
+    let explored = session.calls(db).iter().find_map(|c| match &c.observation {
+        Observation::ExploreCode(r) if r.query == *query => Some(r.terms.clone()),
+        _ => None,
+    });
+    explored.unwrap_or_else(|| {
+        let ws = session.workspace(db);
+        let mut terms = QueryTerms::parse(query, &term_stats(db, ws));
+        sightline_observe::search::resolve_literals(db, ws, &mut terms);
+        terms
+    })
 }
 
 /// Whether the session's caller asked for tests and other secondary files (`include_tests`

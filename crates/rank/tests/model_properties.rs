@@ -9,15 +9,21 @@ fn features() -> impl Strategy<Value = Features> {
         (0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64),
         (0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64, 0.0..20.0f64),
         (any::<bool>(), any::<bool>(), any::<bool>(), 1u32..2000),
+        proptest::array::uniform5(0.0..20.0f64),
     )
         .prop_map(
-            |((n, l, p, g), (s, m, rest, dir), (sec, decl, rangeless, width))| Features {
+            |((n, l, p, g), (s, m, rest, dir), (sec, decl, rangeless, width), lit)| Features {
                 search_name: n,
                 search_name_rest: rest,
                 search_lexical: l,
                 search_path: p,
                 search_path_dir: dir,
                 search_graph: g,
+                search_literal_name: lit[0],
+                search_literal_path: lit[1],
+                search_literal_text: lit[2],
+                search_proximity: lit[3],
+                symbol_literal: lit[4],
                 symbol_name: s,
                 matched_lexical: m,
                 secondary: sec,
@@ -45,17 +51,20 @@ fn weights() -> impl Strategy<Value = Weights> {
             0.0..2.0f64,
         ),
         (0.0..=1.0f64, 0.0..=2.0f64),
+        proptest::array::uniform5(0.0..4.0f64),
     )
-        .prop_map(|((a, b, c, d, e), (f, g, h, i, j), (rest, dir))| {
+        .prop_map(|((a, b, c, d, e), (f, g, h, i, j), (rest, dir), lit)| {
+            let mut v = vec![a, b, c, d, e, f, g, h, i, j, rest, dir];
+            v.extend(lit);
             Weights::prior()
-                .with_fitted(&[a, b, c, d, e, f, g, h, i, j, rest, dir])
-                .expect("twelve weights")
+                .with_fitted(&v)
+                .expect("every fitted weight")
         })
 }
 
 /// `better` matches at least as much as `base` on every feature, has no penalty `base`
 /// lacks, and is no wider.
-fn dominating(base: Features, gains: [f64; 8]) -> Features {
+fn dominating(base: Features, gains: [f64; 13]) -> Features {
     Features {
         search_name: base.search_name + gains[0],
         search_name_rest: base.search_name_rest + gains[6],
@@ -63,6 +72,11 @@ fn dominating(base: Features, gains: [f64; 8]) -> Features {
         search_path: base.search_path + gains[2],
         search_path_dir: base.search_path_dir + gains[7],
         search_graph: base.search_graph + gains[3],
+        search_literal_name: base.search_literal_name + gains[8],
+        search_literal_path: base.search_literal_path + gains[9],
+        search_literal_text: base.search_literal_text + gains[10],
+        search_proximity: base.search_proximity + gains[11],
+        symbol_literal: base.symbol_literal + gains[12],
         symbol_name: base.symbol_name + gains[4],
         matched_lexical: base.matched_lexical + gains[5],
         secondary: false,
@@ -76,7 +90,7 @@ proptest! {
     #[test]
     fn a_candidate_whose_features_dominate_never_scores_lower(
         base in features(),
-        gains in proptest::array::uniform8(0.0..5.0f64),
+        gains in proptest::array::uniform13(0.0..5.0f64),
         w in weights(),
         include_secondary in any::<bool>(),
     ) {

@@ -41,7 +41,7 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
     match observation {
         Observation::ExploreCode(r) => r.render_tagged(
             &|path, w| {
-                let c = registry.at(path, Location::Lines(w.lines))?;
+                let c = registry.at(path, Location::Lines(w.place()))?;
                 Some(label_beside(c, w.lines))
             },
             &|m| id_for(&m.path, Location::of(m.best_range)),

@@ -30,11 +30,13 @@ pub(crate) fn sightings(
             let mut out = Vec::new();
             for f in &r.files {
                 for w in &f.windows {
+                    // A signature line or a cut window stands for its place: the place is
+                    // the candidate, the lines shown its observed text.
                     out.push(Sighting {
                         path: f.path.clone(),
                         traits: outline.path_traits(&f.path),
-                        location: Location::Lines(w.lines),
-                        range: Some(w.lines),
+                        location: Location::Lines(w.place()),
+                        range: Some(w.place()),
                         symbols: w.symbols.iter().map(symbol).collect(),
                         reason: w.reason.clone(),
                         score: Some(w.score.max(f.score)),

@@ -85,7 +85,7 @@ fn locations(o: &Observation) -> Vec<(String, Location)> {
             .flat_map(|f| {
                 f.windows
                     .iter()
-                    .map(|w| (f.path.clone(), Location::Lines(w.lines)))
+                    .map(|w| (f.path.clone(), Location::Lines(w.place())))
             })
             .chain(
                 r.more_files

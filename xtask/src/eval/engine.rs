@@ -5,7 +5,8 @@
 
 use sightline_agent::{ExploreSession, Finished, Mode};
 use sightline_observe::Index;
-use sightline_registry::{Intent, RegistryDatabase};
+use sightline_observe::tools::explore_code::ExploreArgs;
+use sightline_registry::{Confidence, Intent, RegistryDatabase, ToolCall};
 
 /// What one engine call produced for one query.
 #[derive(Clone, Debug, Default)]
@@ -20,12 +21,16 @@ pub struct EngineRun {
     pub cited_widths: Vec<u32>,
     /// The distinct files the report cites as primary, in report order.
     pub cited_files: Vec<String>,
+    /// The report's confidence after validation.
+    pub confidence: Option<Confidence>,
     /// Flow links submitted by the deterministic selection, and how many kept a verified quote.
     pub quotes_total: usize,
     pub quotes_verified: usize,
     /// Every candidate the exploration registered, with the rank model's features: what
     /// `cargo xtask fit` learns the weights from.
     pub candidates: Vec<CandidateFeatures>,
+    /// Query words the repository never uses (they cap the selection's confidence).
+    pub unknown_words: usize,
 }
 
 /// One candidate's file and features.
@@ -80,12 +85,29 @@ pub fn rank_files(
         .collect();
     EngineRun {
         candidates,
+        unknown_words: run.terms.unknown.len(),
         packet_files: files.clone(),
         files,
         report_chars: Some(report.text.chars().count()),
         cited_widths,
         cited_files,
+        confidence: Some(validated.selection.confidence),
         quotes_total: run.selection.flow.len(),
         quotes_verified: validated.selection.flow.len(),
     }
+}
+
+/// Characters of the text an agent reads when its first call is `explore_code` for `query`
+/// with default arguments (what the MCP server and the agent loop return, candidate IDs
+/// inline; the server's one-line session header is not counted).
+pub fn first_exploration_chars(
+    index: &mut Index<RegistryDatabase>,
+    query: &str,
+    weights: &sightline_rank::Weights,
+) -> Option<usize> {
+    let mut session = ExploreSession::new(index, query, Intent::Locate).ok()?;
+    session.weights = *weights;
+    let outcome = session.call(index, ToolCall::ExploreCode(ExploreArgs::new(query)));
+    session.close(index);
+    (!outcome.is_error).then(|| outcome.text.chars().count())
 }

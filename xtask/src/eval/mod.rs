@@ -94,6 +94,15 @@ pub struct ArmResult {
     /// Files the report cites as primary, and whether a changed file is among them.
     pub cited_files: usize,
     pub report_hit: Option<bool>,
+    /// The report's first primary place's file is a changed file.
+    pub report_hit1: Option<bool>,
+    /// A changed file is among the report's first five primary places' files.
+    pub report_hit5: Option<bool>,
+    /// The report's confidence (`high`, `medium`, `low`).
+    pub confidence: Option<sightline_registry::Confidence>,
+    /// Characters of `explore_code`'s text for the query as a session's first call, with
+    /// default arguments: what an agent reads first.
+    pub first_chars: Option<usize>,
     pub quotes_total: usize,
     pub quotes_verified: usize,
     pub top: Vec<String>,
@@ -123,6 +132,9 @@ pub struct TaskResult {
     /// The engine's candidates with their rank features (in `--json` output, for `fit`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<engine::CandidateFeatures>,
+    /// Query words the repository never uses (for `fit`'s confidence calibration).
+    #[serde(default)]
+    pub unknown_words: usize,
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<()> {
@@ -194,6 +206,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
             repo: r.repo.clone(),
             gold_files: r.gold_files.clone(),
             candidates: r.candidates.clone(),
+            unknown_words: r.unknown_words,
         })
         .collect();
     match crate::fit::leave_one_repository_out(fit_tasks) {
@@ -301,6 +314,7 @@ fn run_repo(
             engine: None,
             bm25: None,
             candidates: Vec::new(),
+            unknown_words: 0,
         };
         let progress = format!("[{repo} {}/{}]", i + 1, tasks.len());
         if let Err(e) = wc.checkout(&t.commit) {
@@ -341,8 +355,9 @@ fn run_repo(
 
         let t0 = Instant::now();
         let run = engine::rank_files(idx, &t.query, weights);
-        let idx = &*idx;
         let engine_ms = ms(t0);
+        let first_chars = engine::first_exploration_chars(idx, &t.query, weights);
+        let idx = &*idx;
         let mut engine_arm = arm(
             TaskScores::of(&run.files, &run.packet_files, &t.gold_files),
             engine_ms,
@@ -351,15 +366,17 @@ fn run_repo(
         );
         engine_arm.cited_widths = run.cited_widths;
         engine_arm.cited_files = run.cited_files.len();
-        engine_arm.report_hit = Some(
-            run.cited_files
-                .iter()
-                .any(|f| t.gold_files.iter().any(|g| g == f)),
-        );
+        let is_gold = |f: &String| t.gold_files.iter().any(|g| g == f);
+        engine_arm.report_hit = Some(run.cited_files.iter().any(is_gold));
+        engine_arm.report_hit1 = Some(run.cited_files.first().is_some_and(is_gold));
+        engine_arm.report_hit5 = Some(run.cited_files.iter().take(5).any(is_gold));
+        engine_arm.confidence = run.confidence;
+        engine_arm.first_chars = first_chars;
         engine_arm.quotes_total = run.quotes_total;
         engine_arm.quotes_verified = run.quotes_verified;
         result.engine = Some(engine_arm);
         result.candidates = run.candidates;
+        result.unknown_words = run.unknown_words;
 
         let corpus = bm25::Corpus::build(idx, &mut counts);
         result.source_files = corpus.len();
@@ -400,6 +417,10 @@ fn arm(scores: TaskScores, query_ms: f64, ranked: &[String], chars: Option<usize
         cited_widths: Vec::new(),
         cited_files: 0,
         report_hit: None,
+        report_hit1: None,
+        report_hit5: None,
+        confidence: None,
+        first_chars: None,
         quotes_total: 0,
         quotes_verified: 0,
         top: ranked.iter().take(KEEP_TOP).cloned().collect(),

@@ -25,6 +25,56 @@ pub struct Density {
     pub cited_files_p50: Option<f64>,
     /// Share of the selection's flow quotes that validation verified.
     pub quotes_verified: Option<f64>,
+    /// Characters of the first `explore_code` call's text (default arguments).
+    pub first_chars_p50: Option<f64>,
+    pub first_chars_p90: Option<f64>,
+    /// Share of tasks whose report's first primary place is in a changed file.
+    pub report_hit1: Option<f64>,
+    /// Share of tasks with a changed file among the report's first five primary places.
+    pub report_hit5: Option<f64>,
+    /// Per confidence level: how many reports said it and how often their first place
+    /// was right.
+    pub calibration: Vec<Calibration>,
+}
+
+/// One confidence level's share of the reports and its precision (the first primary
+/// place is in a changed file).
+#[derive(Clone, Debug, Serialize)]
+pub struct Calibration {
+    pub level: sightline_registry::Confidence,
+    pub reports: usize,
+    pub share: f64,
+    pub precision: Option<f64>,
+}
+
+/// The share of `true` among the values present.
+fn rate(values: impl Iterator<Item = Option<bool>>) -> Option<f64> {
+    let v: Vec<bool> = values.flatten().collect();
+    (!v.is_empty()).then(|| v.iter().filter(|h| **h).count() as f64 / v.len() as f64)
+}
+
+fn calibration(arms: &[&super::ArmResult]) -> Vec<Calibration> {
+    use sightline_registry::Confidence;
+    let rated: Vec<(Confidence, bool)> = arms
+        .iter()
+        .filter_map(|a| Some((a.confidence?, a.report_hit1?)))
+        .collect();
+    [Confidence::High, Confidence::Medium, Confidence::Low]
+        .into_iter()
+        .map(|level| {
+            let at: Vec<bool> = rated
+                .iter()
+                .filter(|(c, _)| *c == level)
+                .map(|(_, h)| *h)
+                .collect();
+            Calibration {
+                level,
+                reports: at.len(),
+                share: at.len() as f64 / rated.len().max(1) as f64,
+                precision: rate(at.iter().map(|h| Some(*h))),
+            }
+        })
+        .collect()
 }
 
 impl Density {
@@ -40,6 +90,11 @@ impl Density {
             .collect();
         let hits: Vec<bool> = arms.iter().filter_map(|a| a.report_hit).collect();
         let cited: Vec<f64> = arms.iter().map(|a| a.cited_files as f64).collect();
+        let first: Vec<f64> = arms
+            .iter()
+            .filter_map(|a| a.first_chars)
+            .map(|c| c as f64)
+            .collect();
         let total: usize = arms.iter().map(|a| a.quotes_total).sum();
         let verified: usize = arms.iter().map(|a| a.quotes_verified).sum();
         Density {
@@ -51,6 +106,11 @@ impl Density {
                 .then(|| hits.iter().filter(|h| **h).count() as f64 / hits.len() as f64),
             cited_files_p50: percentile(&cited, 50.0),
             quotes_verified: (total > 0).then(|| verified as f64 / total as f64),
+            first_chars_p50: percentile(&first, 50.0),
+            first_chars_p90: percentile(&first, 90.0),
+            report_hit1: rate(arms.iter().map(|a| a.report_hit1)),
+            report_hit5: rate(arms.iter().map(|a| a.report_hit5)),
+            calibration: calibration(arms),
         }
     }
 }
@@ -198,6 +258,30 @@ pub fn markdown(s: &Summary) -> String {
             f(d.cited_width_p90),
             d.quotes_verified
                 .map_or("-".to_owned(), |x| format!("{:.0}%", x * 100.0)),
+        ));
+    }
+    out.push_str(
+        "\n| repo | first explore_code chars p50 | p90 | report hit@1 | report hit@5 \
+         | high: share, precision | medium | low |\n",
+    );
+    out.push_str("|---|---|---|---|---|---|---|---|\n");
+    for g in s.repos.iter().chain(std::iter::once(&s.overall)) {
+        let d = &g.density;
+        let f = |v: Option<f64>| v.map_or("-".to_owned(), |x| format!("{x:.0}"));
+        let r = |v: Option<f64>| v.map_or("-".to_owned(), |x| format!("{x:.3}"));
+        let levels: Vec<String> = d
+            .calibration
+            .iter()
+            .map(|c| format!("{:.2}, {}", c.share, r(c.precision)))
+            .collect();
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            g.name,
+            f(d.first_chars_p50),
+            f(d.first_chars_p90),
+            r(d.report_hit1),
+            r(d.report_hit5),
+            levels.join(" | "),
         ));
     }
     out

@@ -1,32 +1,12 @@
-//! How many characters raw exploration may show, and which pieces get them. A small
-//! repository is answered with less source; when the budget binds, pieces are chosen by
-//! importance (flow spine, then named, then the rest) and file rank, each taken only if it
-//! fits what remains, so a named declaration late in a file or in a later file is not cut
-//! just because it comes after unnamed code.
+//! The character cap of one exploration, and which pieces keep their place when it binds.
+//! The cap is a ceiling the caller sets, not the sizing rule: the evidence decides how much
+//! each place shows (`evidence`), and only an answer whose evidence asks for more than the
+//! cap loses pieces here, by importance and file rank, each taken only if it fits what
+//! remains.
 
-/// Repository size tiers: up to this many source files, this share (percent) of the
-/// caller's character cap. Larger repositories get the whole cap.
-const TIERS: [(usize, usize); 2] = [(150, 60), (600, 80)];
-
-/// The character budget of one exploration.
-pub fn budget_chars(
-    adaptive: bool,
-    max_chars: u32,
-    override_chars: Option<u32>,
-    source_files: usize,
-) -> usize {
-    if let Some(chars) = override_chars {
-        return chars as usize;
-    }
-    let cap = max_chars as usize;
-    if !adaptive {
-        return cap;
-    }
-    let percent = TIERS
-        .iter()
-        .find(|(files, _)| source_files <= *files)
-        .map_or(100, |(_, p)| *p);
-    cap.saturating_mul(percent) / 100
+/// The character cap of one exploration: the caller's override, else `max_chars`.
+pub fn budget_chars(max_chars: u32, override_chars: Option<u32>) -> usize {
+    override_chars.unwrap_or(max_chars) as usize
 }
 
 /// One piece competing for the budget.
@@ -77,12 +57,9 @@ mod tests {
     }
 
     #[test]
-    fn small_repositories_get_a_smaller_budget() {
-        assert_eq!(budget_chars(true, 10_000, None, 20), 6_000);
-        assert_eq!(budget_chars(true, 10_000, None, 400), 8_000);
-        assert_eq!(budget_chars(true, 10_000, None, 5_000), 10_000);
-        assert_eq!(budget_chars(false, 10_000, None, 20), 10_000);
-        assert_eq!(budget_chars(true, 10_000, Some(3_000), 20), 3_000);
+    fn the_override_wins_over_the_cap() {
+        assert_eq!(budget_chars(10_000, None), 10_000);
+        assert_eq!(budget_chars(10_000, Some(3_000)), 3_000);
     }
 
     #[test]

@@ -5,20 +5,24 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::db::{Db, Workspace, file_index};
+use crate::facts::LineRange;
 use crate::facts::{DeclIndex, DeclKind, FileFacts};
 use crate::graph::{Graph, NodeId};
 use crate::search::{FileHit, SearchResult};
 use crate::tools::explore_code::{
-    ExploreArgs, ExploreResult, ExploredFile, PlannedFile, WindowView, fit_lines, make_window,
-    node_label, plan_file, round_components, round3, slice_lines,
+    ExploreArgs, ExploreResult, ExploredFile, PlannedFile, Window, WindowView, fit_lines,
+    make_window_of, node_label, place_windows, plan_file, round_components, round3, slice_lines,
 };
 
 use super::budget::{Bid, select};
 use super::classify::{FileSignals, FileView};
+use super::cut::MAX_PLACE_LINES;
+use super::evidence::{FULL_SHARE, LineEvidence, margin};
 use super::family::Families;
 use super::is_unasked_test;
 use super::named::named_symbols;
 use super::spine::flow_spine;
+use super::view::signature_line;
 use super::view::{DeclFlags, Piece, add_kept_callables, pieces};
 
 /// One shown file while the budget is being spent.
@@ -27,6 +31,17 @@ struct Planned<'a> {
     facts: Arc<crate::db::FileIndex>,
     text: Arc<str>,
     pieces: Vec<Piece>,
+    /// The family of interchangeable implementations a skeleton file is one of.
+    alike: Option<String>,
+}
+
+/// The limits a sized exploration works within.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// The character cap (a ceiling, not the sizing rule).
+    pub budget: usize,
+    /// The margin at which the first file is the answer.
+    pub decisive_margin: f64,
 }
 
 /// Fills `result.files` (and its truncation flags) for a sized exploration.
@@ -36,7 +51,7 @@ pub(crate) fn fill(
     args: &ExploreArgs,
     found: &SearchResult,
     graph: &Graph,
-    budget: usize,
+    limits: Limits,
     result: &mut ExploreResult,
 ) {
     let files = ws.files(db);
@@ -50,6 +65,7 @@ pub(crate) fn fill(
     let families = Families::new(graph);
 
     let hits: Vec<&FileHit> = found.files.iter().filter(|h| !is_unasked_test(h)).collect();
+    let ranked = hits.clone();
     result.truncation.files = hits.len() > args.max_files as usize;
     let mut planned: Vec<Planned> = Vec::new();
     for hit in hits.into_iter().take(args.max_files as usize) {
@@ -106,14 +122,51 @@ pub(crate) fn fill(
             );
         }
         let pieces = pieces(view, &index.facts, &lines, &windows, &flags, &reason);
+        let alike = match (view, signals.sibling_of) {
+            (FileView::Skeleton, Some((base, n))) => {
+                Some(format!("{n} implementations of {}", label(base)))
+            }
+            _ => None,
+        };
         planned.push(Planned {
             hit,
             facts: index,
             text,
             pieces,
+            alike,
         });
     }
-    spend(planned, budget, result);
+    let name_of = |s: &crate::search::SymbolHit| {
+        let file = files.get(graph.file_of(s.node) as usize)?;
+        let decl = graph.decl_of(s.node)?;
+        Some(
+            file_index(db, *file)
+                .facts
+                .decls
+                .get(decl as usize)?
+                .name
+                .clone(),
+        )
+    };
+    let evidence = LineEvidence::new(found, &name_of);
+    let ctx = Spend {
+        found,
+        graph,
+        evidence: &evidence,
+        decisive: margin(&ranked) >= limits.decisive_margin,
+        budget: limits.budget,
+    };
+    spend(planned, &ctx, result);
+}
+
+/// What spending needs besides the planned files.
+struct Spend<'a> {
+    found: &'a SearchResult,
+    graph: &'a Graph,
+    evidence: &'a LineEvidence<'a>,
+    /// The first file outscores the next by the decisive margin.
+    decisive: bool,
+    budget: usize,
 }
 
 /// Whether declaration `i` is a family base declared in this file or one of its members.
@@ -163,19 +216,200 @@ fn signature_reason(
     }
 }
 
-/// Spends the budget over every file's pieces and builds the shown files in rank order.
-fn spend(planned: Vec<Planned>, budget: usize, result: &mut ExploreResult) {
+/// Most lines a body shows in a sized exploration: longer ones are cut to their evidence.
+/// About one screen: enough for a function's head and the lines that matched.
+pub(crate) const BODY_LINES: u32 = 30;
+
+/// Bodies shown besides the first file's best place and the traced flow: the strongest
+/// other places, by their own evidence.
+const MORE_BODIES: usize = 3;
+/// Lines kept of a weak place outside any declaration (matched by its text alone).
+const TEXT_LINES: u32 = 3;
+
+/// What the evidence decided for one piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Detail {
+    /// Its lines (cut to its evidence when longer than its allowance).
+    Body,
+    /// The signature line of the declaration it opens, standing for the whole place.
+    Signature,
+}
+
+/// Sizes every file's pieces to the evidence, then keeps what fits the character cap, and
+/// builds the shown files in rank order.
+fn spend(planned: Vec<Planned>, ctx: &Spend, result: &mut ExploreResult) {
+    let Spend {
+        found,
+        graph,
+        evidence,
+        decisive,
+        budget,
+    } = *ctx;
     let lines_of: Vec<Vec<&str>> = planned.iter().map(|p| p.text.lines().collect()).collect();
+    // A piece's own evidence: the best name (and literal) match among the declarations it
+    // opens, not what spread to them over edges.
+    let own = |rank: usize, piece: &Piece| -> f64 {
+        let p = &planned[rank];
+        found
+            .symbols
+            .iter()
+            .filter(|s| graph.file_of(s.node) == p.hit.file)
+            .filter(|s| {
+                graph
+                    .decl_of(s.node)
+                    .and_then(|d| p.facts.facts.decls.get(d as usize))
+                    .is_some_and(|d| piece.range.contains_line(d.signature_line))
+            })
+            .map(|s| s.own_score())
+            .fold(0.0, f64::max)
+    };
+    let owns: Vec<Vec<f64>> = planned
+        .iter()
+        .enumerate()
+        .map(|(rank, p)| p.pieces.iter().map(|piece| own(rank, piece)).collect())
+        .collect();
+    let best_own = owns.iter().flatten().copied().fold(0.0, f64::max);
+    // The first file's best piece is always shown: there must be something to read.
+    let lead = planned.first().and_then(|p| {
+        p.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| !x.signatures)
+            .max_by(|(i, a), (j, b)| {
+                (owns[0][*i], a.score)
+                    .partial_cmp(&(owns[0][*j], b.score))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(j.cmp(i))
+            })
+            .map(|(i, _)| i)
+    });
+    let wanted = |rank: usize, i: usize, piece: &Piece| -> (Detail, bool) {
+        if piece.signatures {
+            return (Detail::Signature, false);
+        }
+        // The first file's best place, and the traced flow between the names the query
+        // wrote, are what the question asks to read.
+        if (rank == 0 && Some(i) == lead) || piece.importance >= 3 {
+            return (Detail::Body, false);
+        }
+        // A decisive answer shows its own file; the others are runners-up.
+        if decisive && rank > 0 {
+            return (Detail::Signature, false);
+        }
+        // A place whose own name says as much as the best place's.
+        let strong = best_own > 0.0 && owns[rank][i] >= FULL_SHARE * best_own;
+        if strong {
+            (Detail::Body, true)
+        } else {
+            (Detail::Signature, false)
+        }
+    };
+    // Strong places beyond the first few are listed by signature: past them, another body
+    // costs more than the reader gains from it.
+    let mut contenders: Vec<(usize, usize)> = Vec::new();
+    let mut details: Vec<Vec<Detail>> = Vec::new();
+    for (rank, p) in planned.iter().enumerate() {
+        let mut row = Vec::new();
+        for (i, piece) in p.pieces.iter().enumerate() {
+            let (d, contends) = wanted(rank, i, piece);
+            if contends {
+                contenders.push((rank, i));
+            }
+            row.push(d);
+        }
+        details.push(row);
+    }
+    contenders.sort_by(|&(ra, ia), &(rb, ib)| {
+        owns[rb][ib]
+            .total_cmp(&owns[ra][ia])
+            .then(
+                planned[rb].pieces[ib]
+                    .score
+                    .total_cmp(&planned[ra].pieces[ia].score),
+            )
+            .then((ra, ia).cmp(&(rb, ib)))
+    });
+    for &(rank, i) in contenders.iter().skip(MORE_BODIES) {
+        details[rank][i] = Detail::Signature;
+    }
+    // Text outside any declaration has no signature to stand for it: it keeps a few lines.
+    let detail = |rank: usize, i: usize, piece: &Piece| -> (Detail, u32) {
+        let facts = &planned[rank].facts.facts;
+        let declares = facts
+            .decls
+            .iter()
+            .any(|d| piece.range.contains_line(d.signature_line));
+        match details[rank][i] {
+            Detail::Signature if !declares && !piece.signatures => (Detail::Body, TEXT_LINES),
+            d => (d, BODY_LINES),
+        }
+    };
+    // Each window with the importance it bids with when the cap binds.
+    let mut per_file: Vec<Vec<(Window, u8)>> = Vec::new();
+    for (rank, p) in planned.iter().enumerate() {
+        let lines = &lines_of[rank];
+        let facts = &p.facts.facts;
+        let weight = |l: u32| {
+            l.checked_sub(1)
+                .and_then(|i| lines.get(i as usize))
+                .map_or(0.0, |t| evidence.weight(t))
+        };
+        let mut windows: Vec<(Window, u8)> = Vec::new();
+        for (i, piece) in p.pieces.iter().enumerate() {
+            let (detail, body_lines) = detail(rank, i, piece);
+            match detail {
+                Detail::Body => windows.extend(
+                    place_windows(
+                        facts,
+                        lines,
+                        piece.range,
+                        piece.score,
+                        &piece.reason,
+                        piece.allowed.min(body_lines),
+                        &weight,
+                    )
+                    .into_iter()
+                    .map(|w| (w, piece.importance + 1)),
+                ),
+                Detail::Signature if piece.signatures => {
+                    let text = slice_lines(lines, piece.range);
+                    let mut w = make_window_of(
+                        facts,
+                        piece.range,
+                        piece.place,
+                        piece.score,
+                        piece.reason.clone(),
+                        text,
+                        false,
+                    );
+                    w.view = WindowView::Signatures;
+                    w.alike = p.alike.clone();
+                    windows.push((w, 1));
+                }
+                Detail::Signature => {
+                    if let Some(w) =
+                        signature_window(facts, lines, piece.range, piece.score, &piece.reason)
+                    {
+                        windows.push((w, 1));
+                    }
+                }
+            }
+        }
+        per_file.push(windows);
+    }
+    mark_copies(&mut per_file);
+    // The character cap is a ceiling, not the sizing rule: when it binds, pieces go by
+    // importance (signature lines, then bodies of later files) and file rank.
     let mut bids = Vec::new();
     let mut owner = Vec::new();
-    for (rank, p) in planned.iter().enumerate() {
-        for (i, piece) in p.pieces.iter().enumerate() {
+    for (rank, windows) in per_file.iter().enumerate() {
+        for (i, (w, importance)) in windows.iter().enumerate() {
             bids.push(Bid {
                 file_rank: rank,
-                importance: piece.importance,
-                score: piece.score,
-                start: piece.range.start,
-                chars: slice_lines(&lines_of[rank], piece.range).len(),
+                importance: *importance,
+                score: w.score,
+                start: w.lines.start,
+                chars: w.text.len(),
             });
             owner.push((rank, i));
         }
@@ -197,47 +431,35 @@ fn spend(planned: Vec<Planned>, budget: usize, result: &mut ExploreResult) {
         .filter(|(_, c)| **c)
         .map(|(o, _)| *o)
         .collect();
-    for (rank, p) in planned.iter().enumerate() {
-        let lines = &lines_of[rank];
-        let facts = &p.facts.facts;
-        let mut windows = Vec::new();
-        for (i, piece) in p.pieces.iter().enumerate() {
-            if !shown.contains(&(rank, i)) {
-                continue;
-            }
-            let text = slice_lines(lines, piece.range);
-            let mut w = make_window(
-                facts,
-                piece.range,
-                piece.score,
-                piece.reason.clone(),
-                text,
-                piece.truncated,
-            );
-            if piece.signatures {
-                w.view = WindowView::Signatures;
-            }
-            windows.push(w);
-        }
-        if windows.is_empty() {
-            // Always show something of a chosen file: the lines of its best piece that fit.
-            let best = p
-                .pieces
-                .iter()
-                .max_by_key(|x| (x.importance, std::cmp::Reverse(x.range.start)));
-            if let Some(piece) = best
-                && let Some(r) = fit_lines(lines, piece.range, budget.saturating_sub(used))
+    for (rank, (p, windows)) in planned.iter().zip(per_file).enumerate() {
+        let first = windows.first().map(|(w, _)| w.clone());
+        let mut kept: Vec<Window> = windows
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| shown.contains(&(rank, *i)))
+            .map(|(_, (w, _))| w)
+            .collect();
+        if kept.is_empty() {
+            // Always show something of a chosen file: the lines of its first window that fit.
+            if let Some(w) = first
+                && let Some(r) = fit_lines(&lines_of[rank], w.lines, budget.saturating_sub(used))
             {
-                let text = slice_lines(lines, r);
+                let text = slice_lines(&lines_of[rank], r);
                 used += text.len();
-                let mut w = make_window(facts, r, piece.score, piece.reason.clone(), text, true);
-                if piece.signatures {
-                    w.view = WindowView::Signatures;
-                }
-                windows.push(w);
+                let mut cut = make_window_of(
+                    &p.facts.facts,
+                    r,
+                    Some(w.place()).filter(|pl| pl.len() <= MAX_PLACE_LINES),
+                    w.score,
+                    w.reason.clone(),
+                    text,
+                    true,
+                );
+                cut.view = w.view;
+                kept.push(cut);
             }
         }
-        if windows.is_empty() {
+        if kept.is_empty() {
             continue;
         }
         result.files.push(ExploredFile {
@@ -245,7 +467,70 @@ fn spend(planned: Vec<Planned>, budget: usize, result: &mut ExploreResult) {
             score: round3(p.hit.score),
             components: round_components(&p.hit.components),
             matched_terms: p.hit.matched_terms.clone(),
-            windows,
+            windows: kept,
         });
     }
+}
+
+/// Marks signature lines that repeat another file's (the same declaration, the same
+/// signature: a mirrored package, a bundled copy) as look-alikes of the first of them.
+fn mark_copies(per_file: &mut [Vec<(Window, u8)>]) {
+    let key = |w: &Window| {
+        let s = w.symbols.first()?;
+        Some((s.qualified.clone(), w.text.trim().to_owned()))
+    };
+    let mut files_of: std::collections::HashMap<(String, String), Vec<usize>> =
+        std::collections::HashMap::new();
+    for (rank, windows) in per_file.iter().enumerate() {
+        for (w, _) in windows
+            .iter()
+            .filter(|(w, _)| w.view == WindowView::Signatures)
+        {
+            if let Some(k) = key(w) {
+                let files = files_of.entry(k).or_default();
+                if !files.contains(&rank) {
+                    files.push(rank);
+                }
+            }
+        }
+    }
+    for windows in per_file.iter_mut() {
+        for (w, _) in windows.iter_mut() {
+            if w.view != WindowView::Signatures || w.alike.is_some() {
+                continue;
+            }
+            if let Some(k) = key(w)
+                && files_of.get(&k).is_some_and(|f| f.len() > 1)
+            {
+                w.alike = Some(format!("copies of {}", k.0));
+            }
+        }
+    }
+}
+
+/// The signature line of the outermost declaration `range` opens, as a window standing
+/// for the whole range (when that range could be read as one place).
+fn signature_window(
+    facts: &FileFacts,
+    lines: &[&str],
+    range: LineRange,
+    score: f64,
+    reason: &str,
+) -> Option<Window> {
+    let line = facts
+        .decls
+        .iter()
+        .find(|d| range.contains_line(d.signature_line))
+        .map(|d| signature_line(d, lines))
+        .filter(|l| range.contains_line(*l))
+        .unwrap_or(range.start);
+    let shown = LineRange::new(line, line);
+    let text = slice_lines(lines, shown);
+    if text.trim().is_empty() {
+        return None;
+    }
+    let place = (range.len() <= MAX_PLACE_LINES).then_some(range);
+    let mut w = make_window_of(facts, shown, place, score, reason.to_owned(), text, false);
+    w.view = WindowView::Signatures;
+    Some(w)
 }

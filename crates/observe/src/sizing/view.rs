@@ -23,13 +23,18 @@ pub struct Piece {
     pub signatures: bool,
     pub score: f64,
     pub reason: String,
-    pub truncated: bool,
+    /// Lines the piece may show (the per-file line cap's share); a longer range is cut to
+    /// its evidence ([`super::cut`]).
+    pub allowed: u32,
     /// Higher survives budget trimming first: 3 on the flow spine, 2 named, 1 otherwise.
     pub importance: u8,
+    /// For a signature line, the declaration it opens: the place it stands for.
+    pub place: Option<LineRange>,
 }
 
-/// A planned window: range, score, reason, cut at the line cap.
-pub type Planned = (LineRange, f64, String, bool);
+/// A planned window: range, score, reason, and the lines it may show under the per-file
+/// line cap (its length when it fits).
+pub type Planned = (LineRange, f64, String, u32);
 
 /// What the views need to know about each declaration of the file.
 pub struct DeclFlags<'a> {
@@ -77,36 +82,41 @@ pub fn pieces(
     signature_reason: &str,
 ) -> Vec<Piece> {
     let line_count = lines.len() as u32;
-    let full = |(range, score, reason, truncated): &Planned| Piece {
+    let full = |(range, score, reason, allowed): &Planned| Piece {
         range: *range,
         signatures: false,
         score: *score,
         reason: reason.clone(),
-        truncated: *truncated,
+        allowed: *allowed,
         importance: importance(facts, *range, flags),
+        place: None,
     };
-    let sig_piece = |line: u32, score: f64| Piece {
-        range: LineRange::new(line, line),
-        signatures: true,
-        score,
-        reason: signature_reason.to_owned(),
-        truncated: false,
-        importance: 1,
+    let sig_piece = |d: &Declaration, score: f64| {
+        let line = signature_line(d, lines);
+        Piece {
+            range: LineRange::new(line, line),
+            signatures: true,
+            score,
+            reason: signature_reason.to_owned(),
+            allowed: 1,
+            importance: 1,
+            place: Some(d.lines).filter(|p| p.len() <= super::cut::MAX_PLACE_LINES),
+        }
     };
     let mut out: Vec<Piece> = match view {
         FileView::Full => planned.iter().map(full).collect(),
         FileView::Skeleton => {
             let best = planned.iter().map(|p| p.1).fold(0.0, f64::max);
-            skeleton_lines(facts, lines, planned)
+            skeleton_roots(facts, planned)
                 .into_iter()
-                .map(|l| sig_piece(l, best))
+                .map(|d| sig_piece(&facts.decls[d], best))
                 .collect()
         }
         FileView::Focused => {
             let mut out = Vec::new();
             for p in planned {
-                focus_window(facts, lines, p, flags, &mut |piece| out.push(piece), &|l| {
-                    sig_piece(l, p.1)
+                focus_window(facts, p, flags, &mut |piece| out.push(piece), &|d| {
+                    sig_piece(d, p.1)
                 });
             }
             out
@@ -137,21 +147,16 @@ pub fn add_kept_callables(
         }
         let start = d.lines.start.clamp(1, line_count);
         let end = d.lines.end.clamp(start, line_count);
-        let cut = end - start + 1 > max_lines.max(1);
-        let end = if cut {
-            start + max_lines.max(1) - 1
-        } else {
-            end
-        };
-        planned.push((LineRange::new(start, end), 0.0, reason(i), cut));
+        let range = LineRange::new(start, end);
+        planned.push((range, 0.0, reason(i), range.len().min(max_lines.max(1))));
     }
     planned.sort_by_key(|p| p.0.start);
 }
 
-/// Signature lines of the declarations around the planned windows: each top-level
-/// declaration they touch and its direct members. Members of callables (local helpers)
-/// are left out: they are part of a body.
-fn skeleton_lines(facts: &FileFacts, lines: &[&str], planned: &[Planned]) -> Vec<u32> {
+/// The top-level declarations the planned windows touch, in source order: a skeleton
+/// shows each by its signature line, standing for the whole declaration. Members are left
+/// out: an interchangeable implementation is told apart by its name, not its methods'.
+fn skeleton_roots(facts: &FileFacts, planned: &[Planned]) -> Vec<usize> {
     let decls = &facts.decls;
     let touches = |d: &Declaration| planned.iter().any(|p| p.0.overlaps(&d.lines));
     let root_of = |mut i: usize| {
@@ -169,45 +174,19 @@ fn skeleton_lines(facts: &FileFacts, lines: &[&str], planned: &[Planned]) -> Vec
         .filter(|&i| touches(&decls[i]))
         .map(root_of)
         .collect();
-    // Roots first, then members the windows touched, then the other members.
-    let mut ordered: Vec<usize> = roots.iter().copied().collect();
-    let members: Vec<usize> = (0..decls.len())
-        .filter(|&i| {
-            decls[i].parent.is_some_and(|p| {
-                roots.contains(&(p as usize))
-                    && decls
-                        .get(p as usize)
-                        .is_some_and(|pd| !pd.kind.is_callable())
-            })
-        })
-        .collect();
-    ordered.extend(members.iter().copied().filter(|&i| touches(&decls[i])));
-    ordered.extend(members.iter().copied().filter(|&i| !touches(&decls[i])));
-    let mut shown: Vec<u32> = Vec::new();
-    for i in ordered {
-        let line = signature_line(&decls[i], lines);
-        if !shown.contains(&line) {
-            shown.push(line);
-        }
-        if shown.len() >= SKELETON_MAX_LINES {
-            break;
-        }
-    }
-    shown.sort_unstable();
-    shown
+    roots.into_iter().take(SKELETON_MAX_LINES).collect()
 }
 
 /// One planned window of a focused file: kept declarations in full, the others (and the
 /// containers of anything shown) by their signature lines.
 fn focus_window(
     facts: &FileFacts,
-    lines: &[&str],
     planned: &Planned,
     flags: &DeclFlags,
     emit: &mut dyn FnMut(Piece),
-    sig: &dyn Fn(u32) -> Piece,
+    sig: &dyn Fn(&Declaration) -> Piece,
 ) {
-    let (range, score, reason, truncated) = planned;
+    let (range, score, reason, allowed) = planned;
     let decls = &facts.decls;
     let inside: Vec<usize> = (0..decls.len())
         .filter(|&i| range.contains_line(decls[i].signature_line))
@@ -219,8 +198,9 @@ fn focus_window(
             signatures: false,
             score: *score,
             reason: reason.clone(),
-            truncated: *truncated,
+            allowed: *allowed,
             importance: 1,
+            place: None,
         });
         return;
     }
@@ -247,11 +227,12 @@ fn focus_window(
                 signatures: false,
                 score: *score,
                 reason: reason.clone(),
-                truncated: *truncated && r.end == range.end,
+                allowed: r.len().min(*allowed),
                 importance: imp,
+                place: None,
             });
         } else {
-            emit(sig(signature_line(d, lines)));
+            emit(sig(d));
         }
     }
     // The container's line says whose member a shown signature or body is.
@@ -259,13 +240,13 @@ fn focus_window(
         if let Some(pd) = decls.get(p)
             && !range.contains_line(pd.signature_line)
         {
-            emit(sig(signature_line(pd, lines)));
+            emit(sig(pd));
         }
     }
 }
 
 /// Sorts pieces, drops signature lines already inside a full piece, and joins touching
-/// runs of the same kind into one.
+/// full pieces into one. Signature lines stay apart: each stands for its own declaration.
 fn merge(mut pieces: Vec<Piece>) -> Vec<Piece> {
     let full: Vec<LineRange> = pieces
         .iter()
@@ -282,15 +263,16 @@ fn merge(mut pieces: Vec<Piece>) -> Vec<Piece> {
     for p in pieces {
         match out.last_mut() {
             Some(last)
-                if last.signatures == p.signatures && p.range.start <= last.range.end + 1 =>
+                if !last.signatures && !p.signatures && p.range.start <= last.range.end + 1 =>
             {
                 last.range.end = last.range.end.max(p.range.end);
                 last.importance = last.importance.max(p.importance);
-                last.truncated |= p.truncated;
+                last.allowed = last.allowed.saturating_add(p.allowed);
                 if p.score > last.score {
                     last.score = p.score;
                 }
             }
+            Some(last) if p.signatures && last.signatures && p.range == last.range => {}
             Some(last) if p.range.start <= last.range.end => {
                 // A full piece overlapping another full piece's tail (or a signature run):
                 // show only the lines not shown yet.

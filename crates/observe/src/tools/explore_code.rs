@@ -3,13 +3,10 @@
 //! source windows snapped to declarations, within caps on files, windows, lines and
 //! characters. Every window says why it was included.
 
-use std::fmt::Write as _;
-
 use serde::{Deserialize, Serialize};
 
 use super::error::ToolError;
 use crate::db::{Db, Workspace, file_index, workspace_graph};
-use crate::escape::inline;
 use crate::facts::{FileFacts, LineRange};
 use crate::graph::{Graph, NodeId};
 use crate::query::QueryTerms;
@@ -54,14 +51,20 @@ pub struct ExploreArgs {
     /// Rank tests, examples and generated files like other files (default false).
     #[serde(default)]
     pub include_tests: bool,
-    /// Size the output to the answer (default true): interchangeable implementations off
-    /// the traced flow show as signature skeletons, tests are left out unless asked for,
-    /// and small repositories get a smaller budget. False shows every window in full.
+    /// Size the output to the evidence (default true): a decisive answer shows its own
+    /// places and lists the others by signature line, a diffuse one shows the bodies its
+    /// evidence pays for; interchangeable implementations off the traced flow show as
+    /// signature skeletons and tests are left out unless asked for. False shows every
+    /// window in full.
     #[serde(default = "default_adaptive")]
     pub adaptive: bool,
-    /// Character budget overriding both `max_chars` and the repository-size tiers.
+    /// Character budget overriding `max_chars`.
     #[serde(default)]
     pub budget_chars: Option<u32>,
+    /// Most files listed by path and ID past the ones shown with source (0..=16; default:
+    /// those scoring at least half the best, at most 8; 16 when not adaptive).
+    #[serde(default)]
+    pub max_listed: Option<u32>,
 }
 
 fn default_max_files() -> u32 {
@@ -97,6 +100,7 @@ impl ExploreArgs {
             include_tests: false,
             adaptive: default_adaptive(),
             budget_chars: None,
+            max_listed: None,
         }
     }
 
@@ -113,6 +117,16 @@ impl ExploreArgs {
                 "max_files",
                 self.max_files,
                 "must be 1..=8",
+            ));
+        }
+        if self
+            .max_listed
+            .is_some_and(|n| n as usize > MORE_FILES_SHOWN)
+        {
+            return Err(ToolError::invalid_argument(
+                "max_listed",
+                self.max_listed.unwrap_or_default(),
+                "must be 0..=16",
             ));
         }
         if self.max_depth > MAX_DEPTH_CAP {
@@ -170,6 +184,22 @@ pub struct Window {
     /// `text` is exactly the source lines of `lines`.
     #[serde(default)]
     pub view: WindowView,
+    /// The place these lines stand for when they are only part of it: the declaration a
+    /// signature line opens, or a window cut to its evidence (its runs share the place).
+    /// `None` when the lines are the whole place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<LineRange>,
+    /// The look-alikes this place is one of (`4 implementations of Step`, `copies of
+    /// Store.save`): the text shows the first of them and names the others on its line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alike: Option<String>,
+}
+
+impl Window {
+    /// The place the window stands for: [`Window::place`], or its own lines.
+    pub fn place(&self) -> LineRange {
+        self.place.unwrap_or(self.lines)
+    }
 }
 
 /// What a window shows of the declarations in it.
@@ -252,11 +282,15 @@ pub struct FileMatch {
     pub best_range: Option<LineRange>,
 }
 
-/// How many files past the cap are listed in `more_files`.
-pub(crate) const MORE_FILES: usize = 48;
-/// How many of those the text lists (each with a candidate ID when tagged); the rest are
-/// only counted.
+/// Most files listed past the shown ones (each with a candidate ID when tagged); the rest
+/// are only counted.
 pub const MORE_FILES_SHOWN: usize = 16;
+/// A sized exploration lists the files past the shown ones that score at least this share
+/// of the best file, at most [`SIZED_LISTED`] of them: weaker ones are noise next to it,
+/// and a follow-up call reaches them.
+const LIST_SHARE: f64 = 0.5;
+/// Most files a sized exploration lists past the shown ones, unless asked for more.
+const SIZED_LISTED: usize = 8;
 
 /// `explore_code` with the search's unfitted weights; see [`run_weighted`].
 pub fn run(db: &dyn Db, ws: Workspace, args: &ExploreArgs) -> Result<ExploreResult, ToolError> {
@@ -295,19 +329,31 @@ pub fn run_weighted(
             false => None,
         },
     };
-    let budget = crate::sizing::budget_chars(
-        args.adaptive,
-        args.max_chars,
-        args.budget_chars,
-        crate::sizing::source_file_count(db, ws),
-    );
+    let budget = crate::sizing::budget_chars(args.max_chars, args.budget_chars);
     // Adaptive sizing fills the files itself; the loop below is the plain path.
     let plain: &[FileHit] = if args.adaptive {
-        crate::sizing::fill(db, ws, args, &found, &graph, budget, &mut result);
+        let limits = crate::sizing::Limits {
+            budget,
+            decisive_margin: weights.decisive_margin,
+        };
+        crate::sizing::fill(db, ws, args, &found, &graph, limits, &mut result);
         &[]
     } else {
         &found.files
     };
+    let name_of = |s: &SymbolHit| {
+        let file = files.get(graph.file_of(s.node) as usize)?;
+        let decl = graph.decl_of(s.node)?;
+        Some(
+            file_index(db, *file)
+                .facts
+                .decls
+                .get(decl as usize)?
+                .name
+                .clone(),
+        )
+    };
+    let evidence = crate::sizing::evidence::LineEvidence::new(&found, &name_of);
     let mut chars_left = budget;
     for hit in plain.iter().take(args.max_files as usize) {
         if chars_left == 0 {
@@ -322,10 +368,16 @@ pub fn run_weighted(
         let lines: Vec<&str> = planned.text.lines().collect();
         let plan = planned.windows;
         let planned_windows = plan.len();
+        let weight = |l: u32| {
+            l.checked_sub(1)
+                .and_then(|i| lines.get(i as usize))
+                .map_or(0.0, |t| evidence.weight(t))
+        };
         let mut windows = Vec::new();
-        for (range, score, reason, truncated) in plan {
-            let body = slice_lines(&lines, range);
-            if body.len() > chars_left {
+        for (range, score, reason, allowed) in plan {
+            let runs = place_windows(facts, &lines, range, score, &reason, allowed, &weight);
+            let body: usize = runs.iter().map(|w| w.text.len()).sum();
+            if body > chars_left {
                 result.truncation.chars = true;
                 result.truncation.windows_left_out += (planned_windows - windows.len()) as u32;
                 if windows.is_empty() {
@@ -339,8 +391,8 @@ pub fn run_weighted(
                 }
                 break;
             }
-            chars_left -= body.len();
-            windows.push(make_window(facts, range, score, reason, body, truncated));
+            chars_left -= body;
+            windows.extend(runs);
         }
         if windows.is_empty() {
             continue;
@@ -355,12 +407,31 @@ pub fn run_weighted(
     }
     let shown: std::collections::HashSet<&str> =
         result.files.iter().map(|f| f.path.as_str()).collect();
+    // Sized: the files scoring at least a share of the best are listed, unless the caller
+    // says how many.
+    let best_score = found
+        .files
+        .iter()
+        .find(|h| !(args.adaptive && crate::sizing::is_unasked_test(h)))
+        .map_or(0.0, |h| h.score);
+    let default_listed = if args.adaptive {
+        SIZED_LISTED
+    } else {
+        MORE_FILES_SHOWN
+    };
+    let listed = args
+        .max_listed
+        .map_or(default_listed, |n| n as usize)
+        .min(MORE_FILES_SHOWN);
     let more: Vec<FileMatch> = found
         .files
         .iter()
         .filter(|h| !shown.contains(h.path.as_str()))
         .filter(|h| !(args.adaptive && crate::sizing::is_unasked_test(h)))
-        .take(MORE_FILES)
+        .filter(|h| {
+            !args.adaptive || args.max_listed.is_some() || h.score >= LIST_SHARE * best_score
+        })
+        .take(listed)
         .map(|h| {
             let best = found
                 .symbols
@@ -397,7 +468,7 @@ pub fn run_weighted(
         best_range: None,
         best_symbol: None,
     });
-    result.more_files = named.chain(more).take(MORE_FILES).collect();
+    result.more_files = named.chain(more).take(MORE_FILES_SHOWN).collect();
     Ok(result)
 }
 
@@ -409,6 +480,10 @@ pub(crate) fn round_components(c: &ScoreComponents) -> ScoreComponents {
         path: round3(c.path),
         path_dir: round3(c.path_dir),
         graph: round3(c.graph),
+        literal_name: round3(c.literal_name),
+        literal_path: round3(c.literal_path),
+        literal_text: round3(c.literal_text),
+        proximity: round3(c.proximity),
         trait_factor: c.trait_factor,
     }
 }
@@ -425,10 +500,24 @@ pub(crate) fn make_window(
     text: String,
     truncated: bool,
 ) -> Window {
+    make_window_of(facts, range, None, score, reason, text, truncated)
+}
+
+/// A window showing `range` of `place` (the declarations listed are the place's).
+pub(crate) fn make_window_of(
+    facts: &FileFacts,
+    range: LineRange,
+    place: Option<LineRange>,
+    score: f64,
+    reason: String,
+    text: String,
+    truncated: bool,
+) -> Window {
+    let of = place.unwrap_or(range);
     let symbols = facts
         .decls
         .iter()
-        .filter(|d| range.contains_line(d.signature_line))
+        .filter(|d| of.contains_line(d.signature_line))
         .take(8)
         .map(|d| WindowSymbol {
             name: d.name.clone(),
@@ -445,6 +534,88 @@ pub(crate) fn make_window(
         text,
         truncated,
         view: WindowView::Full,
+        place: place.filter(|p| *p != range),
+        alike: None,
+    }
+}
+
+/// The windows showing one planned place: the whole range when it fits its allowance
+/// (`allowed` lines), else the runs [`crate::sizing::cut::cut`] keeps of its strongest
+/// lines, all standing for one place. A range wider than one read
+/// ([`crate::sizing::cut::MAX_PLACE_LINES`]) is narrowed first to the place around its
+/// best line (see [`evidence_place`]).
+pub(crate) fn place_windows(
+    facts: &FileFacts,
+    lines: &[&str],
+    range: LineRange,
+    score: f64,
+    reason: &str,
+    allowed: u32,
+    weight: &dyn Fn(u32) -> f64,
+) -> Vec<Window> {
+    let range = evidence_place(facts, range, weight);
+    // Only lines at least half as strong as the place's strongest are evidence worth
+    // keeping in a cut: in a long body many lines mention a common query word.
+    let best = (range.start..=range.end).map(weight).fold(0.0, f64::max);
+    let strong = |l: u32| {
+        let w = weight(l);
+        if w >= STRONG_LINE_SHARE * best {
+            w
+        } else {
+            0.0
+        }
+    };
+    let runs = crate::sizing::cut::cut(range, allowed, &strong);
+    if runs == [range] {
+        let text = slice_lines(lines, range);
+        return vec![make_window(
+            facts,
+            range,
+            score,
+            reason.to_owned(),
+            text,
+            false,
+        )];
+    }
+    runs.iter()
+        .map(|r| {
+            let text = slice_lines(lines, *r);
+            make_window_of(facts, *r, Some(range), score, reason.to_owned(), text, true)
+        })
+        .collect()
+}
+
+/// A line is kept in a cut when its evidence is at least this share of the place's best.
+const STRONG_LINE_SHARE: f64 = 0.5;
+
+/// `range` itself when it is at most one read wide; else the innermost declaration around
+/// its strongest line that is (or, without one, that line's neighbourhood within `range`),
+/// so a long declaration is cited where its evidence is, never as a whole.
+pub(crate) fn evidence_place(
+    facts: &FileFacts,
+    range: LineRange,
+    weight: &dyn Fn(u32) -> f64,
+) -> LineRange {
+    let max = crate::sizing::cut::MAX_PLACE_LINES;
+    if range.len() <= max {
+        return range;
+    }
+    let best = (range.start..=range.end)
+        .map(|l| (l, weight(l)))
+        .fold((range.start, 0.0), |b, x| if x.1 > b.1 { x } else { b })
+        .0;
+    let inner = facts
+        .decls
+        .iter()
+        .filter(|d| d.lines.contains_line(best) && d.lines.len() <= max && range.contains(&d.lines))
+        .min_by_key(|d| d.lines.len());
+    match inner {
+        Some(d) => d.lines,
+        None => {
+            let half = max / 4;
+            let start = best.saturating_sub(half).max(range.start);
+            LineRange::new(start, (start + 2 * half).min(range.end))
+        }
     }
 }
 
@@ -452,7 +623,8 @@ pub(crate) fn make_window(
 pub(crate) struct PlannedFile {
     pub index: std::sync::Arc<crate::db::FileIndex>,
     pub text: std::sync::Arc<str>,
-    pub windows: Vec<(LineRange, f64, String, bool)>,
+    /// Range, score, reason and the lines the window may show (see [`plan_windows`]).
+    pub windows: Vec<(LineRange, f64, String, u32)>,
 }
 
 /// Plans the windows of one ranked file: the step the plain and the adaptive paths share.
@@ -506,7 +678,7 @@ pub(crate) fn plan_windows(
     symbols: &[&SymbolHit],
     args: &ExploreArgs,
     trunc: &mut Truncation,
-) -> Vec<(LineRange, f64, String, bool)> {
+) -> Vec<(LineRange, f64, String, u32)> {
     let FileContext {
         graph,
         facts,
@@ -519,7 +691,7 @@ pub(crate) fn plan_windows(
         return Vec::new();
     }
     let cap = args.max_lines_per_file;
-    let mut chosen: Vec<(LineRange, f64, String, bool)> = Vec::new();
+    let mut chosen: Vec<(LineRange, f64, String, u32)> = Vec::new();
     let hit_decls: Vec<u32> = symbols
         .iter()
         .filter_map(|s| graph.decl_of(s.node))
@@ -545,19 +717,19 @@ pub(crate) fn plan_windows(
         });
         // A container reached only through its members (no name match of its own), or too
         // long to show, is shown through those members.
-        if has_hit_child && (d.lines.len() > cap || s.name_score == 0.0) {
+        if has_hit_child && (d.lines.len() > cap || s.own_score() == 0.0) {
             continue;
         }
         let range = clamp_range(d.lines, line_count);
         if chosen.iter().any(|(r, ..)| r.contains(&range)) {
             continue;
         }
-        chosen.push((range, s.score(), describe(s, label), false));
+        chosen.push((range, s.score(), describe(s, label), 0));
     }
     if chosen.is_empty() {
         // Matched by text or path only: the declaration around the densest term matches.
         if let Some(range) = densest_region(facts, lines, terms) {
-            chosen.push((range, 0.0, "text matches query terms".to_owned(), false));
+            chosen.push((range, 0.0, "text matches query terms".to_owned(), 0));
         }
     }
     // Keep the best, then show them in file order, merging neighbours.
@@ -567,7 +739,7 @@ pub(crate) fn plan_windows(
         chosen.truncate(args.max_windows_per_file as usize);
     }
     chosen.sort_by_key(|(r, ..)| r.start);
-    let mut merged: Vec<(LineRange, f64, String, bool)> = Vec::new();
+    let mut merged: Vec<(LineRange, f64, String, u32)> = Vec::new();
     for w in chosen {
         match merged.last_mut() {
             Some(last) if w.0.start <= last.0.end + 2 => {
@@ -580,22 +752,20 @@ pub(crate) fn plan_windows(
             _ => merged.push(w),
         }
     }
+    // Each window may show the lines the per-file cap leaves it; a longer one is cut to
+    // its evidence when shown (`sizing::cut`).
     let mut used = 0u32;
     let mut out = Vec::new();
-    for (mut range, score, reason, _) in merged {
+    for (range, score, reason, _) in merged {
         let left = cap.saturating_sub(used);
         if left == 0 {
             trunc.lines = true;
             break;
         }
-        let mut truncated = false;
-        if range.len() > left {
-            range.end = range.start + left - 1;
-            truncated = true;
-            trunc.lines = true;
-        }
-        used += range.len();
-        out.push((range, score, reason, truncated));
+        let allowed = range.len().min(left);
+        trunc.lines |= allowed < range.len();
+        used += allowed;
+        out.push((range, score, reason, allowed));
     }
     out
 }
@@ -607,6 +777,12 @@ fn clamp_range(r: LineRange, line_count: u32) -> LineRange {
 /// Explains a hit in a few words, naming the neighbour it was reached from.
 fn describe(hit: &SymbolHit, label: &dyn Fn(NodeId) -> String) -> String {
     match &hit.via {
+        HitVia::Name { matched } if matched.is_empty() => {
+            format!("the query names {}", label(hit.node))
+        }
+        HitVia::Name { .. } if hit.literal > 0.0 => {
+            format!("the query names {}", label(hit.node))
+        }
         HitVia::Name { matched } => format!("name matches {}", matched.join(", ")),
         HitVia::Edge {
             from,
@@ -705,130 +881,4 @@ pub(crate) fn fit_lines(lines: &[&str], r: LineRange, budget: usize) -> Option<L
         end = Some(n);
     }
     end.map(|e| LineRange::new(r.start, e))
-}
-
-impl ExploreResult {
-    /// Line-numbered text for a human or a model. `annotate` may add a tag after a file's
-    /// path (the registry passes candidate IDs through it).
-    pub fn render_text(&self, annotate: &dyn Fn(&str, &Window) -> Option<String>) -> String {
-        self.render_tagged(annotate, &|_| None)
-    }
-
-    /// The query's terms with their weights (`terms: save(2.3) record(1.1)`): a diagnostic
-    /// of how the query was read, for people and measurements, left out of the text a
-    /// model reads.
-    pub fn terms_line(&self) -> String {
-        let terms: Vec<String> = self
-            .terms
-            .terms
-            .iter()
-            .map(|t| format!("{}({:.1})", t.term, t.idf))
-            .collect();
-        format!("terms: {}", terms.join(" "))
-    }
-
-    /// [`Self::render_text`], with `file_tag`'s label on each listed file past the cap.
-    pub fn render_tagged(
-        &self,
-        annotate: &dyn Fn(&str, &Window) -> Option<String>,
-        file_tag: &dyn Fn(&FileMatch) -> Option<String>,
-    ) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "## explore_code: {}", self.query);
-        // The weighed terms are a diagnostic (`terms_line`), not for the model; words the
-        // repository never uses tell it to rephrase.
-        if !self.terms.unknown.is_empty() {
-            let _ = writeln!(out, "not in repo: {}", self.terms.unknown.join(" "));
-        }
-        let _ = writeln!(
-            out,
-            "{} files, {} symbols matched",
-            self.matched_files, self.matched_symbols
-        );
-        if let Some(note) = &self.not_indexed {
-            let _ = writeln!(out, "{note}");
-        }
-        for f in &self.files {
-            for (i, w) in f.windows.iter().enumerate() {
-                if w.view == WindowView::Signatures {
-                    // A run of signature windows prints as one skeleton block.
-                    if i == 0 || f.windows[i - 1].view != WindowView::Signatures {
-                        let run: Vec<&Window> = f.windows[i..]
-                            .iter()
-                            .take_while(|w| w.view == WindowView::Signatures)
-                            .collect();
-                        crate::sizing::render::signature_block(&mut out, &f.path, &run, annotate);
-                    }
-                    continue;
-                }
-                let tag = annotate(&f.path, w)
-                    .map(|t| format!(" {t}"))
-                    .unwrap_or_default();
-                let syms: Vec<String> = w
-                    .symbols
-                    .iter()
-                    .map(|s| format!("{} ({}:{})", inline(&s.qualified), s.kind, s.line))
-                    .collect();
-                let _ = writeln!(
-                    out,
-                    "\n#### {}:{}-{}{} - {}",
-                    inline(&f.path),
-                    w.lines.start,
-                    w.lines.end,
-                    tag,
-                    syms.join(", ")
-                );
-                let _ = writeln!(out, "why: {}", w.reason);
-                for (i, line) in w.text.lines().enumerate() {
-                    let _ = writeln!(out, "{:>4} {}", w.lines.start + i as u32, line);
-                }
-                if w.truncated {
-                    let _ = writeln!(
-                        out,
-                        "     … cut at the line cap; read_file {} for the rest",
-                        inline(&f.path)
-                    );
-                }
-            }
-        }
-        if !self.more_files.is_empty() {
-            let _ = writeln!(out, "\nmore files:");
-            for m in self.more_files.iter().take(MORE_FILES_SHOWN) {
-                let id = file_tag(m).map(|t| format!(" {t}")).unwrap_or_default();
-                let symbol = m
-                    .best_symbol
-                    .as_ref()
-                    .map(|s| format!(" - {} ({}:{})", inline(&s.qualified), s.kind, s.line))
-                    .unwrap_or_default();
-                let _ = writeln!(out, "  {}{id}{symbol}", inline(&m.path));
-            }
-        }
-        let t = &self.truncation;
-        let mut notes = Vec::new();
-        let unshown = (self.matched_files as usize).saturating_sub(self.files.len());
-        if unshown > 0 {
-            let listed = self.more_files.len().min(MORE_FILES_SHOWN);
-            notes.push(format!(
-                "{unshown} more matching files not shown ({listed} listed above)"
-            ));
-        }
-        if t.windows_left_out > 0 {
-            notes.push(format!(
-                "{} windows of shown files left out",
-                t.windows_left_out
-            ));
-        } else if t.windows {
-            notes.push("more windows per file".to_owned());
-        }
-        if t.lines {
-            notes.push("line cap reached".to_owned());
-        }
-        if t.chars {
-            notes.push("character budget reached".to_owned());
-        }
-        if !notes.is_empty() {
-            let _ = writeln!(out, "\ntruncated: {}", notes.join("; "));
-        }
-        out
-    }
 }

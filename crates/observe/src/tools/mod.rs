@@ -2,6 +2,7 @@
 
 pub mod error;
 pub mod explore_code;
+mod explore_render;
 pub mod grep;
 mod grep_render;
 mod grep_sink;

@@ -108,6 +108,8 @@ fn window(start: u32, text: &str, symbols: Vec<WindowSymbol>) -> Window {
         text: text.to_owned(),
         truncated: false,
         view: Default::default(),
+        place: None,
+        alike: None,
     }
 }
 

@@ -1,0 +1,341 @@
+//! Literal evidence: the tokens of a query as written, matched exactly. A query that spells
+//! an identifier (`parse_args`, `useCacheKey`, `no-empty`, `Store.save`), a file name
+//! (`lib/rules/no-empty.js`) or anything between backticks or quotes says more than its
+//! stemmed words do: `frozen` written in backticks asks for what is named `frozen`, not
+//! for every word stemming like it. What a literal is worth is how few places of this
+//! repository it matches ([`LiteralStats`]), never a list of words.
+//!
+//! A literal is recognised by its shape alone: it is quoted (backticks, double quotes,
+//! single quotes around a whole token), or it carries an identifier's inner structure
+//! (a lowercase-to-uppercase step, or `_`, `-`, `.`, `/`, `::` between letters or digits).
+//! A plain word (`support`) is not a literal; its stems already weigh it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::terms::{compound_key, split_identifier};
+
+/// Longest literal kept; longer runs are pasted code or noise.
+const MAX_LITERAL_LEN: usize = 80;
+/// Shortest literal kept (in characters of its compound key): shorter says nothing exact,
+/// unless it was quoted (`on`).
+const MIN_KEY_LEN: usize = 3;
+/// Shortest quoted literal kept.
+const MIN_QUOTED_KEY_LEN: usize = 2;
+
+/// One literal of a query.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Literal {
+    /// As written, without the quotes (`no-empty`, `Store.save`, `# lint: off`).
+    pub text: String,
+    /// Its identifier segments, split at `.`, `/` and `::` (`["Store", "save"]`).
+    pub segments: Vec<String>,
+    /// The compound key of the whole (`noempty`): case and `_`/`-` separators ignored.
+    pub key: String,
+    /// It was quoted in the query.
+    pub quoted: bool,
+    /// Source files it matched (a declaration name, a path or the text); set by the search.
+    pub df: u32,
+    /// Its specificity in this repository (BM25's IDF of `df`); 0 until resolved.
+    pub idf: f64,
+}
+
+impl Literal {
+    /// The compound key of the last segment: what a declaration's name must equal.
+    pub fn name_key(&self) -> String {
+        self.segments
+            .last()
+            .map(|s| compound_key(s))
+            .unwrap_or_default()
+    }
+
+    /// The key the segment before the last must equal in a qualified name, when written.
+    pub fn qualifier_key(&self) -> Option<String> {
+        let n = self.segments.len();
+        (n >= 2).then(|| compound_key(&self.segments[n - 2]))
+    }
+
+    /// Whether a declaration called `name`, qualified as `qualified` (`Store.save`), is
+    /// what the literal names: its name's key is the literal's last segment's, and a
+    /// written qualifier matches the enclosing name.
+    pub fn names(&self, name: &str, qualified: &str) -> bool {
+        let key = self.name_key();
+        let too_short = key.len() < MIN_KEY_LEN && !self.quoted;
+        if too_short || key.is_empty() || compound_key(name) != key {
+            return false;
+        }
+        match self.qualifier_key() {
+            None => true,
+            Some(q) => {
+                let mut parts = qualified.rsplit('.');
+                parts.next();
+                // A qualifier that names no enclosing declaration (`c.req.param`'s `req` is
+                // a variable) does not forbid the match; one that names another does.
+                match parts.next() {
+                    Some(owner) => compound_key(owner) == q || !self.segments_are_types(),
+                    None => true,
+                }
+            }
+        }
+    }
+
+    /// Whether the qualifier looks like a type (it starts with an uppercase letter): only
+    /// then must an enclosing declaration carry it.
+    fn segments_are_types(&self) -> bool {
+        let n = self.segments.len();
+        n >= 2
+            && self.segments[n - 2]
+                .chars()
+                .next()
+                .is_some_and(char::is_uppercase)
+    }
+
+    /// Whether the literal names the file at `path`: its whole file name, its stem or one of
+    /// its directories (by compound key), or a tail of the path (`rules/no-empty.js`).
+    pub fn names_path(&self, path: &str) -> bool {
+        let lower = path.to_lowercase();
+        let text = self.text.to_lowercase();
+        if text.contains('/') && (lower == text || lower.ends_with(&format!("/{text}"))) {
+            return true;
+        }
+        let mut segments = path.rsplit('/');
+        let Some(file) = segments.next() else {
+            return false;
+        };
+        if file.to_lowercase() == text {
+            return true;
+        }
+        let stem = file.split('.').next().unwrap_or(file);
+        compound_key(stem) == self.key || segments.any(|d| compound_key(d) == self.key)
+    }
+
+    /// Where the literal occurs in `text` as written, with no identifier character glued to
+    /// either end (`no-empty` is in `'no-empty'`, not in `no-empty-function`).
+    pub fn occurs_in(&self, text: &str) -> bool {
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '-';
+        text.match_indices(self.text.as_str()).any(|(i, m)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + m.len()..].chars().next();
+            !before.is_some_and(word) && !after.is_some_and(word)
+        })
+    }
+}
+
+/// BM25's IDF of a literal matched in `df` of `documents` files.
+pub fn literal_idf(documents: u32, df: u32) -> f64 {
+    let n = f64::from(documents);
+    let df = f64::from(df);
+    ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+}
+
+/// The literals of a query, each once, in query order.
+pub fn literals(query: &str) -> Vec<Literal> {
+    let mut out: Vec<Literal> = Vec::new();
+    let mut push = |text: &str, quoted: bool| {
+        if let Some(lit) = literal(text, quoted)
+            && !out.iter().any(|l| l.text == lit.text)
+        {
+            out.push(lit);
+        }
+    };
+    let mut rest = query;
+    while !rest.is_empty() {
+        let Some((before, quoted, after)) = next_quoted(rest) else {
+            for atom in atoms(rest) {
+                if shaped(atom) {
+                    push(atom, false);
+                }
+            }
+            break;
+        };
+        for atom in atoms(before) {
+            if shaped(atom) {
+                push(atom, false);
+            }
+        }
+        // A quoted span is a literal as a whole (matched in text) and so is every token in
+        // it (matched against names and paths).
+        let span = quoted.trim();
+        let inner: Vec<&str> = atoms(span).collect();
+        if inner.len() != 1 || inner[0] != span {
+            push(span, true);
+        }
+        for atom in inner {
+            push(atom, true);
+        }
+        rest = after;
+    }
+    out
+}
+
+/// The first quoted span of `text`: what precedes it, its content, what follows. A single
+/// quote only opens at the start of a word and closes at the end of one, so an apostrophe
+/// (`don't`) never opens a span.
+fn next_quoted(text: &str) -> Option<(&str, &str, &str)> {
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let open = match b {
+            b'`' | b'"' => true,
+            b'\'' => {
+                i == 0
+                    || !text[..i]
+                        .chars()
+                        .next_back()
+                        .is_some_and(char::is_alphanumeric)
+            }
+            _ => false,
+        };
+        if !open {
+            continue;
+        }
+        let body = &text[i + 1..];
+        let close = body.char_indices().find(|&(j, c)| {
+            c == b as char
+                && (b != b'\''
+                    || !body[j + 1..]
+                        .chars()
+                        .next()
+                        .is_some_and(char::is_alphanumeric))
+        });
+        if let Some((j, _)) = close {
+            return Some((&text[..i], &body[..j], &body[j + 1..]));
+        }
+    }
+    None
+}
+
+/// Characters a literal token is made of: identifier characters and the separators an
+/// identifier, a member path or a file path is written with.
+fn atom_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '$' | '-' | '.' | '/' | ':')
+}
+
+/// Maximal runs of [`atom_char`]s, trimmed of separators at either end.
+fn atoms(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !atom_char(c))
+        .map(|a| a.trim_matches(|c: char| matches!(c, '-' | '.' | '/' | ':')))
+        .filter(|a| !a.is_empty())
+}
+
+/// Whether an unquoted token carries an identifier's inner structure.
+fn shaped(atom: &str) -> bool {
+    let chars: Vec<char> = atom.chars().collect();
+    chars
+        .windows(2)
+        .any(|w| w[0].is_lowercase() && w[1].is_uppercase())
+        || chars.windows(3).any(|w| {
+            w[0].is_alphanumeric()
+                && matches!(w[1], '_' | '-' | '.' | '/' | ':')
+                && w[2].is_alphanumeric()
+        })
+}
+
+fn literal(text: &str, quoted: bool) -> Option<Literal> {
+    if text.len() > MAX_LITERAL_LEN || !text.chars().any(char::is_alphabetic) {
+        return None;
+    }
+    let segments: Vec<String> = text
+        .split(['.', '/', ':'])
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let key = compound_key(text);
+    let words = split_identifier(text);
+    let min = if quoted {
+        MIN_QUOTED_KEY_LEN
+    } else {
+        MIN_KEY_LEN
+    };
+    if key.len() < min || words.is_empty() {
+        return None;
+    }
+    Some(Literal {
+        text: text.to_owned(),
+        segments,
+        key,
+        quoted,
+        df: 0,
+        idf: 0.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(q: &str) -> Vec<String> {
+        literals(q).into_iter().map(|l| l.text).collect()
+    }
+
+    #[test]
+    fn shapes_and_quotes_make_literals_plain_words_do_not() {
+        assert_eq!(
+            texts("ignore empty switch statements with comments in no-empty rule"),
+            ["no-empty"]
+        );
+        assert_eq!(texts("a backticked `frozen` wins"), ["frozen"]);
+        assert_eq!(
+            texts("Split `Store.save` into parts, see parse_args"),
+            ["Store.save", "parse_args"]
+        );
+        assert_eq!(
+            texts("fix useCacheKey in lib/rules/no-empty.js"),
+            ["useCacheKey", "lib/rules/no-empty.js"]
+        );
+        assert!(texts("support more things").is_empty());
+        assert!(texts("bump to 0.18.2").is_empty());
+    }
+
+    #[test]
+    fn apostrophes_open_no_span_and_quoted_code_gives_its_tokens() {
+        assert!(texts("don't return a DataForm if it's cached").contains(&"DataForm".into()));
+        assert_eq!(texts("don't cache"), Vec::<String>::new());
+        assert_eq!(
+            texts("use `foo.endsWith(\"bar\")` here"),
+            ["foo.endsWith(\"bar\")", "foo.endsWith", "bar"]
+        );
+        assert_eq!(texts("handle 'globalThis' access"), ["globalThis"]);
+    }
+
+    #[test]
+    fn names_match_by_key_and_a_written_type_qualifier() {
+        let l = &literals("`Store.save`")[0];
+        assert!(l.names("save", "Store.save"));
+        assert!(!l.names("save", "Console.save"));
+        assert!(!l.names("saver", "Store.saver"));
+        let member = &literals("ctx.req.param")[0];
+        assert!(member.names("param", "Request.param"));
+        let snake = &literals("parse_args")[0];
+        assert!(snake.names("parseArgs", "parseArgs"));
+        assert!(snake.names("parse_args", "parse_args"));
+    }
+
+    #[test]
+    fn paths_match_by_file_name_stem_directory_or_tail() {
+        let l = &literals("no-empty rule")[0];
+        assert!(l.names_path("lib/rules/no-empty.js"));
+        assert!(!l.names_path("lib/rules/no-empty-function.js"));
+        let dir = &literals("strip-prefix middleware")[0];
+        assert!(dir.names_path("src/middleware/strip-prefix/index.ts"));
+        let tail = &literals("see rules/no-empty.js")[0];
+        assert!(tail.names_path("lib/rules/no-empty.js"));
+        assert!(!tail.names_path("lib/rules/other.js"));
+    }
+
+    #[test]
+    fn text_occurrences_need_word_boundaries() {
+        let l = &literals("no-empty")[0];
+        assert!(l.occurs_in("rules: { 'no-empty': 'error' }"));
+        assert!(!l.occurs_in("'no-empty-function'"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn extraction_never_panics_and_keys_are_non_trivial(q in "\\PC{0,60}") {
+            for l in literals(&q) {
+                proptest::prop_assert!(l.key.len() >= MIN_QUOTED_KEY_LEN);
+                proptest::prop_assert!(l.text.len() <= MAX_LITERAL_LEN);
+                proptest::prop_assert!(q.contains(&l.text));
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! How much of a place the evidence pays for. The search's margin says whether one file is
+//! the answer (decisive: it outscores the next by the model's `decisive_margin`, see
+//! [`crate::search::SearchWeights`]) or the question is spread over several (diffuse);
+//! a place's own
+//! evidence (its name's match to the query's words and literals, not what it inherited
+//! over graph edges) says whether its body is worth reading or a signature line says
+//! enough. Every threshold compares the query's own scores with each other, never with a
+//! fixed amount of text.
+
+use std::collections::HashMap;
+
+use crate::query::QueryTerms;
+use crate::search::{FileHit, SearchResult, SymbolHit};
+use crate::terms::{for_each_term_where, identifier_tokens};
+
+/// A place's body is shown when its own evidence is at least this share of the best
+/// place's: below it, a place matched fewer or more common words than the best one did.
+pub const FULL_SHARE: f64 = 0.5;
+/// Most declaration names whose mention makes a line evidence (the best name matches).
+const MATCHED_NAMES: usize = 24;
+
+/// The first file's score over the second's: how decisive the ranking is (infinite for a
+/// lone file, 0 without files).
+pub fn margin(files: &[&FileHit]) -> f64 {
+    match files {
+        [] => 0.0,
+        [_] => f64::INFINITY,
+        [first, second, ..] if second.score > 0.0 => first.score / second.score,
+        [_, _, ..] => f64::INFINITY,
+    }
+}
+
+/// What makes a line worth keeping when a window is cut: the query's words and literals
+/// on it, and mentions of the declarations the query matched by name.
+pub struct LineEvidence<'a> {
+    terms: &'a QueryTerms,
+    names: HashMap<String, f64>,
+}
+
+impl<'a> LineEvidence<'a> {
+    /// Evidence for `found`'s query; `name_of` gives a matched declaration's name.
+    pub fn new(found: &'a SearchResult, name_of: &dyn Fn(&SymbolHit) -> Option<String>) -> Self {
+        let mut names: HashMap<String, f64> = HashMap::new();
+        for s in found
+            .symbols
+            .iter()
+            .filter(|s| s.own_score() > 0.0)
+            .take(MATCHED_NAMES)
+        {
+            if let Some(name) = name_of(s) {
+                let e = names.entry(name).or_default();
+                *e = e.max(s.own_score());
+            }
+        }
+        LineEvidence {
+            terms: &found.terms,
+            names,
+        }
+    }
+
+    /// The weight of one line: the IDF of the distinct query terms on it, the specificity
+    /// of the literals in it, and the best matched declaration it mentions.
+    pub fn weight(&self, line: &str) -> f64 {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut w = 0.0;
+        let mut mention: f64 = 0.0;
+        let openings: Vec<&[u8]> = self
+            .terms
+            .terms
+            .iter()
+            .map(|t| &t.term.as_bytes()[..t.term.len().min(2)])
+            .collect();
+        let worth = |lower: &str| openings.iter().any(|o| lower.as_bytes().starts_with(o));
+        for tok in identifier_tokens(line) {
+            if let Some(s) = self.names.get(tok) {
+                mention = mention.max(*s);
+            }
+            for_each_term_where(tok, worth, |t| {
+                if let Some(q) = self.terms.terms.iter().find(|q| q.term == t && !q.compound)
+                    && !seen.contains(&q.term.as_str())
+                {
+                    seen.push(q.term.as_str());
+                    w += q.idf;
+                }
+            });
+        }
+        for lit in self.terms.known_literals() {
+            if lit.occurs_in(line) {
+                w += lit.idf;
+            }
+        }
+        w + mention
+    }
+}
