@@ -15,6 +15,17 @@ pub fn rss_bytes() -> Option<u64> {
     parse_status_kb(&status, "VmRSS:")
 }
 
+/// `VmHWM` and `VmRSS` (peak and current resident memory) of process `pid`, in bytes.
+pub fn rss_of(pid: u32) -> (Option<u64>, Option<u64>) {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return (None, None);
+    };
+    (
+        parse_status_kb(&status, "VmHWM:"),
+        parse_status_kb(&status, "VmRSS:"),
+    )
+}
+
 /// User plus system CPU time of all threads so far, in ms (10 ms resolution on the
 /// usual 100 Hz clock); `None` off Linux.
 pub fn cpu_ms() -> Option<f64> {
