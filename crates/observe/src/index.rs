@@ -16,7 +16,7 @@ use crate::db::{
     FileBlock, FileIndex, ObserveDatabase, SourceFile, TermChunk, Workspace, decl_word_chunk,
     file_index, file_path_words, term_chunk_postings, term_chunks, term_stats, workspace_graph,
 };
-use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
+use crate::walk::{DirectoryObserver, LoadedFile, SkipReason, Stamp, WalkOutcome, walk_observed};
 
 /// Why a repository could not be indexed at all (unreadable files inside it are
 /// skipped and counted in the [`IndexReport`] instead).
@@ -214,6 +214,8 @@ pub struct Index<D = ObserveDatabase> {
     files: HashMap<String, (SourceFile, Stamp)>,
     cache_path: Option<PathBuf>,
     report: IndexReport,
+    /// Told of the directories every walk of this index enters (a file watcher).
+    observer: Option<Arc<dyn DirectoryObserver>>,
 }
 
 fn ms(since: Instant) -> f64 {
@@ -234,6 +236,17 @@ impl<D: crate::Db + Clone> Index<D> {
         db: D,
         root: &Path,
         options: &IndexOptions,
+    ) -> Result<Index<D>, IndexError> {
+        Self::open_observed(db, root, options, None)
+    }
+
+    /// [`Index::open_with_db`], telling `observer` of every directory this walk and every
+    /// later one enters (see [`Index::set_directory_observer`]).
+    pub fn open_observed(
+        db: D,
+        root: &Path,
+        options: &IndexOptions,
+        observer: Option<Arc<dyn DirectoryObserver>>,
     ) -> Result<Index<D>, IndexError> {
         let root = std::fs::canonicalize(root).map_err(|source| IndexError::Root {
             path: root.into(),
@@ -258,7 +271,7 @@ impl<D: crate::Db + Clone> Index<D> {
             let loader = cache_path
                 .as_deref()
                 .map(|path| s.spawn(|| FactsCache::load(path)));
-            let walked = walk_changed(&root, &|_, _| false);
+            let walked = walk_observed(&root, None, &|_, _| false, observer.as_ref());
             let walked_at = Instant::now();
             let cache = match loader {
                 Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
@@ -306,6 +319,7 @@ impl<D: crate::Db + Clone> Index<D> {
             files,
             cache_path,
             report,
+            observer,
         };
         let save = index.report.parsed > 0 || index.report.cache_note.is_some();
         match index.cache_path.clone() {
@@ -478,7 +492,12 @@ impl<D: crate::Db + Clone> Index<D> {
             .iter()
             .map(|(p, (_, s))| (p.as_str(), *s))
             .collect();
-        let walked = walk_changed(&self.root, &|p, s| stamps.get(p) == Some(&s));
+        let walked = walk_observed(
+            &self.root,
+            None,
+            &|p, s| stamps.get(p) == Some(&s),
+            self.observer.as_ref(),
+        );
         let mut out = RefreshReport::default();
         let mut seen: std::collections::HashSet<String> =
             walked.unchanged.iter().cloned().collect();
@@ -547,7 +566,7 @@ impl<D: crate::Db + Clone> Index<D> {
         let t = Instant::now();
         let files = &self.files;
         let unchanged = |p: &str, s: Stamp| files.get(p).is_some_and(|(_, known)| *known == s);
-        let walked = crate::walk::walk_scoped(&self.root, scope, &unchanged);
+        let walked = walk_observed(&self.root, Some(scope), &unchanged, self.observer.as_ref());
         let mut seen: std::collections::HashSet<String> = walked.unchanged.into_iter().collect();
         let mut set_changed = false;
         for file in walked.files {
@@ -680,11 +699,18 @@ impl<D: crate::Db> Index<D> {
     pub fn file(&self, path: &str) -> Option<SourceFile> {
         self.files.get(path).map(|(f, _)| *f)
     }
+
+    /// Tells `observer` (or no one) of the directories every later walk enters: a file
+    /// watcher watches exactly the directories the walks admit.
+    pub fn set_directory_observer(&mut self, observer: Option<Arc<dyn DirectoryObserver>>) {
+        self.observer = observer;
+    }
 }
 
 /// Whether `path`, given to [`Index::refresh_paths`], can change what the walk admits
-/// elsewhere (an ignore file or another file the walk's rules read, anything under
-/// `.git`) or is not a plain relative path: only a full walk settles those.
+/// elsewhere (an ignore file or another file the walk's rules read, anything inside a
+/// version-control directory, such as git's `info/exclude`) or is not a plain relative
+/// path: only a full walk settles those.
 fn needs_full_walk(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     path.is_empty()
@@ -692,7 +718,7 @@ fn needs_full_walk(path: &str) -> bool {
         || crate::walk::changes_admission(name)
         || path
             .split('/')
-            .any(|c| c.is_empty() || c == "." || c == ".." || c == ".git")
+            .any(|c| c.is_empty() || c == "." || c == ".." || crate::walk::VCS_DIRS.contains(&c))
 }
 
 /// The report's per-file counts over one chunk of the file list.

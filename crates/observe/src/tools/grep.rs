@@ -315,7 +315,7 @@ fn collect_files(
     glob: Option<&PathGlob>,
     result: &mut GrepResult,
 ) -> (Vec<FoundFile>, Vec<FoundFile>) {
-    let (walk, counters) = walk::walk(start, None);
+    let (walk, counters) = walk::walk(root.canonical(), start, None);
     let mut files = Vec::new();
     let mut large = Vec::new();
     for entry in walk {
