@@ -561,17 +561,38 @@ impl<D: crate::Db + Clone> Index<D> {
     /// The part of [`Index::refresh_paths`] for paths the index does not hold: a walk
     /// scoped to them adds what the full walk would admit (and re-reads changed files
     /// under a scoped directory); indexed files under a scoped directory that the walk no
-    /// longer finds are removed. Returns whether the file set changed.
+    /// longer finds are removed. A path that no longer exists admits nothing, so it needs
+    /// no walk: only the files indexed under it are removed. Returns whether the file set
+    /// changed.
     fn refresh_unknown(&mut self, scope: &[&str], out: &mut RefreshReport) -> bool {
         let t = Instant::now();
-        let files = &self.files;
-        let unchanged = |p: &str, s: Stamp| files.get(p).is_some_and(|(_, known)| *known == s);
-        let walked = walk_observed(&self.root, Some(scope), &unchanged, self.observer.as_ref());
-        let mut seen: std::collections::HashSet<String> = walked.unchanged.into_iter().collect();
+        let (existing, missing): (Vec<&str>, Vec<&str>) = scope
+            .iter()
+            .partition(|p| std::fs::symlink_metadata(self.root.join(p)).is_ok());
+        let mut seen: std::collections::HashSet<String> = Default::default();
         let mut set_changed = false;
-        for file in walked.files {
-            seen.insert(file.path.clone());
-            set_changed |= self.apply(file, out);
+        if !existing.is_empty() {
+            let files = &self.files;
+            let unchanged = |p: &str, s: Stamp| files.get(p).is_some_and(|(_, known)| *known == s);
+            let walked = walk_observed(
+                &self.root,
+                Some(&existing),
+                &unchanged,
+                self.observer.as_ref(),
+            );
+            seen.extend(walked.unchanged);
+            for file in walked.files {
+                seen.insert(file.path.clone());
+                set_changed |= self.apply(file, out);
+            }
+        }
+        if !missing.is_empty()
+            && let Some(observer) = &self.observer
+        {
+            // A walk that found nothing: directories watched under a gone path are
+            // retired.
+            observer.walk_started(Some(&missing));
+            observer.walk_finished();
         }
         let inside = |p: &str| {
             scope
