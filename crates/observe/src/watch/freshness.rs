@@ -153,3 +153,10 @@ impl Freshness {
         ));
     }
 }
+
+impl Drop for Freshness {
+    fn drop(&mut self) {
+        // A background refresh waiting for this index's changes stops waiting.
+        self.signal.close();
+    }
+}
