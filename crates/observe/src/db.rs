@@ -638,6 +638,53 @@ pub fn decl_word_chunk<'db>(
     Arc::new(index)
 }
 
+/// The source files of one chunk by each word of their paths (stem and directories,
+/// [`file_path_words`]): the search scores the paths of the files holding a query's
+/// words instead of every file's path. Depends on paths alone, so it changes only when a
+/// file of the chunk comes or goes.
+#[salsa::tracked(returns(clone))]
+pub fn path_word_chunk<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
+    let mut index: rustc_hash::FxHashMap<String, Vec<SourceFile>> = Default::default();
+    for f in term_chunk_files(db, ws, chunk).iter() {
+        let words = file_path_words(db, *f);
+        let mut seen: Vec<&str> = Vec::new();
+        for w in words.0.iter().chain(&words.1) {
+            if !seen.contains(&w.as_str()) {
+                seen.push(w);
+                index.entry(w.clone()).or_default().push(*f);
+            }
+        }
+    }
+    Arc::new(index)
+}
+
+/// The source files of one chunk by the compound keys of the names they import or
+/// re-export ([`file_import_keys`]): the search visits the files importing an
+/// identifier the query spells instead of every file's imports.
+#[salsa::tracked(returns(clone))]
+pub fn import_key_chunk<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
+    let mut index: rustc_hash::FxHashMap<String, Vec<SourceFile>> = Default::default();
+    for f in term_chunk_files(db, ws, chunk).iter() {
+        let keys = file_import_keys(db, *f);
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, _) in keys.iter() {
+            if !seen.contains(&key.as_str()) {
+                seen.push(key);
+                index.entry(key.clone()).or_default().push(*f);
+            }
+        }
+    }
+    Arc::new(index)
+}
+
 /// The words of a file's path: its stem's (an `index` file takes its directory's name)
 /// and its directories', normalised like query words. A file's path never changes, so
 /// this is computed once per file, not per query.

@@ -372,6 +372,8 @@ impl<D: crate::Db + Clone> Index<D> {
         for chunk in term_chunks(&self.db, self.workspace) {
             let _ = term_chunk_postings(&self.db, self.workspace, chunk);
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
+            let _ = crate::db::path_word_chunk(&self.db, self.workspace, chunk);
+            let _ = crate::db::import_key_chunk(&self.db, self.workspace, chunk);
         }
         // Every file's path words, computed once: they depend on the path alone, which
         // never changes, so salsa never re-verifies them. A refresh computes those of the
@@ -436,6 +438,8 @@ impl<D: crate::Db + Clone> Index<D> {
                         let _ = crate::db::term_chunk_stats(&db, ws, chunk);
                         let _ = term_chunk_postings(&db, ws, chunk);
                         let _ = decl_word_chunk(&db, ws, chunk);
+                        let _ = crate::db::path_word_chunk(&db, ws, chunk);
+                        let _ = crate::db::import_key_chunk(&db, ws, chunk);
                     }
                 });
             }

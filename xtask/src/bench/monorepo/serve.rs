@@ -15,7 +15,7 @@ use anyhow::{Context as _, bail};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::super::procfs::rss_of;
+use super::super::procfs::{cpu_ns_of, rss_of};
 use super::super::touch::Touch;
 use crate::mcp_client::Client;
 
@@ -30,10 +30,15 @@ pub struct ServeRun {
     pub first_call_progress: usize,
     /// `explore` per query with nothing changed since the previous call.
     pub unchanged_ms: Vec<f64>,
+    /// The server's CPU time over each of those calls (all its threads): what the call
+    /// cost, whatever else the machine was doing.
+    pub unchanged_cpu_ms: Vec<f64>,
     /// `explore` right after one file gained a declaration, asking for it.
     pub after_edit_ms: Vec<f64>,
+    pub after_edit_cpu_ms: Vec<f64>,
     /// `explore` right after a new file was written, asking for its declaration.
     pub after_new_file_ms: Vec<f64>,
+    pub after_new_file_cpu_ms: Vec<f64>,
     /// Files the burst changed.
     pub burst_files: usize,
     /// From the end of the burst's writes to the reply of an `explore` that sees it.
@@ -81,13 +86,16 @@ pub fn measure(
         out.first_call_ms, out.first_call_progress
     );
     for query in plan.queries {
-        out.unchanged_ms.push(timed(&mut client, query, None)?);
+        let (wall, cpu) = timed(&mut client, query, None)?;
+        out.unchanged_ms.push(wall);
+        out.unchanged_cpu_ms.extend(cpu);
     }
     for (i, path) in plan.edited.iter().enumerate() {
         let name = probe("Edit", i);
         let touch = Touch::append(&dir.join(path), &declaration(&name), backups)?;
-        out.after_edit_ms
-            .push(timed(&mut client, &name, Some(path))?);
+        let (wall, cpu) = timed(&mut client, &name, Some(path))?;
+        out.after_edit_ms.push(wall);
+        out.after_edit_cpu_ms.extend(cpu);
         drop(touch);
         explore(&mut client, &name, false)?;
     }
@@ -95,8 +103,9 @@ pub fn measure(
         let name = probe("New", i);
         let path = beside_path(beside, i);
         let touch = Touch::create(&dir.join(&path), &declaration(&name), backups)?;
-        out.after_new_file_ms
-            .push(timed(&mut client, &name, Some(&path))?);
+        let (wall, cpu) = timed(&mut client, &name, Some(&path))?;
+        out.after_new_file_ms.push(wall);
+        out.after_new_file_cpu_ms.extend(cpu);
         drop(touch);
         explore(&mut client, &name, false)?;
     }
@@ -146,8 +155,14 @@ fn beside_path(beside: &str, i: usize) -> String {
     }
 }
 
-/// Times one `explore`; when `citing` is given, the reply must cite that file.
-fn timed(client: &mut Client, query: &str, citing: Option<&str>) -> anyhow::Result<f64> {
+/// Times one `explore` (wall, and the server's CPU time when the platform tells); when
+/// `citing` is given, the reply must cite that file.
+fn timed(
+    client: &mut Client,
+    query: &str,
+    citing: Option<&str>,
+) -> anyhow::Result<(f64, Option<f64>)> {
+    let cpu_before = cpu_ns_of(client.pid());
     let t = Instant::now();
     match citing {
         Some(path) => explore_citing(client, query, path)?,
@@ -155,7 +170,11 @@ fn timed(client: &mut Client, query: &str, citing: Option<&str>) -> anyhow::Resu
             explore(client, query, false)?;
         }
     }
-    Ok(t.elapsed().as_secs_f64() * 1000.0)
+    let wall = t.elapsed().as_secs_f64() * 1000.0;
+    let cpu = cpu_ns_of(client.pid())
+        .zip(cpu_before)
+        .map(|(after, before)| after.saturating_sub(before) as f64 / 1e6);
+    Ok((wall, cpu))
 }
 
 fn explore_citing(client: &mut Client, query: &str, path: &str) -> anyhow::Result<()> {
