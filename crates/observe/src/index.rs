@@ -216,6 +216,12 @@ pub struct Index<D = ObserveDatabase> {
     report: IndexReport,
     /// Told of the directories every walk of this index enters (a file watcher).
     observer: Option<Arc<dyn DirectoryObserver>>,
+    /// Source files whose text was set since the index opened (their durability dropped).
+    edited: rustc_hash::FxHashSet<SourceFile>,
+    /// The refresh in progress set an input at high durability (a file's first edit, a
+    /// manifest, the file list), which makes salsa re-verify every memo derived from the
+    /// tree: [`Index::finish_refresh`] then does that on every core.
+    high_durability_write: bool,
 }
 
 fn ms(since: Instant) -> f64 {
@@ -320,6 +326,8 @@ impl<D: crate::Db + Clone> Index<D> {
             cache_path,
             report,
             observer,
+            edited: Default::default(),
+            high_durability_write: false,
         };
         let save = index.report.parsed > 0 || index.report.cache_note.is_some();
         match index.cache_path.clone() {
@@ -419,10 +427,11 @@ impl<D: crate::Db + Clone> Index<D> {
         let _ = crate::db::python_resolver(&self.db, ws);
         let _ = crate::db::directory_table(&self.db, ws);
         let chunks = crate::db::term_chunk_layout(&self.db, ws).len();
-        std::thread::scope(|s| {
-            for t in 0..threads {
-                let db = self.db.clone();
-                s.spawn(move || {
+        // On the pool's threads, which outlive the work (no thread is started per refresh).
+        let handles: Vec<D> = (0..threads).map(|_| self.db.clone()).collect();
+        rayon::scope(move |s| {
+            for (t, db) in handles.into_iter().enumerate() {
+                s.spawn(move |_| {
                     for f in files.iter().skip(t).step_by(threads) {
                         let _ = crate::db::file_edges(&db, ws, *f);
                     }
@@ -550,7 +559,9 @@ impl<D: crate::Db + Clone> Index<D> {
             match now.map(|_| crate::walk::load(p.to_owned(), &abs, role)) {
                 Some(Ok(file)) => set_changed |= self.apply(file, &mut out),
                 _ => {
-                    self.files.remove(p);
+                    if let Some((input, _)) = self.files.remove(p) {
+                        self.edited.remove(&input);
+                    }
                     out.removed.push(p.to_owned());
                     set_changed = true;
                 }
@@ -613,7 +624,9 @@ impl<D: crate::Db + Clone> Index<D> {
     fn remove_where(&mut self, gone: impl Fn(&str) -> bool, out: &mut RefreshReport) -> bool {
         let removed: Vec<String> = self.files.keys().filter(|p| gone(p)).cloned().collect();
         for p in &removed {
-            self.files.remove(p);
+            if let Some((input, _)) = self.files.remove(p) {
+                self.edited.remove(&input);
+            }
         }
         let any = !removed.is_empty();
         out.removed.extend(removed);
@@ -627,7 +640,13 @@ impl<D: crate::Db + Clone> Index<D> {
             Some((input, stamp)) => {
                 *stamp = file.stamp;
                 if **input.text(&self.db) != *file.text {
-                    let durability = file_durability(input.role(&self.db), true);
+                    let role = input.role(&self.db);
+                    // Until its first edit a source's text is high-durability, and a
+                    // manifest's always is: setting it re-verifies everything.
+                    let first_edit = self.edited.insert(*input);
+                    self.high_durability_write |=
+                        first_edit || !matches!(role, crate::walk::FileRole::Source(_));
+                    let durability = file_durability(role, true);
                     input
                         .set_text(&mut self.db)
                         .with_durability(durability)
@@ -667,7 +686,15 @@ impl<D: crate::Db + Clone> Index<D> {
         out.changed.sort();
         out.added.sort();
         out.removed.sort();
+        // Adding or removing a file is a high-durability write too (the file list).
+        let reverify_all = std::mem::take(&mut self.high_durability_write) || set_changed;
         if !out.is_empty() {
+            if reverify_all {
+                // Salsa re-verifies every memo derived from the tree after such a write,
+                // one query at a time; on every core instead, before the workspace-wide
+                // queries need them.
+                self.prefetch();
+            }
             self.finish_report(Some(&out));
             // Salsa frees the memos an input change made stale at the next write, which
             // would otherwise be the first query's session: the refresh pays for its own

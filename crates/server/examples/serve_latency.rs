@@ -31,14 +31,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let index = Index::open_observed(RegistryDatabase::default(), &root, &options, Some(observer))?;
     let mut engine = Engine::new(index).with_freshness(freshness);
     println!("ready in {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
-    // CPU time rather than wall time: on a loaded machine, what the call itself cost.
+    // CPU time next to wall time: on a loaded machine, what the call itself cost.
+    let walls = std::cell::RefCell::new(Vec::new());
     let explore = |engine: &mut Engine, query: &str| -> Result<f64, Box<dyn std::error::Error>> {
         let t = cpu_ns();
+        let w = Instant::now();
         engine.explore(&ExploreParams {
             query: query.to_owned(),
             intent: Intent::Locate,
             max_files: sightline_agent::DETERMINISTIC_FILES,
         })?;
+        walls.borrow_mut().push(w.elapsed().as_secs_f64() * 1e3);
         Ok((cpu_ns() - t) as f64 / 1e6)
     };
     explore(&mut engine, &queries[0])?;
@@ -66,6 +69,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         after_edit.push(ms?);
         explore(&mut engine, &name)?;
     }
+    let mut walls = walls.take();
+    walls.sort_by(f64::total_cmp);
+    println!(
+        "wall time of all calls: p50 {:.1} ms, p95 {:.1} ms",
+        walls[walls.len() / 2],
+        walls[(walls.len() * 95 / 100).min(walls.len() - 1)]
+    );
     println!("(CPU time of all threads per call)");
     for (label, samples) in [
         ("unchanged", &mut unchanged),
