@@ -184,6 +184,9 @@ pub struct IndexReport {
     pub unresolved_examples: Vec<(String, String)>,
     /// Milliseconds per build phase (walk, parse, graph, …).
     pub timings_ms: BTreeMap<String, f64>,
+    /// Heap MB per structure, when measured ([`Index::memory`]; `sightline index` does).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub memory_mb: BTreeMap<String, f64>,
 }
 
 /// What one [`Index::refresh`] changed.
@@ -747,9 +750,66 @@ impl<D: crate::Db> Index<D> {
         &self.report
     }
 
+    /// Measures [`Index::memory`] into the report's `memory_mb`.
+    pub fn measure_memory(&mut self) {
+        self.report.memory_mb = self.memory().megabytes();
+    }
+
     /// The input for a repo-relative path.
     pub fn file(&self, path: &str) -> Option<SourceFile> {
         self.files.get(path).map(|(f, _)| *f)
+    }
+
+    /// Where this index's memory goes: the heap bytes of each structure it keeps (every
+    /// file's text, facts, shape, term counts; the graph; the search's tables), and the
+    /// live heap when the binary counts it ([`crate::memory::Counting`]).
+    pub fn memory(&self) -> crate::memory::MemoryReport {
+        use crate::memory::HeapSize as _;
+        let db = &self.db;
+        let ws = self.workspace;
+        let mut report = crate::memory::MemoryReport {
+            live: crate::memory::live_bytes(),
+            ..Default::default()
+        };
+        let (mut text, mut facts, mut terms, mut terms_copy, mut shapes, mut keys, mut words) =
+            (0, 0, 0, 0, 0, 0, 0);
+        for f in ws.files(db) {
+            text += 16 + f.text(db).len() + 24 + f.path(db).capacity();
+            let index = file_index(db, *f);
+            facts += std::mem::size_of::<FileIndex>() + index.facts.heap_bytes();
+            terms += index.terms.heap_bytes();
+            terms_copy += crate::db::file_terms(db, *f).heap_bytes();
+            shapes += crate::db::file_shape(db, *f).heap_bytes();
+            keys += crate::db::file_import_keys(db, *f).heap_bytes();
+            words += file_path_words(db, *f).heap_bytes();
+        }
+        report.add("file texts and paths", text);
+        report.add("facts: declarations, imports, usages", facts);
+        report.add("term counts per file", terms);
+        report.add("term counts per file, copy in its parts", terms_copy);
+        report.add("shapes (facts without lines)", shapes);
+        report.add("import keys", keys);
+        report.add("path words per file", words);
+        let graph = workspace_graph(db, ws);
+        let (edges, paths) = graph.heap_bytes();
+        report.add("graph: edges and their index", edges);
+        report.add("graph: paths", paths);
+        report.add("graph: name table", graph.names.heap_bytes());
+        let (mut postings, mut decl_words, mut path_words, mut import_keys, mut df) =
+            (0, 0, 0, 0, 0);
+        for chunk in term_chunks(db, ws) {
+            postings += term_chunk_postings(db, ws, chunk).heap_bytes();
+            decl_words += decl_word_chunk(db, ws, chunk).heap_bytes();
+            path_words += crate::db::path_word_chunk(db, ws, chunk).heap_bytes();
+            import_keys += crate::db::import_key_chunk(db, ws, chunk).heap_bytes();
+            df += crate::db::term_chunk_stats(db, ws, chunk).df.heap_bytes();
+        }
+        report.add("search: term postings", postings);
+        report.add("search: declaration words", decl_words);
+        report.add("search: path words", path_words);
+        report.add("search: import keys", import_keys);
+        report.add("search: document frequencies", df);
+        report
     }
 
     /// Tells `observer` (or no one) of the directories every later walk enters: a file

@@ -72,6 +72,7 @@ pub mod cache;
 pub mod db;
 pub mod graph;
 mod index;
+pub mod memory;
 mod mirrors;
 mod resolution;
 pub mod search;

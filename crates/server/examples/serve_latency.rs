@@ -30,7 +30,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let index = Index::open_observed(RegistryDatabase::default(), &root, &options, Some(observer))?;
     let mut engine = Engine::new(index).with_freshness(freshness);
-    println!("ready in {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "ready in {:.0} ms, {}",
+        t.elapsed().as_secs_f64() * 1e3,
+        rss()
+    );
     // CPU time next to wall time: on a loaded machine, what the call itself cost.
     let walls = std::cell::RefCell::new(Vec::new());
     let explore = |engine: &mut Engine, query: &str| -> Result<f64, Box<dyn std::error::Error>> {
@@ -56,6 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             unchanged.push(explore(&mut engine, q)?);
         }
     }
+    println!("after the queries: {}", rss());
     let mut after_edit: Vec<f64> = Vec::new();
     for (i, path) in edited.iter().enumerate() {
         let file = root.join(path);
@@ -69,6 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         after_edit.push(ms?);
         explore(&mut engine, &name)?;
     }
+    println!("after the edits: {}", rss());
     let mut walls = walls.take();
     walls.sort_by(f64::total_cmp);
     println!(
@@ -106,4 +112,18 @@ fn cpu_ns() -> u64 {
         .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
         .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
         .sum()
+}
+
+/// Resident memory now and at its peak, from `/proc/self/status`.
+fn rss() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    format!("RSS {} MB (peak {} MB)", field("VmRSS:"), field("VmHWM:"))
 }

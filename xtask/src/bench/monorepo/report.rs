@@ -113,6 +113,19 @@ pub fn markdown(dir: &Path, repos: usize, results: &[BinResult]) -> String {
             mb(r.serve.end_rss_bytes)
         )
     });
+    row(
+        &mut out,
+        "serve RSS MB after: first call / queries / edits / new files / burst",
+        &|r| {
+            let steps: Vec<String> = r
+                .serve
+                .rss_after_bytes
+                .iter()
+                .map(|(_, bytes)| mb(*bytes))
+                .collect();
+            steps.join(" / ")
+        },
+    );
     for r in results {
         memory_table(&mut out, r);
     }

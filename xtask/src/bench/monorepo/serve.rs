@@ -46,6 +46,9 @@ pub struct ServeRun {
     /// The server's resident memory: its peak and at the end.
     pub peak_rss_bytes: Option<u64>,
     pub end_rss_bytes: Option<u64>,
+    /// Its resident memory after each step (first call, queries, edits, new files,
+    /// burst): where it grew.
+    pub rss_after_bytes: Vec<(String, Option<u64>)>,
 }
 
 /// The files and queries one server run uses.
@@ -81,6 +84,11 @@ pub fn measure(
     explore(&mut client, first, true)?;
     out.first_call_ms = client.spawned.elapsed().as_secs_f64() * 1000.0;
     out.first_call_progress = client.progress_notifications;
+    let note_rss = |out: &mut ServeRun, step: &str, client: &Client| {
+        out.rss_after_bytes
+            .push((step.to_owned(), rss_of(client.pid()).1));
+    };
+    note_rss(&mut out, "first call", &client);
     eprintln!(
         "bench: first call after {:.0} ms ({} progress notifications)",
         out.first_call_ms, out.first_call_progress
@@ -90,6 +98,7 @@ pub fn measure(
         out.unchanged_ms.push(wall);
         out.unchanged_cpu_ms.extend(cpu);
     }
+    note_rss(&mut out, "queries", &client);
     for (i, path) in plan.edited.iter().enumerate() {
         let name = probe("Edit", i);
         let touch = Touch::append(&dir.join(path), &declaration(&name), backups)?;
@@ -99,6 +108,7 @@ pub fn measure(
         drop(touch);
         explore(&mut client, &name, false)?;
     }
+    note_rss(&mut out, "edits", &client);
     for (i, beside) in plan.edited.iter().enumerate() {
         let name = probe("New", i);
         let path = beside_path(beside, i);
@@ -109,8 +119,10 @@ pub fn measure(
         drop(touch);
         explore(&mut client, &name, false)?;
     }
+    note_rss(&mut out, "new files", &client);
     out.burst_files = plan.burst.len();
     out.burst_fresh_ms = burst(&mut client, dir, plan.burst, backups)?;
+    note_rss(&mut out, "burst", &client);
     (out.peak_rss_bytes, out.end_rss_bytes) = rss_of(client.pid());
     Ok(out)
 }
