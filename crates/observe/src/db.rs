@@ -103,8 +103,9 @@ mod inputs {
 pub struct FileIndex {
     /// Declarations, imports, usages and heritage, with their lines.
     pub facts: FileFacts,
-    /// The file's term counts (the search's vocabulary).
-    pub terms: TermCounts,
+    /// The file's term counts (the search's vocabulary), shared with the file's
+    /// [`FileParts`] (encoded as the counts themselves).
+    pub terms: Arc<TermCounts>,
     /// [`FileShape::of`] these facts, when already computed (in parallel, while opening an
     /// index). A memo of a pure function of `facts`: not persisted, compared or hashed.
     #[serde(skip)]
@@ -148,7 +149,7 @@ impl FileIndex {
         };
         FileIndex {
             facts,
-            terms: TermCounts::from_text(text),
+            terms: Arc::new(TermCounts::from_text(text)),
             shape_memo: ShapeMemo::default(),
         }
     }
@@ -202,7 +203,7 @@ pub fn file_parts(db: &dyn Db, file: SourceFile) -> FileParts<'_> {
         None => Arc::new(FileIndex::build(file.role(db), file.text(db))),
     };
     let shape = index.shape_memo.get_or_compute(&index.facts);
-    let terms = Arc::new(index.terms.clone());
+    let terms = index.terms.clone();
     let import_keys = Arc::new(import_keys(&shape));
     FileParts::new(db, index, shape, terms, import_keys)
 }

@@ -771,14 +771,13 @@ impl<D: crate::Db> Index<D> {
             live: crate::memory::live_bytes(),
             ..Default::default()
         };
-        let (mut text, mut facts, mut terms, mut terms_copy, mut shapes, mut keys, mut words) =
-            (0, 0, 0, 0, 0, 0, 0);
+        let (mut text, mut facts, mut terms, mut shapes, mut keys, mut words) = (0, 0, 0, 0, 0, 0);
         for f in ws.files(db) {
             text += 16 + f.text(db).len() + 24 + f.path(db).capacity();
             let index = file_index(db, *f);
             facts += std::mem::size_of::<FileIndex>() + index.facts.heap_bytes();
+            // One allocation, shared by the facts and the file's parts.
             terms += index.terms.heap_bytes();
-            terms_copy += crate::db::file_terms(db, *f).heap_bytes();
             shapes += crate::db::file_shape(db, *f).heap_bytes();
             keys += crate::db::file_import_keys(db, *f).heap_bytes();
             words += file_path_words(db, *f).heap_bytes();
@@ -786,7 +785,6 @@ impl<D: crate::Db> Index<D> {
         report.add("file texts and paths", text);
         report.add("facts: declarations, imports, usages", facts);
         report.add("term counts per file", terms);
-        report.add("term counts per file, copy in its parts", terms_copy);
         report.add("shapes (facts without lines)", shapes);
         report.add("import keys", keys);
         report.add("path words per file", words);
