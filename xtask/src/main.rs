@@ -8,6 +8,7 @@ mod fit;
 mod guard;
 mod hostile;
 mod mcp_chars;
+mod mcp_client;
 mod soak;
 
 #[derive(Parser)]

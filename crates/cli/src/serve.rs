@@ -10,6 +10,7 @@ use sightline_agent::provider::{self, ProviderConfig, ProviderKind, ProviderOver
 use sightline_registry::RegistryDatabase;
 use sightline_server::ValueModel;
 
+use sightline_observe::watch::Freshness;
 use sightline_observe::{Index, IndexOptions, Progress};
 
 use crate::open::IndexFlags;
@@ -32,6 +33,11 @@ pub struct ServeCmd {
     /// The value model's name.
     #[arg(long, requires = "value_model")]
     pub model: Option<String>,
+    /// Do not watch the tree for changes: every call walks it instead (slower on large
+    /// trees). The server also walks when watching is not possible (a network file
+    /// system, the system's watch limit), and says so.
+    #[arg(long)]
+    pub no_watch: bool,
     #[command(flatten)]
     pub flags: IndexFlags,
 }
@@ -61,6 +67,7 @@ pub fn run(args: &ServeCmd) -> anyhow::Result<()> {
             |m| format!("with {}", m.describe())
         )
     );
+    let watch = !args.no_watch;
     let build: sightline_server::BuildIndex = Box::new(move |progress| {
         let on_progress = |p: Progress| {
             if let Progress::Parsed { done, total } = p {
@@ -71,8 +78,23 @@ pub fn run(args: &ServeCmd) -> anyhow::Result<()> {
             cache,
             progress: Some(&on_progress),
         };
-        Index::open_with_db(RegistryDatabase::default(), &root, &options)
-            .map_err(|e| format!("{e:#}"))
+        // The watcher starts before the walk, so a file changed while the index is built
+        // is seen: by the walk if its directory is listed after the change, by the watch
+        // if before.
+        let (freshness, observer) = if watch {
+            match Freshness::watch(&root) {
+                Ok((freshness, observer)) => (freshness, Some(observer)),
+                Err(e) => {
+                    eprintln!("not watching the tree ({e}); every call walks it instead");
+                    (Freshness::walk(), None)
+                }
+            }
+        } else {
+            (Freshness::walk(), None)
+        };
+        let index = Index::open_observed(RegistryDatabase::default(), &root, &options, observer)
+            .map_err(|e| format!("{e:#}"))?;
+        Ok((index, freshness))
     });
     sightline_server::serve_stdio_indexing(build, value_model)?;
     Ok(())

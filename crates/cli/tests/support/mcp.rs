@@ -48,12 +48,18 @@ impl Server {
 
     /// [`Server::start`], announcing the client `capabilities` in the handshake.
     pub fn start_with(capabilities: Value) -> (Server, Value) {
+        Server::start_with_args(capabilities, &[])
+    }
+
+    /// [`Server::start_with`], passing `args` to `sightline serve`.
+    pub fn start_with_args(capabilities: Value, args: &[&str]) -> (Server, Value) {
         let dir = tempfile::tempdir().unwrap();
         let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app");
         copy_dir(&fixture, dir.path());
         let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
             .arg("serve")
             .arg("--no-cache")
+            .args(args)
             .arg(dir.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
