@@ -9,6 +9,7 @@ mod fit;
 mod guard;
 mod hostile;
 mod mcp_chars;
+mod mcp_client;
 mod soak;
 
 #[derive(Parser)]

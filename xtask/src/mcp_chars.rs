@@ -11,9 +11,7 @@
 //! Tasks: the first task of each of the first `--tasks` task files whose gold files are all
 //! TypeScript or JavaScript (alphabetical), each served from its base snapshot.
 
-use std::io::{BufRead as _, BufReader, Write as _};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 use clap::Args;
@@ -22,6 +20,7 @@ use serde_json::{Value, json};
 use crate::eval::checkout::WorkingCopy;
 use crate::eval::metrics::percentile;
 use crate::eval::{bundle_path, or_default, tasks, workspace_root};
+use crate::mcp_client::Client;
 
 #[derive(Args)]
 pub struct McpCharsArgs {
@@ -87,8 +86,8 @@ pub fn run(args: McpCharsArgs) -> anyhow::Result<()> {
 
 /// Serves `dir` with `bin` and runs the workflow; returns the characters of all text
 /// blocks and of all `structuredContent` values returned.
-fn session_chars(bin: &PathBuf, dir: &PathBuf, query: &str) -> anyhow::Result<(usize, usize)> {
-    let mut client = Client::start(bin, dir)?;
+fn session_chars(bin: &Path, dir: &Path, query: &str) -> anyhow::Result<(usize, usize)> {
+    let mut client = Client::start(bin, &["--no-cache".as_ref()], dir)?;
     let listed = client.request("tools/list", json!({}))?;
     eprintln!(
         "initialize answered in {:.0} ms; tools/list is {} characters of JSON",
@@ -162,85 +161,4 @@ fn windows(text: &str) -> Vec<Value> {
             Some(json!({"id": id, "path": path, "start": start, "end": end}))
         })
         .collect()
-}
-
-/// A line-based JSON-RPC client over a `sightline serve` child process.
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-    /// From spawning the server to its `initialize` reply.
-    initialize_ms: f64,
-}
-
-impl Client {
-    fn start(bin: &PathBuf, dir: &PathBuf) -> anyhow::Result<Client> {
-        let mut child = Command::new(bin)
-            .args(["serve", "--no-cache"])
-            .arg(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("starting {}", bin.display()))?;
-        let stdin = child.stdin.take().context("no stdin")?;
-        let stdout = BufReader::new(child.stdout.take().context("no stdout")?);
-        let mut client = Client {
-            child,
-            stdin,
-            stdout,
-            next_id: 0,
-            initialize_ms: 0.0,
-        };
-        let started = std::time::Instant::now();
-        client.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "mcp-chars", "version": "0"}}),
-        )?;
-        client.initialize_ms = started.elapsed().as_secs_f64() * 1000.0;
-        writeln!(
-            client.stdin,
-            "{}",
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        )?;
-        Ok(client)
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
-        self.next_id += 1;
-        let id = self.next_id;
-        writeln!(
-            self.stdin,
-            "{}",
-            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-        )?;
-        self.stdin.flush()?;
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self.stdout.read_line(&mut line)? == 0 {
-                bail!("the server exited before answering {method}");
-            }
-            let message: Value = serde_json::from_str(&line)?;
-            if message["id"] == json!(id) {
-                return message
-                    .get("result")
-                    .cloned()
-                    .with_context(|| format!("{method} failed: {message}"));
-            }
-        }
-    }
-
-    fn call(&mut self, tool: &str, arguments: Value) -> anyhow::Result<Value> {
-        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }

@@ -21,11 +21,12 @@ pub struct IndexArgs {
 }
 
 pub fn run(args: &IndexArgs) -> anyhow::Result<()> {
-    let index = open_index(
+    let mut index = open_index(
         &args.path,
         &args.flags,
         sightline_observe::ObserveDatabase::default(),
     )?;
+    index.measure_memory();
     let r = index.report();
     if args.json {
         return crate::output::print_report("", Some(r));
@@ -101,6 +102,24 @@ fn render(r: &sightline_observe::IndexReport) -> Result<String, std::fmt::Error>
     }
     if let Some(note) = &r.cache_note {
         writeln!(out, "  cache:         {note}")?;
+    }
+    if let Some(live) = r.memory_mb.get("live heap (all)") {
+        let mut largest: Vec<(&String, &f64)> = r
+            .memory_mb
+            .iter()
+            .filter(|(k, _)| !k.starts_with("live heap"))
+            .collect();
+        largest.sort_by(|a, b| b.1.total_cmp(a.1));
+        let parts: Vec<String> = largest
+            .iter()
+            .take(4)
+            .map(|(k, v)| format!("{k} {v:.0}"))
+            .collect();
+        writeln!(
+            out,
+            "  memory:        {live:.0} MB heap ({}, …)",
+            parts.join(", ")
+        )?;
     }
     let timings: Vec<String> = r
         .timings_ms

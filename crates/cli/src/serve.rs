@@ -10,6 +10,7 @@ use sightline_agent::provider::{self, ProviderConfig, ProviderKind, ProviderOver
 use sightline_registry::RegistryDatabase;
 use sightline_server::{ToolSet, ValueModel};
 
+use sightline_observe::watch::Freshness;
 use sightline_observe::{Index, IndexOptions, Progress};
 
 use crate::open::IndexFlags;
@@ -37,6 +38,11 @@ pub struct ServeCmd {
     /// and list_files). submit_report joins any set with a session tool.
     #[arg(long, env = "SIGHTLINE_TOOLS", default_value = "default", value_parser = parse_tools)]
     pub tools: ToolSet,
+    /// Do not watch the tree for changes: every call walks it instead (slower on large
+    /// trees). The server also walks when watching is not possible (a network file
+    /// system, the system's watch limit), and says so.
+    #[arg(long)]
+    pub no_watch: bool,
     #[command(flatten)]
     pub flags: IndexFlags,
 }
@@ -72,6 +78,7 @@ pub fn run(args: &ServeCmd) -> anyhow::Result<()> {
             |m| format!("with {}", m.describe())
         )
     );
+    let watch = !args.no_watch;
     let build: sightline_server::BuildIndex = Box::new(move |progress| {
         let on_progress = |p: Progress| {
             if let Progress::Parsed { done, total } = p {
@@ -82,8 +89,23 @@ pub fn run(args: &ServeCmd) -> anyhow::Result<()> {
             cache,
             progress: Some(&on_progress),
         };
-        Index::open_with_db(RegistryDatabase::default(), &root, &options)
-            .map_err(|e| format!("{e:#}"))
+        // The watcher starts before the walk, so a file changed while the index is built
+        // is seen: by the walk if its directory is listed after the change, by the watch
+        // if before.
+        let (freshness, observer) = if watch {
+            match Freshness::watch(&root) {
+                Ok((freshness, observer)) => (freshness, Some(observer)),
+                Err(e) => {
+                    eprintln!("not watching the tree ({e}); every call walks it instead");
+                    (Freshness::walk(), None)
+                }
+            }
+        } else {
+            (Freshness::walk(), None)
+        };
+        let index = Index::open_observed(RegistryDatabase::default(), &root, &options, observer)
+            .map_err(|e| format!("{e:#}"))?;
+        Ok((index, freshness))
     });
     sightline_server::serve_stdio_indexing(build, value_model, args.tools.clone())?;
     Ok(())

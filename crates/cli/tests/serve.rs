@@ -164,9 +164,15 @@ fn bad_arguments_come_back_as_tool_errors_and_the_server_keeps_serving() {
     server.ok("list_files", json!({"session": session, "path": "src"}));
 }
 
+/// With the file watcher (the default) and without it (`--no-watch`).
 #[test]
 fn a_file_edited_between_two_calls_shows_up_in_the_second() {
-    let (mut server, _) = Server::start();
+    a_file_edited_between_two_calls_shows_up_in_the_second_with(&[]);
+    a_file_edited_between_two_calls_shows_up_in_the_second_with(&["--no-watch"]);
+}
+
+fn a_file_edited_between_two_calls_shows_up_in_the_second_with(args: &[&str]) {
+    let (mut server, _) = Server::start_serving(json!({}), args);
     let name = "reconcileQuokkaLedger";
     let (before, _) = server.ok("explore_code", json!({"query": name}));
     assert!(!before.contains(&format!("function {name}")), "{before}");
@@ -189,6 +195,19 @@ fn a_file_edited_between_two_calls_shows_up_in_the_second() {
             .any(|(path, ..)| path == "src/handlers/save.ts"),
         "{after}"
     );
+    let log = server.stderr();
+    if args.contains(&"--no-watch") {
+        assert!(
+            log.contains("no watcher: every call walks the tree"),
+            "{log}"
+        );
+    } else {
+        // Watching, or saying once why not (a machine that cannot watch).
+        assert!(
+            log.contains("; watching ") || log.contains("not watching the tree"),
+            "{log}"
+        );
+    }
 }
 
 #[test]

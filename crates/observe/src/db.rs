@@ -118,8 +118,9 @@ mod inputs {
 pub struct FileIndex {
     /// Declarations, imports, usages and heritage, with their lines.
     pub facts: FileFacts,
-    /// The file's term counts (the search's vocabulary).
-    pub terms: TermCounts,
+    /// The file's term counts (the search's vocabulary), shared with the file's
+    /// [`FileParts`] (encoded as the counts themselves).
+    pub terms: Arc<TermCounts>,
     /// [`FileShape::of`] these facts, when already computed (in parallel, while opening an
     /// index). A memo of a pure function of `facts`: not persisted, compared or hashed.
     #[serde(skip)]
@@ -168,7 +169,7 @@ impl FileIndex {
         };
         FileIndex {
             facts,
-            terms: TermCounts::from_text(text),
+            terms: Arc::new(TermCounts::from_text(text)),
             shape_memo: ShapeMemo::default(),
         }
     }
@@ -231,7 +232,7 @@ pub fn file_parts(db: &dyn Db, file: SourceFile) -> FileParts<'_> {
     };
     let shape = index.shape_memo.get_or_compute(&index.facts);
     let items = shape.items.clone();
-    let terms = Arc::new(index.terms.clone());
+    let terms = index.terms.clone();
     let import_keys = Arc::new(import_keys(&shape));
     FileParts::new(db, index, shape, items, terms, import_keys)
 }
@@ -693,6 +694,53 @@ pub fn decl_word_chunk<'db>(
             keys.dedup();
             for k in keys {
                 index.entry(k).or_default().push((*f, d as u32));
+            }
+        }
+    }
+    Arc::new(index)
+}
+
+/// The source files of one chunk by each word of their paths (stem and directories,
+/// [`file_path_words`]): the search scores the paths of the files holding a query's
+/// words instead of every file's path. Depends on paths alone, so it changes only when a
+/// file of the chunk comes or goes.
+#[salsa::tracked(returns(clone))]
+pub fn path_word_chunk<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
+    let mut index: rustc_hash::FxHashMap<String, Vec<SourceFile>> = Default::default();
+    for f in term_chunk_files(db, ws, chunk).iter() {
+        let words = file_path_words(db, *f);
+        let mut seen: Vec<&str> = Vec::new();
+        for w in words.0.iter().chain(&words.1) {
+            if !seen.contains(&w.as_str()) {
+                seen.push(w);
+                index.entry(w.clone()).or_default().push(*f);
+            }
+        }
+    }
+    Arc::new(index)
+}
+
+/// The source files of one chunk by the compound keys of the names they import or
+/// re-export ([`file_import_keys`]): the search visits the files importing an
+/// identifier the query spells instead of every file's imports.
+#[salsa::tracked(returns(clone))]
+pub fn import_key_chunk<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
+    let mut index: rustc_hash::FxHashMap<String, Vec<SourceFile>> = Default::default();
+    for f in term_chunk_files(db, ws, chunk).iter() {
+        let keys = file_import_keys(db, *f);
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, _) in keys.iter() {
+            if !seen.contains(&key.as_str()) {
+                seen.push(key);
+                index.entry(key.clone()).or_default().push(*f);
             }
         }
     }

@@ -16,7 +16,7 @@ use crate::db::{
     FileBlock, FileIndex, ObserveDatabase, SourceFile, TermChunk, Workspace, decl_word_chunk,
     file_index, file_path_words, term_chunk_postings, term_chunks, term_stats, workspace_graph,
 };
-use crate::walk::{LoadedFile, SkipReason, Stamp, WalkOutcome, walk_changed};
+use crate::walk::{DirectoryObserver, LoadedFile, SkipReason, Stamp, WalkOutcome, walk_observed};
 
 /// Why a repository could not be indexed at all (unreadable files inside it are
 /// skipped and counted in the [`IndexReport`] instead).
@@ -189,6 +189,9 @@ pub struct IndexReport {
     pub unresolved_examples: Vec<(String, String)>,
     /// Milliseconds per build phase (walk, parse, graph, …).
     pub timings_ms: BTreeMap<String, f64>,
+    /// Heap MB per structure, when measured ([`Index::memory`]; `sightline index` does).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub memory_mb: BTreeMap<String, f64>,
 }
 
 /// What one [`Index::refresh`] changed.
@@ -221,6 +224,14 @@ pub struct Index<D = ObserveDatabase> {
     next_file_id: u32,
     cache_path: Option<PathBuf>,
     report: IndexReport,
+    /// Told of the directories every walk of this index enters (a file watcher).
+    observer: Option<Arc<dyn DirectoryObserver>>,
+    /// Source files whose text was set since the index opened (their durability dropped).
+    edited: rustc_hash::FxHashSet<SourceFile>,
+    /// The refresh in progress set an input at high durability (a file's first edit, a
+    /// manifest, the file list), which makes salsa re-verify every memo derived from the
+    /// tree: [`Index::finish_refresh`] then does that on every core.
+    high_durability_write: bool,
 }
 
 fn ms(since: Instant) -> f64 {
@@ -241,6 +252,17 @@ impl<D: crate::Db + Clone> Index<D> {
         db: D,
         root: &Path,
         options: &IndexOptions,
+    ) -> Result<Index<D>, IndexError> {
+        Self::open_observed(db, root, options, None)
+    }
+
+    /// [`Index::open_with_db`], telling `observer` of every directory this walk and every
+    /// later one enters (see [`Index::set_directory_observer`]).
+    pub fn open_observed(
+        db: D,
+        root: &Path,
+        options: &IndexOptions,
+        observer: Option<Arc<dyn DirectoryObserver>>,
     ) -> Result<Index<D>, IndexError> {
         let root = std::fs::canonicalize(root).map_err(|source| IndexError::Root {
             path: root.into(),
@@ -265,7 +287,13 @@ impl<D: crate::Db + Clone> Index<D> {
             let loader = cache_path
                 .as_deref()
                 .map(|path| s.spawn(|| FactsCache::load(path)));
-            let walked = walk_changed(&root, db.languages(), &|_, _| false);
+            let walked = walk_observed(
+                &root,
+                db.languages(),
+                None,
+                &|_, _| false,
+                observer.as_ref(),
+            );
             let walked_at = Instant::now();
             let cache = match loader {
                 Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
@@ -319,6 +347,9 @@ impl<D: crate::Db + Clone> Index<D> {
             next_file_id,
             cache_path,
             report,
+            observer,
+            edited: Default::default(),
+            high_durability_write: false,
         };
         let save = index.report.parsed > 0 || index.report.cache_note.is_some();
         match index.cache_path.clone() {
@@ -371,6 +402,8 @@ impl<D: crate::Db + Clone> Index<D> {
         for chunk in term_chunks(&self.db, self.workspace) {
             let _ = term_chunk_postings(&self.db, self.workspace, chunk);
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
+            let _ = crate::db::path_word_chunk(&self.db, self.workspace, chunk);
+            let _ = crate::db::import_key_chunk(&self.db, self.workspace, chunk);
         }
         // Every file's path words, computed once: they depend on the path alone, which
         // never changes, so salsa never re-verifies them. A refresh computes those of the
@@ -420,10 +453,11 @@ impl<D: crate::Db + Clone> Index<D> {
         }
         let _ = crate::db::directory_table(&self.db, ws);
         let chunks = crate::db::term_chunk_layout(&self.db, ws).len();
-        std::thread::scope(|s| {
-            for t in 0..threads {
-                let db = self.db.clone();
-                s.spawn(move || {
+        // On the pool's threads, which outlive the work (no thread is started per refresh).
+        let handles: Vec<D> = (0..threads).map(|_| self.db.clone()).collect();
+        rayon::scope(move |s| {
+            for (t, db) in handles.into_iter().enumerate() {
+                s.spawn(move |_| {
                     for f in files.iter().skip(t).step_by(threads) {
                         let _ = crate::db::file_edges(&db, ws, *f);
                     }
@@ -439,6 +473,8 @@ impl<D: crate::Db + Clone> Index<D> {
                         let _ = crate::db::term_chunk_stats(&db, ws, chunk);
                         let _ = term_chunk_postings(&db, ws, chunk);
                         let _ = decl_word_chunk(&db, ws, chunk);
+                        let _ = crate::db::path_word_chunk(&db, ws, chunk);
+                        let _ = crate::db::import_key_chunk(&db, ws, chunk);
                     }
                 });
             }
@@ -500,7 +536,13 @@ impl<D: crate::Db + Clone> Index<D> {
             .map(|(p, (_, s))| (p.as_str(), *s))
             .collect();
         let languages = self.db.languages();
-        let walked = walk_changed(&self.root, languages, &|p, s| stamps.get(p) == Some(&s));
+        let walked = walk_observed(
+            &self.root,
+            languages,
+            None,
+            &|p, s| stamps.get(p) == Some(&s),
+            self.observer.as_ref(),
+        );
         self.set_not_indexed(&walked);
         let mut out = RefreshReport::default();
         let mut seen: std::collections::HashSet<String> =
@@ -551,7 +593,9 @@ impl<D: crate::Db + Clone> Index<D> {
             match now.map(|_| crate::walk::load(languages, p.to_owned(), &abs, role)) {
                 Some(Ok(file)) => set_changed |= self.apply(file, &mut out),
                 _ => {
-                    self.files.remove(p);
+                    if let Some((input, _)) = self.files.remove(p) {
+                        self.edited.remove(&input);
+                    }
                     out.removed.push(p.to_owned());
                     set_changed = true;
                 }
@@ -566,18 +610,40 @@ impl<D: crate::Db + Clone> Index<D> {
     /// The part of [`Index::refresh_paths`] for paths the index does not hold: a walk
     /// scoped to them adds what the full walk would admit (and re-reads changed files
     /// under a scoped directory); indexed files under a scoped directory that the walk no
-    /// longer finds are removed. Returns whether the file set changed.
+    /// longer finds are removed. A path that no longer exists admits nothing, so it needs
+    /// no walk: only the files indexed under it are removed. Returns whether the file set
+    /// changed.
     fn refresh_unknown(&mut self, scope: &[&str], out: &mut RefreshReport) -> bool {
         let t = Instant::now();
-        let files = &self.files;
-        let unchanged = |p: &str, s: Stamp| files.get(p).is_some_and(|(_, known)| *known == s);
-        let languages = self.db.languages();
-        let walked = crate::walk::walk_scoped(&self.root, languages, scope, &unchanged);
-        let mut seen: std::collections::HashSet<String> = walked.unchanged.into_iter().collect();
+        let (existing, missing): (Vec<&str>, Vec<&str>) = scope
+            .iter()
+            .partition(|p| std::fs::symlink_metadata(self.root.join(p)).is_ok());
+        let mut seen: std::collections::HashSet<String> = Default::default();
         let mut set_changed = false;
-        for file in walked.files {
-            seen.insert(file.path.clone());
-            set_changed |= self.apply(file, out);
+        if !existing.is_empty() {
+            let files = &self.files;
+            let unchanged = |p: &str, s: Stamp| files.get(p).is_some_and(|(_, known)| *known == s);
+            let languages = self.db.languages();
+            let walked = walk_observed(
+                &self.root,
+                languages,
+                Some(&existing),
+                &unchanged,
+                self.observer.as_ref(),
+            );
+            seen.extend(walked.unchanged);
+            for file in walked.files {
+                seen.insert(file.path.clone());
+                set_changed |= self.apply(file, out);
+            }
+        }
+        if !missing.is_empty()
+            && let Some(observer) = &self.observer
+        {
+            // A walk that found nothing: directories watched under a gone path are
+            // retired.
+            observer.walk_started(Some(&missing));
+            observer.walk_finished();
         }
         let inside = |p: &str| {
             scope
@@ -608,7 +674,9 @@ impl<D: crate::Db + Clone> Index<D> {
     fn remove_where(&mut self, gone: impl Fn(&str) -> bool, out: &mut RefreshReport) -> bool {
         let removed: Vec<String> = self.files.keys().filter(|p| gone(p)).cloned().collect();
         for p in &removed {
-            self.files.remove(p);
+            if let Some((input, _)) = self.files.remove(p) {
+                self.edited.remove(&input);
+            }
         }
         let any = !removed.is_empty();
         out.removed.extend(removed);
@@ -622,7 +690,13 @@ impl<D: crate::Db + Clone> Index<D> {
             Some((input, stamp)) => {
                 *stamp = file.stamp;
                 if **input.text(&self.db) != *file.text {
-                    let durability = file_durability(input.role(&self.db), true);
+                    let role = input.role(&self.db);
+                    // Until its first edit a source's text is high-durability, and a
+                    // manifest's always is: setting it re-verifies everything.
+                    let first_edit = self.edited.insert(*input);
+                    self.high_durability_write |=
+                        first_edit || !matches!(role, crate::walk::FileRole::Source(_));
+                    let durability = file_durability(role, true);
                     input
                         .set_text(&mut self.db)
                         .with_durability(durability)
@@ -665,7 +739,15 @@ impl<D: crate::Db + Clone> Index<D> {
         out.changed.sort();
         out.added.sort();
         out.removed.sort();
+        // Adding or removing a file is a high-durability write too (the file list).
+        let reverify_all = std::mem::take(&mut self.high_durability_write) || set_changed;
         if !out.is_empty() {
+            if reverify_all {
+                // Salsa re-verifies every memo derived from the tree after such a write,
+                // one query at a time; on every core instead, before the workspace-wide
+                // queries need them.
+                self.prefetch();
+            }
             self.finish_report(Some(&out));
             // Salsa frees the memos an input change made stale at the next write, which
             // would otherwise be the first query's session: the refresh pays for its own
@@ -717,15 +799,77 @@ impl<D: crate::Db> Index<D> {
         &self.report
     }
 
+    /// Measures [`Index::memory`] into the report's `memory_mb`.
+    pub fn measure_memory(&mut self) {
+        self.report.memory_mb = self.memory().megabytes();
+    }
+
     /// The input for a repo-relative path.
     pub fn file(&self, path: &str) -> Option<SourceFile> {
         self.files.get(path).map(|(f, _)| *f)
     }
+
+    /// Where this index's memory goes: the heap bytes of each structure it keeps (every
+    /// file's text, facts, shape, term counts; the graph; the search's tables), and the
+    /// live heap when the binary counts it ([`crate::memory::Counting`]).
+    pub fn memory(&self) -> crate::memory::MemoryReport {
+        use crate::memory::HeapSize as _;
+        let db = &self.db;
+        let ws = self.workspace;
+        let mut report = crate::memory::MemoryReport {
+            live: crate::memory::live_bytes(),
+            ..Default::default()
+        };
+        let (mut text, mut facts, mut terms, mut shapes, mut keys, mut words) = (0, 0, 0, 0, 0, 0);
+        for f in ws.files(db) {
+            text += 16 + f.text(db).len() + 24 + f.path(db).capacity();
+            let index = file_index(db, *f);
+            facts += std::mem::size_of::<FileIndex>() + index.facts.heap_bytes();
+            // One allocation, shared by the facts and the file's parts.
+            terms += index.terms.heap_bytes();
+            shapes += crate::db::file_shape(db, *f).heap_bytes();
+            keys += crate::db::file_import_keys(db, *f).heap_bytes();
+            words += file_path_words(db, *f).heap_bytes();
+        }
+        report.add("file texts and paths", text);
+        report.add("facts: declarations, imports, usages", facts);
+        report.add("term counts per file", terms);
+        report.add("shapes (facts without lines)", shapes);
+        report.add("import keys", keys);
+        report.add("path words per file", words);
+        let graph = workspace_graph(db, ws);
+        let (edges, paths) = graph.heap_bytes();
+        report.add("graph: edges and their index", edges);
+        report.add("graph: paths", paths);
+        report.add("graph: name table", graph.names.heap_bytes());
+        let (mut postings, mut decl_words, mut path_words, mut import_keys, mut df) =
+            (0, 0, 0, 0, 0);
+        for chunk in term_chunks(db, ws) {
+            postings += term_chunk_postings(db, ws, chunk).heap_bytes();
+            decl_words += decl_word_chunk(db, ws, chunk).heap_bytes();
+            path_words += crate::db::path_word_chunk(db, ws, chunk).heap_bytes();
+            import_keys += crate::db::import_key_chunk(db, ws, chunk).heap_bytes();
+            df += crate::db::term_chunk_stats(db, ws, chunk).df.heap_bytes();
+        }
+        report.add("search: term postings", postings);
+        report.add("search: declaration words", decl_words);
+        report.add("search: path words", path_words);
+        report.add("search: import keys", import_keys);
+        report.add("search: document frequencies", df);
+        report
+    }
+
+    /// Tells `observer` (or no one) of the directories every later walk enters: a file
+    /// watcher watches exactly the directories the walks admit.
+    pub fn set_directory_observer(&mut self, observer: Option<Arc<dyn DirectoryObserver>>) {
+        self.observer = observer;
+    }
 }
 
 /// Whether `path`, given to [`Index::refresh_paths`], can change what the walk admits
-/// elsewhere (an ignore file or another file the walk's rules read, anything under
-/// `.git`) or is not a plain relative path: only a full walk settles those.
+/// elsewhere (an ignore file or another file the walk's rules read, anything inside a
+/// version-control directory, such as git's `info/exclude`) or is not a plain relative
+/// path: only a full walk settles those.
 fn needs_full_walk(languages: sightline_lang::Languages, path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     path.is_empty()
@@ -733,7 +877,7 @@ fn needs_full_walk(languages: sightline_lang::Languages, path: &str) -> bool {
         || crate::walk::changes_admission(languages, name)
         || path
             .split('/')
-            .any(|c| c.is_empty() || c == "." || c == ".." || c == ".git")
+            .any(|c| c.is_empty() || c == "." || c == ".." || crate::walk::VCS_DIRS.contains(&c))
 }
 
 /// The report's per-file counts over one chunk of the file list.

@@ -9,7 +9,9 @@
 //! resolved edges ([`graph`]), and term statistics ([`idf::TermStats`], [`terms`]) that
 //! weigh a query's words ([`query::QueryTerms`]). [`Index::refresh`] re-reads only files
 //! whose stamp changed and salsa re-derives what depends on them; a persistent cache
-//! ([`CacheMode`]) keyed by content hash makes a fresh process start warm. Four tools answer
+//! ([`CacheMode`]) keyed by content hash makes a fresh process start warm; a file watcher
+//! ([`watch::Freshness`]) tells the index which paths changed, so a refresh with nothing
+//! changed stats nothing. Four tools answer
 //! over it with typed arguments, typed results and a [`tools::ToolError`] naming the bad
 //! input: [`tools::explore_code`] (the graph), [`tools::grep`], [`tools::read_file`] and
 //! [`tools::list_files`] (the tree, through a [`paths::RepoRoot`]).
@@ -65,11 +67,13 @@ mod stop;
 pub mod terms;
 pub mod tools;
 pub mod walk;
+pub mod watch;
 
 pub mod cache;
 pub mod db;
 pub mod graph;
 mod index;
+pub mod memory;
 mod mirrors;
 mod resolution;
 pub mod search;

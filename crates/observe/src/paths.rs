@@ -169,10 +169,7 @@ impl RepoRoot {
             input: user_path.to_string(),
         })?;
         // Checked on the resolved path, so a symlink into `.git` is refused too.
-        if let Some(dir) = rel
-            .split('/')
-            .find(|s| crate::tools::walk::VCS_DIRS.contains(s))
-        {
+        if let Some(dir) = rel.split('/').find(|s| crate::walk::VCS_DIRS.contains(s)) {
             return Err(PathError::VcsInternal {
                 input: user_path.to_string(),
                 dir: dir.to_string(),

@@ -182,20 +182,38 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     let has_compound = terms.terms.iter().any(|t| t.compound);
     let mirrors = crate::mirrors::mirror_files(db, ws);
     let mut hits = Vec::new();
-    for (fi, f) in files.iter().enumerate() {
+    // Only files some component can score are visited: those holding a query term, a
+    // declaration the names or the graph reached, a path word or an imported identifier
+    // the query spells. Every other file would score zero on every component.
+    for (fi, f) in scored_files(
+        db,
+        ws,
+        &terms,
+        &lexical_by_file,
+        &by_file,
+        literals.files.keys().copied(),
+    ) {
         if !matches!(f.role(db), FileRole::Source(_)) {
             continue;
         }
-        let (lexical, matched) = lexical_by_file.remove(f).unwrap_or_default();
-        let (path_stem, path_dir) = path_score(&crate::db::file_path_words(db, *f), &terms, shape);
+        let (lexical, matched) = match lexical_by_file.remove(&f) {
+            Some((score, matched)) => (
+                score,
+                matched
+                    .into_iter()
+                    .map(|t| terms.terms[t as usize].term.clone())
+                    .collect(),
+            ),
+            None => Default::default(),
+        };
+        let (path_stem, path_dir) = path_score(&crate::db::file_path_words(db, f), &terms, shape);
         // Only a query spelling a multi-word identifier can match an import's compound key.
         let import_score = if has_compound {
-            import_score(&crate::db::file_import_keys(db, *f), &terms, shape)
+            import_score(&crate::db::file_import_keys(db, f), &terms, shape)
         } else {
             0.0
         };
-        let (best_name, rest_name, graph_score) =
-            by_file.get(&(fi as u32)).copied().unwrap_or_default();
+        let (best_name, rest_name, graph_score) = by_file.get(&fi).copied().unwrap_or_default();
         let best_name = best_name.max(import_score);
         let path_score = path_stem + path_dir;
         let lit = literals
@@ -213,8 +231,8 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             continue;
         }
         let path = f.path(db);
-        let mut traits = *crate::path_traits::file_traits(db, *f);
-        traits.generated |= mirrors.contains(&(fi as u32));
+        let mut traits = *crate::path_traits::file_traits(db, f);
+        traits.generated |= mirrors.contains(&fi);
         let asked_for = opts.include_secondary;
         let trait_factor = if traits.is_secondary() && !asked_for {
             opts.weights.secondary_factor
@@ -237,7 +255,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             trait_factor,
         };
         hits.push(FileHit {
-            file: fi as u32,
+            file: fi,
             path: path.clone(),
             score: components.total(&opts.weights),
             components,
@@ -287,11 +305,13 @@ fn named_files(
     let query_words: std::collections::HashSet<String> =
         crate::terms::term_words(query).into_iter().collect();
     let mut out = Vec::new();
-    for (fi, f) in ws.files(db).iter().enumerate() {
-        let path = f.path(db);
-        if matches!(f.role(db), FileRole::Source(_)) {
+    let positions = file_positions(db, ws);
+    // Every file that is not source is a manifest, and this list holds them in path order.
+    for f in crate::db::manifest_files(db, ws).iter() {
+        let Some(&fi) = positions.get(f) else {
             continue;
-        }
+        };
+        let path = f.path(db);
         let words = crate::db::file_path_words(db, *f);
         if !query_names_file(&words, &query_words) {
             continue;
@@ -304,7 +324,7 @@ fn named_files(
             ..ScoreComponents::default()
         };
         out.push(FileHit {
-            file: fi as u32,
+            file: fi,
             path: path.clone(),
             score: components.total(weights),
             components,
@@ -518,19 +538,20 @@ fn import_score(keys: &[(String, bool)], terms: &QueryTerms, shape: &SearchShape
     best
 }
 
-/// BM25 of every source file holding a query term, with the terms it holds (in query
-/// order), from the per-chunk postings: files holding none are never visited.
+/// BM25 of every source file holding a query term, with the terms it holds (their
+/// positions in the query's terms, in query order), from the per-chunk postings: files
+/// holding none are never visited.
 fn lexical_scores(
     db: &dyn Db,
     ws: Workspace,
     terms: &QueryTerms,
     avg_len: f64,
     shape: &SearchShape,
-) -> HashMap<SourceFile, (f64, Vec<String>)> {
-    let mut out: HashMap<SourceFile, (f64, Vec<String>)> = HashMap::new();
+) -> rustc_hash::FxHashMap<SourceFile, (f64, Vec<u32>)> {
+    let mut out: rustc_hash::FxHashMap<SourceFile, (f64, Vec<u32>)> = Default::default();
     for chunk in term_chunks(db, ws) {
         let postings = term_chunk_postings(db, ws, chunk);
-        for t in &terms.terms {
+        for (ti, t) in terms.terms.iter().enumerate() {
             for p in postings.get(&t.term).map_or(&[][..], Vec::as_slice) {
                 let tf = f64::from(p.tf);
                 if tf == 0.0 {
@@ -538,11 +559,59 @@ fn lexical_scores(
                 }
                 let e = out.entry(p.file).or_default();
                 e.0 += shape.bm25(t.idf, tf, f64::from(p.total), avg_len);
-                e.1.push(t.term.clone());
+                e.1.push(ti as u32);
             }
         }
     }
     out
+}
+
+/// The files some component of the search can score, with their positions, in file
+/// order: those holding a query term (`lexical`), those whose declarations the names or
+/// the graph reached (`by_file`, by position), those whose path holds a query word, and,
+/// for a query spelling a multi-word identifier, those importing it.
+fn scored_files<T, U>(
+    db: &dyn Db,
+    ws: Workspace,
+    terms: &QueryTerms,
+    lexical: &rustc_hash::FxHashMap<SourceFile, T>,
+    by_file: &HashMap<u32, U>,
+    literal_files: impl Iterator<Item = u32>,
+) -> Vec<(u32, SourceFile)> {
+    let files = ws.files(db);
+    let positions = file_positions(db, ws);
+    let mut found: rustc_hash::FxHashSet<u32> = by_file.keys().copied().collect();
+    // A file only a literal of the query names (its file name, a string in it).
+    found.extend(literal_files);
+    found.extend(lexical.keys().filter_map(|f| positions.get(f).copied()));
+    for chunk in term_chunks(db, ws) {
+        let path_words = crate::db::path_word_chunk(db, ws, chunk);
+        let import_keys = terms
+            .terms
+            .iter()
+            .any(|t| t.compound)
+            .then(|| crate::db::import_key_chunk(db, ws, chunk));
+        for t in &terms.terms {
+            let table = if t.compound {
+                import_keys.as_deref()
+            } else {
+                Some(&*path_words)
+            };
+            let holding = table.and_then(|table| table.get(&t.term));
+            found.extend(
+                holding
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|f| positions.get(f).copied()),
+            );
+        }
+    }
+    let mut found: Vec<u32> = found.into_iter().collect();
+    found.sort_unstable();
+    found
+        .into_iter()
+        .filter_map(|fi| Some((fi, *files.get(fi as usize)?)))
+        .collect()
 }
 
 /// Query terms found among a path's words, IDF-weighted: those of the file's stem and

@@ -195,6 +195,38 @@ impl WalkOutcome {
     }
 }
 
+/// Directory names of version-control metadata: never source, often huge, and never
+/// entered by any walk of the tree.
+pub(crate) const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_darcs"];
+
+/// The one set of rules every walk of the tree follows, so the index, the tools (`grep`,
+/// `list_files`) and the file watcher agree on what the tree holds:
+///
+/// - ignore files: `.gitignore` and `.ignore` in every directory and its parents (also
+///   without a `.git` directory), and the repository's `.git/info/exclude`; never the
+///   user's global gitignore, so the same tree gives the same index on every machine
+///   (and a watcher can see every file that decides what is admitted);
+/// - hidden entries are walked like any other (configuration in `.github/` or
+///   `.eslintrc.json` is part of the project), except version-control directories
+///   ([`VCS_DIRS`]), which [`pruned_dir`] prunes;
+/// - symbolic links are never followed (they can point anywhere, including outside the
+///   root).
+///
+/// Directories are further pruned by [`pruned_dir`] in each walk's entry filter.
+pub(crate) fn builder(start: &Path) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(start);
+    builder
+        .hidden(false)
+        .parents(true)
+        .ignore(true)
+        .git_ignore(true)
+        .git_global(false)
+        .git_exclude(true)
+        .require_git(false)
+        .follow_links(false);
+    builder
+}
+
 /// How deep below the walk's start a directory is looked at for a marker file of
 /// installed code ([`sightline_lang::Language::dependency_dir_markers`]). Such
 /// environments live at a project's root or one or two levels down; probing deeper would
@@ -202,27 +234,42 @@ impl WalkOutcome {
 /// refresh.
 const MARKED_DIR_MAX_DEPTH: usize = 3;
 
-/// Why a walked directory `depth` levels below the walk's start is pruned, if it is:
-/// installed code (a dependency directory by name, or by a marker file inside it), a
-/// directory a language's tools skip by name, or a build tool's output, by the rules of
-/// `languages`.
-pub(crate) fn pruned_dir_reason(
+/// Why a directory is not entered by any walk of the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pruned {
+    /// Version-control metadata ([`VCS_DIRS`]): not part of the project's files, so not
+    /// counted as a skip by the index.
+    VersionControl,
+    /// Installed or built code, or a directory a language's tools skip, counted under
+    /// this reason.
+    Skipped(SkipReason),
+}
+
+/// Why the directory at `path`, named `name`, `depth` levels below the root, is pruned,
+/// if it is: version-control metadata, installed code (a dependency directory by name,
+/// or by a marker file inside it), a directory a language's tools skip by name, or a
+/// build tool's output, by the rules of `languages`. Every walk asks this of every
+/// directory (with the depth below the root, wherever the walk starts), and the file
+/// watcher of directories that appear.
+pub(crate) fn pruned_dir(
     languages: Languages,
     path: &Path,
     name: &str,
     depth: usize,
-) -> Option<SkipReason> {
-    if depth <= MARKED_DIR_MAX_DEPTH && languages.has_dependency_dir_marker(path) {
-        Some(SkipReason::MarkedDependencyDir)
+) -> Option<Pruned> {
+    if VCS_DIRS.contains(&name) {
+        Some(Pruned::VersionControl)
+    } else if depth <= MARKED_DIR_MAX_DEPTH && languages.has_dependency_dir_marker(path) {
+        Some(Pruned::Skipped(SkipReason::MarkedDependencyDir))
     } else if languages.is_dependency_dir(name) {
-        Some(SkipReason::DependencyDir)
+        Some(Pruned::Skipped(SkipReason::DependencyDir))
     } else if languages.is_ignored_dir(name) {
-        Some(SkipReason::IgnoredDir)
+        Some(Pruned::Skipped(SkipReason::IgnoredDir))
     } else if path
         .parent()
         .is_some_and(|parent| languages.is_build_output(parent, name))
     {
-        Some(SkipReason::BuildOutput)
+        Some(Pruned::Skipped(SkipReason::BuildOutput))
     } else {
         None
     }
@@ -233,10 +280,30 @@ pub(crate) fn pruned_dir_reason(
 /// configuration (which makes a sibling build directory output). Only a full walk
 /// settles what such a change admits.
 pub(crate) fn changes_admission(languages: Languages, file_name: &str) -> bool {
-    file_name == ".gitignore"
-        || file_name == ".ignore"
+    is_ignore_file(file_name)
         || languages.is_dependency_dir_marker(file_name)
         || languages.is_packaging_manifest(file_name)
+}
+
+/// The names of the per-directory ignore files [`builder`]'s walks read.
+pub(crate) fn is_ignore_file(file_name: &str) -> bool {
+    file_name == ".gitignore" || file_name == ".ignore"
+}
+
+/// Told of the directories a walk enters, so a file watcher can watch exactly the
+/// directories the walk admits: each one before its entries are listed, so a file
+/// created in it after the listing is seen by the watch, and one created before by the
+/// listing.
+pub trait DirectoryObserver: Send + Sync {
+    /// A walk starts, over the whole tree (`scope` is `None`) or over the given
+    /// repo-relative paths and the directories on the way to them.
+    fn walk_started(&self, scope: Option<&[&str]>);
+    /// The walk admitted the directory `rel` (repo-relative, `""` for the root) at
+    /// `abs`, and will list it next.
+    fn entered(&self, rel: &str, abs: &Path);
+    /// The walk is over: a directory inside its scope that it did not enter is no
+    /// longer admitted.
+    fn walk_finished(&self);
 }
 
 /// Walks `root` (respecting .gitignore and friends), then reads and classifies candidate
@@ -252,7 +319,7 @@ pub fn walk_changed(
     languages: Languages,
     unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
 ) -> WalkOutcome {
-    walk_within(root, languages, None, unchanged)
+    walk_within(root, languages, None, unchanged, None)
 }
 
 /// Like [`walk_changed`], restricted to `scope` (repo-relative paths of files or
@@ -266,7 +333,19 @@ pub fn walk_scoped(
     scope: &[&str],
     unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
 ) -> WalkOutcome {
-    walk_within(root, languages, Some(scope), unchanged)
+    walk_within(root, languages, Some(scope), unchanged, None)
+}
+
+/// [`walk_changed`] (`scope` is `None`) or [`walk_scoped`], telling `observer` of every
+/// directory it enters.
+pub(crate) fn walk_observed(
+    root: &Path,
+    languages: Languages,
+    scope: Option<&[&str]>,
+    unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
+    observer: Option<&std::sync::Arc<dyn DirectoryObserver>>,
+) -> WalkOutcome {
+    walk_within(root, languages, scope, unchanged, observer)
 }
 
 /// Whether the entry at repo-relative `rel` is on the way to, or inside, a scoped path.
@@ -284,6 +363,26 @@ fn walk_within(
     languages: Languages,
     scope: Option<&[&str]>,
     unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
+    observer: Option<&std::sync::Arc<dyn DirectoryObserver>>,
+) -> WalkOutcome {
+    if let Some(observer) = observer {
+        observer.walk_started(scope);
+        // The root is never offered to the entry filter: it is always entered.
+        observer.entered("", root);
+    }
+    let outcome = walk_entries(root, languages, scope, unchanged, observer);
+    if let Some(observer) = observer {
+        observer.walk_finished();
+    }
+    outcome
+}
+
+fn walk_entries(
+    root: &Path,
+    languages: Languages,
+    scope: Option<&[&str]>,
+    unchanged: &(dyn Fn(&str, Stamp) -> bool + Sync),
+    observer: Option<&std::sync::Arc<dyn DirectoryObserver>>,
 ) -> WalkOutcome {
     let mut outcome = WalkOutcome::default();
     // Pruned directories are counted as one skip each (their contents are not walked).
@@ -292,37 +391,38 @@ fn walk_within(
     let scope: Option<Vec<String>> = scope.map(|s| s.iter().map(|p| (*p).to_owned()).collect());
     let scoped = scope.is_some();
     let root_in_filter = root.to_path_buf();
-    let mut builder = ignore::WalkBuilder::new(root);
-    builder
-        .hidden(true)
-        .parents(true)
-        .git_ignore(true)
-        .git_global(false)
-        .git_exclude(true)
-        .require_git(false)
-        .follow_links(false)
-        .filter_entry(move |e| {
-            // The ignore files and the hidden-entry rule were applied before this filter;
-            // the scope only narrows what is entered, it never admits anything.
-            if let Some(scope) = &scope {
-                let rel = e.path().strip_prefix(&root_in_filter).unwrap_or(e.path());
-                if !in_scope(rel, scope) {
-                    return false;
+    let observer = observer.cloned();
+    let mut builder = builder(root);
+    builder.filter_entry(move |e| {
+        // The ignore files were applied before this filter; the scope only narrows what
+        // is entered, it never admits anything.
+        let rel = e.path().strip_prefix(&root_in_filter).unwrap_or(e.path());
+        if let Some(scope) = &scope
+            && !in_scope(rel, scope)
+        {
+            return false;
+        }
+        if !e.file_type().is_some_and(|t| t.is_dir()) {
+            return true;
+        }
+        let name = e.file_name().to_string_lossy();
+        match pruned_dir(languages, e.path(), &name, e.depth()) {
+            Some(Pruned::Skipped(reason)) => {
+                let mut counts = pruned_in_filter.lock().unwrap_or_else(|p| p.into_inner());
+                *counts.entry(reason).or_default() += 1;
+                false
+            }
+            Some(Pruned::VersionControl) => false,
+            None => {
+                if let Some(observer) = &observer
+                    && let Some(rel) = rel.to_str()
+                {
+                    observer.entered(&rel.replace(std::path::MAIN_SEPARATOR, "/"), e.path());
                 }
+                true
             }
-            if !e.file_type().is_some_and(|t| t.is_dir()) {
-                return true;
-            }
-            let name = e.file_name().to_string_lossy();
-            match pruned_dir_reason(languages, e.path(), &name, e.depth()) {
-                Some(reason) => {
-                    let mut counts = pruned_in_filter.lock().unwrap_or_else(|p| p.into_inner());
-                    *counts.entry(reason).or_default() += 1;
-                    false
-                }
-                None => true,
-            }
-        });
+        }
+    });
     let classified = |entry: Result<ignore::DirEntry, ignore::Error>| match entry {
         Err(_) => Some(Found::Error),
         Ok(entry) => classify(root, languages, entry, unchanged),
@@ -778,6 +878,93 @@ mod tests {
         assert_eq!(out.skipped.get(&SkipReason::DependencyDir), Some(&2));
         assert_eq!(out.skipped.get(&SkipReason::BuildOutput), Some(&2));
         assert_eq!(out.skipped.get(&SkipReason::Generated), Some(&1));
+    }
+
+    /// Records the directories a walk enters.
+    #[derive(Default)]
+    struct Entered(std::sync::Mutex<Vec<String>>);
+
+    impl DirectoryObserver for Entered {
+        fn walk_started(&self, _: Option<&[&str]>) {}
+        fn entered(&self, rel: &str, _: &Path) {
+            self.0.lock().unwrap().push(rel.to_owned());
+        }
+        fn walk_finished(&self) {}
+    }
+
+    const TREE_DIRS: &[&str] = &["src", ".hid", "node_modules", ".git", "gen", "build"];
+    const TREE_FILES: &[&str] = &["a.ts", ".b.ts", "c.py", "pyproject.toml", "d.md"];
+    const PATTERNS: &[&str] = &["gen/", "*.py", "!c.py", "/a.ts", ".hid", "d.*"];
+
+    fn tree_path() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        (
+            proptest::collection::vec(proptest::sample::select(TREE_DIRS), 0..3),
+            proptest::sample::select(TREE_FILES),
+        )
+            .prop_map(|(mut parts, file)| {
+                parts.push(file);
+                parts.join("/")
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 32,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// One set of rules: the files the index walk loads are the indexable files the
+        /// tools' walk lists, and the directories a walk tells its observer of (what a
+        /// watcher watches) are the directories the tools' walk lists.
+        #[test]
+        fn the_index_walk_and_the_tools_walk_follow_one_set_of_rules(
+            files in proptest::collection::btree_set(tree_path(), 1..12),
+            ignores in proptest::collection::vec(
+                (
+                    proptest::collection::vec(proptest::sample::select(TREE_DIRS), 0..2),
+                    proptest::collection::vec(proptest::sample::select(PATTERNS), 1..3),
+                ),
+                0..3,
+            ),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path().canonicalize().unwrap();
+            for rel in &files {
+                let path = root.join(rel);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, "export const a = 1;\n").unwrap();
+            }
+            for (dirs, lines) in &ignores {
+                let mut parts = dirs.clone();
+                parts.push(".gitignore");
+                let path = root.join(parts.join("/"));
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, lines.join("\n") + "\n").unwrap();
+            }
+            let entered = std::sync::Arc::new(Entered::default());
+            let observer: std::sync::Arc<dyn DirectoryObserver> = entered.clone();
+            let walked = walk_observed(&root, LANGUAGES, None, &|_, _| false, Some(&observer));
+            let index_files: Vec<String> = walked.files.into_iter().map(|f| f.path).collect();
+
+            let (tools, _) = crate::tools::walk::walk(&root, &root, LANGUAGES, None);
+            let mut tool_files = Vec::new();
+            let mut tool_dirs = vec![String::new()];
+            for entry in tools.flatten() {
+                let Some(rel) = rel_path(&root, entry.path()) else { continue };
+                if entry.file_type().is_some_and(|t| t.is_dir()) {
+                    tool_dirs.push(rel);
+                } else if FileRole::of(LANGUAGES, &rel).is_some() {
+                    tool_files.push(rel);
+                }
+            }
+            tool_files.sort();
+            tool_dirs.sort();
+            proptest::prop_assert_eq!(index_files, tool_files);
+            let mut observed = entered.0.lock().unwrap().clone();
+            observed.sort();
+            proptest::prop_assert_eq!(observed, tool_dirs);
+        }
     }
 
     #[test]

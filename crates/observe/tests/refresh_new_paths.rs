@@ -1,6 +1,7 @@
 //! `Index::refresh_paths` for paths the index does not hold yet: a walk scoped to them must
-//! admit exactly what a full walk admits (ignore files at every level, hidden entries,
-//! pruned directories, file checks, roles), without sweeping the tree.
+//! admit exactly what a full walk admits (ignore files at every level, hidden entries
+//! admitted and version-control directories pruned, pruned directories, file checks,
+//! roles), without sweeping the tree.
 
 mod common;
 
@@ -87,6 +88,8 @@ fn new_files_are_admitted_exactly_as_the_walk_admits_them() {
         ("src/from_above/x.ts", TS),
         (".hidden/x.ts", TS),
         ("src/.x.ts", TS),
+        (".git/x.ts", TS),
+        ("src/.hg/x.ts", TS),
         ("node_modules/dep/index.ts", TS),
         ("src/node_modules/dep/index.ts", TS),
         ("py/p/__pycache__/core.py", b"x = 1\n"),
@@ -108,7 +111,9 @@ fn new_files_are_admitted_exactly_as_the_walk_admits_them() {
     assert_eq!(
         got,
         [
+            ".hidden/x.ts",
             "pkg/deep/local.ts",
+            "src/.x.ts",
             "src/deep/er/new.ts",
             "src/keep.tmp.ts",
             "src/new.ts",
@@ -144,9 +149,10 @@ fn a_new_directory_is_walked_with_its_own_ignore_file() {
         ("lib/inner/y.ts", TS),
         ("lib/out/z.ts", TS),
         ("lib/.cache/w.ts", TS),
+        ("lib/.svn/v.ts", TS),
     ];
     let got = add_and_compare(dir.path(), base, added, &["lib/"]);
-    assert_eq!(got, ["lib/inner/y.ts", "lib/x.ts"]);
+    assert_eq!(got, ["lib/.cache/w.ts", "lib/inner/y.ts", "lib/x.ts"]);
 }
 
 #[test]
@@ -183,7 +189,7 @@ fn a_new_ignore_file_falls_back_to_the_full_walk() {
 
 /// Directory names: plain ones, hidden ones, pruned ones, and one a generated ignore file
 /// may name.
-const DIRS: &[&str] = &["src", "lib", ".hid", "node_modules", "build", "gen"];
+const DIRS: &[&str] = &["src", "lib", ".hid", "node_modules", "build", "gen", ".git"];
 /// File names: sources of two languages, a manifest, a hidden source, unindexed text.
 const FILES: &[&str] = &[
     "a.ts",

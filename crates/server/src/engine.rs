@@ -1,11 +1,13 @@
-//! The server's state and the synchronous body of every tool: the index (re-statted before
-//! each call so no reply cites a file state older than the call) and the open sessions.
-//! The salsa database is not `Sync`, so the async handlers run these under one lock.
+//! The server's state and the synchronous body of every tool: the index (brought up to
+//! date before each call, by a file watcher's changes or a walk of the tree, so no reply
+//! cites a file state older than the call) and the open sessions. The salsa database is
+//! not `Sync`, so the async handlers run these under one lock.
 
 use std::fmt::Write as _;
 
 use sightline_agent::{Budgets, CallOutcome, ChatProvider, ExploreSession};
 use sightline_observe::Index;
+use sightline_observe::watch::{Freshness, Signal};
 use sightline_registry::{Intent, Registry, RegistryDatabase, ToolCall};
 use sightline_validate::Validated;
 
@@ -34,16 +36,38 @@ pub struct Engine {
     sessions: Sessions,
     /// Used by `explore` only; raw-tool sessions are judged by the client's own model.
     value_model: Option<ValueModel>,
+    /// How the index learns what changed on disk.
+    freshness: Freshness,
 }
 
 impl Engine {
-    /// An engine over `index`, selecting deterministically until given a value model.
+    /// An engine over `index`, selecting deterministically until given a value model,
+    /// and walking the tree before each call until given a watcher.
     pub fn new(index: Index<RegistryDatabase>) -> Engine {
         Engine {
             index,
             sessions: Sessions::default(),
             value_model: None,
+            freshness: Freshness::walk(),
         }
+    }
+
+    /// Brings the index up to date with `freshness` (a watcher of the index's root, whose
+    /// directory observer the index was opened with) instead of a walk per call.
+    pub fn with_freshness(mut self, freshness: Freshness) -> Engine {
+        self.freshness = freshness;
+        self
+    }
+
+    /// Whether a file watcher tells the index what changed (so a call with nothing
+    /// changed does no walk).
+    pub fn is_watching(&self) -> bool {
+        self.freshness.is_watching()
+    }
+
+    /// What a background refresh waits on while a watcher runs.
+    pub(crate) fn change_signal(&self) -> Option<std::sync::Arc<Signal>> {
+        self.is_watching().then(|| self.freshness.signal())
     }
 
     /// Lets `explore` select with `model` instead of deterministically.
@@ -57,9 +81,15 @@ impl Engine {
         self.sessions.count()
     }
 
-    /// Brings the index up to date with the files on disk. Only changed files are re-read.
-    fn refresh(&mut self) {
-        let report = self.index.refresh();
+    /// Brings the index up to date with the files on disk: every change completed before
+    /// this call is in the index when it returns. Only changed files are re-read; with a
+    /// watcher and nothing changed, nothing is stat'ed. Every call does this first; a
+    /// background refresh may do it between calls.
+    pub fn refresh(&mut self) {
+        let report = self.freshness.refresh(&mut self.index);
+        if let Some(notice) = self.freshness.take_notice() {
+            eprintln!("{notice}");
+        }
         if !report.is_empty() {
             eprintln!(
                 "refreshed the index: {} changed, {} added, {} removed",

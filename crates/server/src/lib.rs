@@ -5,8 +5,9 @@
 //! its selection is validated and rendered exactly like the value-model loop's; and
 //! `explore` (one call, a validated report). Which of them are offered is a [`ToolSet`].
 //!
-//! Every call first re-stats the tree, so replies reflect the files as they are at the
-//! call. Only stderr is written to; stdout carries the protocol.
+//! Every call first brings the index up to date (from a file watcher's changes, or by
+//! re-statting the tree when there is no watcher), so replies reflect the files as they
+//! are at the call. Only stderr is written to; stdout carries the protocol.
 //!
 //! Contract: [`serve_stdio`] (or [`serve_stdio_indexing`], which answers the handshake
 //! before the index is built) serves one repository; [`Engine`] is the same server without
@@ -58,6 +59,7 @@ mod handler;
 mod output;
 mod params;
 mod prompt;
+mod refresher;
 mod sampling;
 mod schema;
 mod sessions;
@@ -84,6 +86,7 @@ pub use value_model::ValueModel;
 
 use rmcp::ServiceExt as _;
 use sightline_observe::Index;
+use sightline_observe::watch::Freshness;
 use sightline_registry::RegistryDatabase;
 
 /// Serves `index` over stdin/stdout until the client closes stdin. `value_model`, when
@@ -93,15 +96,19 @@ pub fn serve_stdio(
     value_model: Option<ValueModel>,
     tools: ToolSet,
 ) -> Result<(), ServerError> {
-    let server = MapServer::new(engine_of(index, value_model)).with_tools(tools);
+    let server =
+        MapServer::new(engine_of((index, Freshness::walk()), value_model)).with_tools(tools);
     run_stdio(server, None)
 }
 
+/// An index and how it is kept up to date: a watcher of its root (whose directory
+/// observer the index was opened with) or [`Freshness::walk`].
+pub type Opened = (Index<RegistryDatabase>, Freshness);
+
 /// What builds the index: called once on a blocking thread with a progress callback
 /// (files parsed, files found); an `Err` is what every tool call will answer.
-pub type BuildIndex = Box<
-    dyn FnOnce(&(dyn Fn(usize, usize) + Sync)) -> Result<Index<RegistryDatabase>, String> + Send,
->;
+pub type BuildIndex =
+    Box<dyn FnOnce(&(dyn Fn(usize, usize) + Sync)) -> Result<Opened, String> + Send>;
 
 /// Like [`serve_stdio`], but the index is built by `build` in the background: the
 /// handshake is answered at once whatever the repository's size, and the first tool call
@@ -116,10 +123,11 @@ pub fn serve_stdio_indexing(
     run_stdio(server, Some((build, value_model, starter)))
 }
 
-fn engine_of(index: Index<RegistryDatabase>, value_model: Option<ValueModel>) -> Engine {
+fn engine_of((index, freshness): Opened, value_model: Option<ValueModel>) -> Engine {
+    let engine = Engine::new(index).with_freshness(freshness);
     match value_model {
-        Some(model) => Engine::new(index).with_value_model(model),
-        None => Engine::new(index),
+        Some(model) => engine.with_value_model(model),
+        None => engine,
     }
 }
 
@@ -134,9 +142,14 @@ fn run_stdio(server: MapServer, background: Option<Background>) -> Result<(), Se
     if let Some((build, value_model, starter)) = background {
         runtime.spawn_blocking(move || {
             let built = build(&|done, total| starter.progress(done, total));
-            if let Ok(index) = &built {
+            if let Ok((index, freshness)) = &built {
+                let watching = if freshness.is_watching() {
+                    format!("watching {} directories", freshness.watched_directories())
+                } else {
+                    "no watcher: every call walks the tree".to_owned()
+                };
                 eprintln!(
-                    "indexed {} ({} source files)",
+                    "indexed {} ({} source files; {watching})",
                     index.root().display(),
                     index.report().source_files
                 );

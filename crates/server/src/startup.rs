@@ -43,8 +43,10 @@ impl Shared {
     /// A server whose engine is ready from the start.
     pub fn ready(engine: Engine) -> Shared {
         let (_, state) = watch_pair(Startup::Ready);
+        let slot = Arc::new(Mutex::new(None));
+        crate::refresher::install(&slot, engine);
         Shared {
-            engine: Arc::new(Mutex::new(Some(engine))),
+            engine: slot,
             state,
         }
     }
@@ -113,10 +115,7 @@ impl Starter {
     pub fn finish(self, engine: Result<Engine, String>) {
         match engine {
             Ok(engine) => {
-                *self
-                    .engine
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(engine);
+                crate::refresher::install(&self.engine, engine);
                 self.state.send_replace(Startup::Ready);
             }
             Err(why) => {

@@ -36,6 +36,25 @@ fn engine() -> (tempfile::TempDir, Engine) {
     (dir, Engine::new(index))
 }
 
+/// [`engine`] kept fresh by a file watcher, or `None` where this machine cannot watch.
+fn watched_engine() -> Option<(tempfile::TempDir, Engine)> {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let options = IndexOptions {
+        cache: CacheMode::Disabled,
+        progress: None,
+    };
+    let (freshness, observer) = sightline_observe::watch::Freshness::watch(dir.path()).ok()?;
+    let index = Index::open_observed(
+        RegistryDatabase::default(),
+        dir.path(),
+        &options,
+        Some(observer),
+    )
+    .unwrap();
+    Some((dir, Engine::new(index).with_freshness(freshness)))
+}
+
 fn params<T: serde::de::DeserializeOwned>(value: Value) -> T {
     serde_json::from_value(value).unwrap()
 }
@@ -183,7 +202,22 @@ fn only_the_most_recent_sessions_are_kept() {
 
 #[test]
 fn an_edit_between_calls_is_seen_by_the_next_call() {
-    let (dir, mut engine) = engine();
+    let (dir, engine) = engine();
+    an_edit_between_calls_is_seen_by_the_next_call_of(dir, engine);
+}
+
+/// No wait between the edit and the call: the watcher's fence makes the call see it.
+#[test]
+fn an_edit_between_calls_is_seen_by_the_next_call_of_a_watching_engine() {
+    let Some((dir, engine)) = watched_engine() else {
+        eprintln!("skipped: this machine cannot watch a directory");
+        return;
+    };
+    assert!(engine.is_watching());
+    an_edit_between_calls_is_seen_by_the_next_call_of(dir, engine);
+}
+
+fn an_edit_between_calls_is_seen_by_the_next_call_of(dir: tempfile::TempDir, mut engine: Engine) {
     let name = "reconcileQuokkaLedger";
     // The fixture's save.ts has 22 lines; the added function starts below them.
     let added = |c: &sightline_server::CandidateOut| {
@@ -367,9 +401,16 @@ fn no_tool_writes_into_the_repository() {
         cache: CacheMode::Dir(cache.path().to_owned()),
         progress: None,
     };
-    let index = Index::open_with_db(RegistryDatabase::default(), dir.path(), &options).unwrap();
+    // Watching too, where the machine can: the watcher's fence files are written outside
+    // the repository.
+    let (freshness, observer) = match sightline_observe::watch::Freshness::watch(dir.path()) {
+        Ok((freshness, observer)) => (freshness, Some(observer)),
+        Err(_) => (sightline_observe::watch::Freshness::walk(), None),
+    };
+    let index =
+        Index::open_observed(RegistryDatabase::default(), dir.path(), &options, observer).unwrap();
     index.save_cache().unwrap();
-    let mut engine = Engine::new(index);
+    let mut engine = Engine::new(index).with_freshness(freshness);
     engine
         .explore(&params(json!({"query": "validateDraft", "intent": "edit"})))
         .unwrap();

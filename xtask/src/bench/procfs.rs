@@ -15,6 +15,32 @@ pub fn rss_bytes() -> Option<u64> {
     parse_status_kb(&status, "VmRSS:")
 }
 
+/// `VmHWM` and `VmRSS` (peak and current resident memory) of process `pid`, in bytes.
+pub fn rss_of(pid: u32) -> (Option<u64>, Option<u64>) {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return (None, None);
+    };
+    (
+        parse_status_kb(&status, "VmHWM:"),
+        parse_status_kb(&status, "VmRSS:"),
+    )
+}
+
+/// CPU time of every thread of process `pid` so far, in ns, from the scheduler's own
+/// accounting (`/proc/<pid>/task/*/schedstat`): nanosecond resolution, so a call of a few
+/// ms is measured, and time spent waiting for a core on a loaded machine is not counted.
+pub fn cpu_ns_of(pid: u32) -> Option<u64> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut total = 0;
+    for task in tasks.flatten() {
+        // A thread that ended since the listing counts no more.
+        if let Ok(stat) = std::fs::read_to_string(task.path().join("schedstat")) {
+            total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+        }
+    }
+    Some(total)
+}
+
 /// User plus system CPU time of all threads so far, in ms (10 ms resolution on the
 /// usual 100 Hz clock); `None` off Linux.
 pub fn cpu_ms() -> Option<f64> {

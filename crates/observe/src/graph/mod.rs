@@ -190,6 +190,20 @@ pub struct GraphStats {
 }
 
 impl Graph {
+    /// Heap bytes of the edges and their CSR index, and of the paths.
+    pub(crate) fn heap_bytes(&self) -> (usize, usize) {
+        let u32s = |v: &Vec<u32>| v.capacity() * 4;
+        let edges = self.edges.capacity() * std::mem::size_of::<Edge>()
+            + u32s(&self.slots)
+            + u32s(&self.out_start)
+            + u32s(&self.in_order)
+            + u32s(&self.in_start);
+        let paths = self.paths.iter().map(|p| 24 + p.capacity()).sum();
+        (edges, paths)
+    }
+}
+
+impl Graph {
     /// Builds the graph of `files` outside salsa, resolving imports with `resolver`: the
     /// same per-file resolution and assembly as [`crate::db::workspace_graph`], for
     /// programs and tests without a database. Node order follows `files`' order.

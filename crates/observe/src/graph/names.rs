@@ -41,6 +41,17 @@ fn hash_of(name: &str) -> u64 {
 }
 
 impl NameTable {
+    /// Heap bytes of the table.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        let buckets = (self.by_hash.capacity() * 8 / 7).next_power_of_two();
+        buckets * 13
+            + (self.chain.capacity() + self.ends.capacity() + self.starts.capacity()) * 4
+            + self.text.capacity()
+            + self.nodes.capacity() * std::mem::size_of::<NodeId>()
+    }
+}
+
+impl NameTable {
     /// The table of `(name, node)` pairs given in node order; `capacity` is how many.
     pub fn build<'a>(entries: impl Iterator<Item = (&'a str, NodeId)>, capacity: usize) -> Self {
         let mut t = NameTable::default();

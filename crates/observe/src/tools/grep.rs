@@ -387,7 +387,7 @@ fn collect_files(
     glob: Option<&PathGlob>,
     result: &mut GrepResult,
 ) -> (Vec<FoundFile>, Vec<FoundFile>) {
-    let (walk, counters) = walk::walk(start, root.languages(), None);
+    let (walk, counters) = walk::walk(root.canonical(), start, root.languages(), None);
     let mut files = Vec::new();
     let mut large = Vec::new();
     for entry in walk {

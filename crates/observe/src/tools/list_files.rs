@@ -179,7 +179,8 @@ pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, Too
     let mut found: Vec<(usize, ListEntry)> = Vec::new();
     // Directories already listed for glob matches below them.
     let mut parents = std::collections::HashSet::new();
-    let (entries, counters) = walk::walk(dir.abs(), root.languages(), Some(depth));
+    let (entries, counters) =
+        walk::walk(root.canonical(), dir.abs(), root.languages(), Some(depth));
     for entry in entries {
         let entry = match entry {
             Ok(entry) if entry.depth() > 0 => entry,

@@ -1,16 +1,13 @@
-//! The file walk shared by `grep` and `list_files`: `.gitignore`-aware, never follows
-//! symlinks (so it cannot leave the root), and skips the directories the languages prune
-//! (installed code, build output) and VCS directories while counting what it skipped.
+//! The file walk shared by `grep` and `list_files`: the index's walk rules
+//! ([`crate::walk::builder`], [`crate::walk::pruned_dir`]), so the tools see exactly the
+//! tree the index and the file watcher see, counting the directories it skipped.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ignore::{Walk, WalkBuilder};
+use ignore::Walk;
 use serde::{Deserialize, Serialize};
-
-/// Directory names of version-control metadata; never source, often huge.
-pub(crate) const VCS_DIRS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_darcs"];
 
 /// Directories left out of a walk, by reason. Entries excluded by `.gitignore` and
 /// similar ignore files are not counted.
@@ -39,23 +36,24 @@ impl SkipCounters {
     }
 }
 
-/// A sequential walk from `start` (a canonical path inside the root) down to `max_depth`
-/// levels below it (`None` = unlimited), pruning what `languages` prune.
+/// A sequential walk from `start` (a canonical path inside `root`, itself canonical)
+/// down to `max_depth` levels below it (`None` = unlimited), pruning what `languages`
+/// prune.
 pub(crate) fn walk(
+    root: &Path,
     start: &Path,
     languages: sightline_lang::Languages,
     max_depth: Option<usize>,
 ) -> (Walk, Arc<SkipCounters>) {
     let counters = Arc::new(SkipCounters::default());
     let filter_counters = Arc::clone(&counters);
-    let mut builder = WalkBuilder::new(start);
+    // Directories are pruned by their depth below the root, as the index's walk does,
+    // wherever this walk starts.
+    let start_depth = start
+        .strip_prefix(root)
+        .map_or(0, |rel| rel.components().count());
+    let mut builder = crate::walk::builder(start);
     builder
-        // Hidden files such as `.eslintrc` are configuration worth finding; only VCS
-        // directories are excluded, explicitly, below.
-        .hidden(false)
-        // Respect `.gitignore` even when the checkout has no `.git` directory.
-        .require_git(false)
-        .follow_links(false)
         .max_depth(max_depth)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(move |entry| {
@@ -64,26 +62,21 @@ pub(crate) fn walk(
             if !is_dir || entry.depth() == 0 {
                 return true;
             }
-            let name = entry.file_name();
-            // Installed dependencies, build output and directories a language's tools skip:
-            // the same rule the index walk applies.
-            let pruned = crate::walk::pruned_dir_reason(
-                languages,
-                entry.path(),
-                &name.to_string_lossy(),
-                entry.depth(),
-            );
-            if pruned.is_some() {
-                filter_counters
-                    .dependency_dirs
-                    .fetch_add(1, Ordering::Relaxed);
-                return false;
+            let name = entry.file_name().to_string_lossy();
+            let depth = start_depth + entry.depth();
+            match crate::walk::pruned_dir(languages, entry.path(), &name, depth) {
+                Some(crate::walk::Pruned::VersionControl) => {
+                    filter_counters.vcs_dirs.fetch_add(1, Ordering::Relaxed);
+                    false
+                }
+                Some(crate::walk::Pruned::Skipped(_)) => {
+                    filter_counters
+                        .dependency_dirs
+                        .fetch_add(1, Ordering::Relaxed);
+                    false
+                }
+                None => true,
             }
-            if VCS_DIRS.iter().any(|vcs| name == *vcs) {
-                filter_counters.vcs_dirs.fetch_add(1, Ordering::Relaxed);
-                return false;
-            }
-            true
         });
     (builder.build(), counters)
 }

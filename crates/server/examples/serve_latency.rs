@@ -1,0 +1,129 @@
+//! Profiling aid: the server engine's `explore` over a tree, as `sightline serve` runs it
+//! (a file watcher keeps the index fresh), timed per call with nothing changed and right
+//! after appending a declaration to a file:
+//! `cargo run --release -p sightline-server --example serve_latency -- ROOT CACHE_DIR QUERIES_FILE [EDITED_FILE…]`
+//! (QUERIES_FILE: one query per line; each edited file is restored afterwards).
+
+use std::time::Instant;
+
+use sightline_observe::watch::Freshness;
+use sightline_observe::{CacheMode, Index, IndexOptions};
+use sightline_registry::{Intent, RegistryDatabase};
+use sightline_server::{Engine, ExploreParams};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let usage = "usage: serve_latency ROOT CACHE_DIR QUERIES_FILE [EDITED_FILE…]";
+    let mut args = std::env::args().skip(1);
+    let root = std::path::PathBuf::from(args.next().ok_or(usage)?);
+    let cache = std::path::PathBuf::from(args.next().ok_or(usage)?);
+    let queries: Vec<String> = std::fs::read_to_string(args.next().ok_or(usage)?)?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
+    let edited: Vec<String> = args.collect();
+    let t = Instant::now();
+    let (freshness, observer) = Freshness::watch(&root)?;
+    let options = IndexOptions {
+        cache: CacheMode::Dir(cache),
+        progress: None,
+    };
+    let index = Index::open_observed(RegistryDatabase::default(), &root, &options, Some(observer))?;
+    let mut engine = Engine::new(index).with_freshness(freshness);
+    println!(
+        "ready in {:.0} ms, {}",
+        t.elapsed().as_secs_f64() * 1e3,
+        rss()
+    );
+    // CPU time next to wall time: on a loaded machine, what the call itself cost.
+    let walls = std::cell::RefCell::new(Vec::new());
+    let explore = |engine: &mut Engine, query: &str| -> Result<f64, Box<dyn std::error::Error>> {
+        let t = cpu_ns();
+        let w = Instant::now();
+        engine.explore(&ExploreParams {
+            query: query.to_owned(),
+            intent: Intent::Locate,
+            max_files: sightline_agent::DETERMINISTIC_FILES,
+        })?;
+        walls.borrow_mut().push(w.elapsed().as_secs_f64() * 1e3);
+        Ok((cpu_ns() - t) as f64 / 1e6)
+    };
+    explore(&mut engine, &queries[0])?;
+    // SERVE_LATENCY_REPEAT=N runs the queries N times (for a profiler).
+    let repeat: usize = std::env::var("SERVE_LATENCY_REPEAT")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
+    let mut unchanged: Vec<f64> = Vec::new();
+    for _ in 0..repeat {
+        for q in &queries {
+            unchanged.push(explore(&mut engine, q)?);
+        }
+    }
+    println!("after the queries: {}", rss());
+    let mut after_edit: Vec<f64> = Vec::new();
+    for (i, path) in edited.iter().enumerate() {
+        let file = root.join(path);
+        let original = std::fs::read(&file)?;
+        let name = format!("serveLatencyProbe{i}");
+        let mut text = original.clone();
+        text.extend_from_slice(format!("\nexport function {name}() {{ return 0; }}\n").as_bytes());
+        std::fs::write(&file, text)?;
+        let ms = explore(&mut engine, &name);
+        std::fs::write(&file, original)?;
+        after_edit.push(ms?);
+        explore(&mut engine, &name)?;
+    }
+    println!("after the edits: {}", rss());
+    let mut walls = walls.take();
+    walls.sort_by(f64::total_cmp);
+    println!(
+        "wall time of all calls: p50 {:.1} ms, p95 {:.1} ms",
+        walls[walls.len() / 2],
+        walls[(walls.len() * 95 / 100).min(walls.len() - 1)]
+    );
+    println!("(CPU time of all threads per call)");
+    for (label, samples) in [
+        ("unchanged", &mut unchanged),
+        ("after edit", &mut after_edit),
+    ] {
+        samples.sort_by(f64::total_cmp);
+        if samples.is_empty() {
+            continue;
+        }
+        let at = |p: usize| samples[(samples.len() * p / 100).min(samples.len() - 1)];
+        println!(
+            "{label}: p50 {:.1} ms, p95 {:.1} ms, n {}",
+            at(50),
+            at(95),
+            samples.len()
+        );
+    }
+    Ok(())
+}
+
+/// CPU time of every thread of this process so far, in ns (Linux scheduler accounting).
+fn cpu_ns() -> u64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
+/// Resident memory now and at its peak, from `/proc/self/status`.
+fn rss() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    format!("RSS {} MB (peak {} MB)", field("VmRSS:"), field("VmHWM:"))
+}

@@ -1,0 +1,169 @@
+//! The monorepo benchmark as markdown: one column per measured binary, so a build before
+//! a change and one after read side by side; then each binary's memory breakdown, when
+//! its index report carries one.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::super::stats::{median, percentile};
+use super::BinResult;
+use super::serve::ServeRun;
+
+const MB: f64 = 1024.0 * 1024.0;
+
+pub fn markdown(dir: &Path, repos: usize, results: &[BinResult]) -> String {
+    let mut out = String::new();
+    let files = results.first().and_then(|r| r.cold.first());
+    let _ = writeln!(
+        out,
+        "monorepo {} ({repos} repositories, {} source files, {} manifests; load average {})\n",
+        dir.display(),
+        files.map_or(0, |c| c.source_files),
+        files.map_or(0, |c| c.manifest_files),
+        super::super::procfs::load_average().map_or_else(|| "-".to_owned(), |l| format!("{l:.1}")),
+    );
+    let header: Vec<String> = results.iter().map(|r| r.bin.clone()).collect();
+    let _ = writeln!(out, "| measure | {} |", header.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---:|".repeat(results.len()));
+    let row = |out: &mut String, name: &str, cell: &dyn Fn(&BinResult) -> String| {
+        let cells: Vec<String> = results.iter().map(cell).collect();
+        let _ = writeln!(out, "| {name} | {} |", cells.join(" | "));
+    };
+    row(&mut out, "cold index s (walk / parse / graph)", &|r| {
+        let wall = median(&r.cold.iter().map(|c| c.wall_ms).collect::<Vec<_>>());
+        let part = |name: &str| {
+            median(
+                &r.cold
+                    .iter()
+                    .filter_map(|c| c.timings_ms[name].as_f64())
+                    .collect::<Vec<_>>(),
+            )
+        };
+        format!(
+            "{} ({} / {} / {})",
+            secs(wall),
+            secs(part("walk")),
+            secs(part("parse")),
+            secs(part("graph"))
+        )
+    });
+    row(&mut out, "cold index CPU s", &|r| {
+        secs(median(
+            &r.cold.iter().filter_map(|c| c.cpu_ms).collect::<Vec<_>>(),
+        ))
+    });
+    row(&mut out, "cold index peak RSS MB", &|r| {
+        mb(r.cold.iter().filter_map(|c| c.peak_rss_bytes).max())
+    });
+    row(&mut out, "warm start s", &|r| {
+        secs(median(
+            &r.warm.iter().map(|c| c.wall_ms).collect::<Vec<_>>(),
+        ))
+    });
+    row(&mut out, "warm start CPU s", &|r| {
+        secs(median(
+            &r.warm.iter().filter_map(|c| c.cpu_ms).collect::<Vec<_>>(),
+        ))
+    });
+    row(&mut out, "warm start peak RSS MB", &|r| {
+        mb(r.warm.iter().filter_map(|c| c.peak_rss_bytes).max())
+    });
+    row(&mut out, "serve: initialize ms", &|r| {
+        format!("{:.0}", r.serve.initialize_ms)
+    });
+    row(
+        &mut out,
+        "serve: first call s (progress notifications)",
+        &|r| {
+            format!(
+                "{:.2} ({})",
+                r.serve.first_call_ms / 1000.0,
+                r.serve.first_call_progress
+            )
+        },
+    );
+    type Samples = fn(&ServeRun) -> &[f64];
+    let calls: [(&str, Samples); 6] = [
+        ("explore, nothing changed: ms", |s| &s.unchanged_ms),
+        ("… the server's CPU ms", |s| &s.unchanged_cpu_ms),
+        ("explore right after a one-file edit: ms", |s| {
+            &s.after_edit_ms
+        }),
+        ("… the server's CPU ms", |s| &s.after_edit_cpu_ms),
+        ("explore right after a new file: ms", |s| {
+            &s.after_new_file_ms
+        }),
+        ("… the server's CPU ms", |s| &s.after_new_file_cpu_ms),
+    ];
+    for (label, samples) in calls {
+        row(&mut out, &format!("{label}, p50 / p95"), &|r| {
+            p50_p95(samples(&r.serve))
+        });
+    }
+    row(&mut out, "burst of changed files: fresh after ms", &|r| {
+        format!(
+            "{:.0} ({} files)",
+            r.serve.burst_fresh_ms, r.serve.burst_files
+        )
+    });
+    row(&mut out, "serve RSS MB, peak / end", &|r| {
+        format!(
+            "{} / {}",
+            mb(r.serve.peak_rss_bytes),
+            mb(r.serve.end_rss_bytes)
+        )
+    });
+    row(
+        &mut out,
+        "serve RSS MB after: first call / queries / edits / new files / burst",
+        &|r| {
+            let steps: Vec<String> = r
+                .serve
+                .rss_after_bytes
+                .iter()
+                .map(|(_, bytes)| mb(*bytes))
+                .collect();
+            steps.join(" / ")
+        },
+    );
+    for r in results {
+        memory_table(&mut out, r);
+    }
+    out
+}
+
+/// The index report's `memory_mb` breakdown of the first cold run, when there is one.
+fn memory_table(out: &mut String, r: &BinResult) {
+    let Some(memory) = r
+        .cold
+        .first()
+        .and_then(|c| c.memory_mb.as_object())
+        .filter(|m| !m.is_empty())
+    else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\nmemory of the index after a cold build, {}:\n",
+        r.bin
+    );
+    let _ = writeln!(out, "| structure | MB |\n|---|---:|");
+    for (name, value) in memory {
+        let _ = writeln!(out, "| {name} | {:.1} |", value.as_f64().unwrap_or(0.0));
+    }
+}
+
+fn secs(ms: Option<f64>) -> String {
+    ms.map_or_else(|| "-".to_owned(), |ms| format!("{:.2}", ms / 1000.0))
+}
+
+fn mb(bytes: Option<u64>) -> String {
+    bytes.map_or_else(|| "-".to_owned(), |b| format!("{:.0}", b as f64 / MB))
+}
+
+fn p50_p95(samples: &[f64]) -> String {
+    match (percentile(samples, 50.0), percentile(samples, 95.0)) {
+        (Some(a), Some(b)) => format!("{a:.1} / {b:.1}"),
+        _ => "-".to_owned(),
+    }
+}
