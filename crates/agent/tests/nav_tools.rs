@@ -145,6 +145,15 @@ fn labels_hold_their_lines(text: &str, registry: &Registry) -> Result<(), String
             .or_else(|| line.strip_prefix("#### "))
         {
             heading = Some(p.split([':', ' ']).next().unwrap_or(p).to_owned());
+        } else if let Some(p) = line.strip_prefix("  ")
+            && !p.starts_with(' ')
+            && let Some(first) = p.split(' ').next()
+            && !first.contains(':')
+            && first.contains(['/', '.'])
+            && !first.starts_with(|c: char| c.is_ascii_digit())
+        {
+            // explore_code's signature section: a path alone heads its files' lines.
+            heading = Some(first.to_owned());
         }
         let Some(open) = line.find("[c") else {
             continue;

@@ -110,8 +110,8 @@ fn files_in_languages_not_indexed_are_counted_and_named_when_nothing_is_found() 
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     for i in 0..3 {
         std::fs::write(
-            dir.path().join(format!("src/m{i}.rb")),
-            "def retry_failed_requests\nend\n",
+            dir.path().join(format!("src/m{i}.lua")),
+            "function retry_failed_requests() end\n",
         )
         .unwrap();
     }
@@ -121,20 +121,20 @@ fn files_in_languages_not_indexed_are_counted_and_named_when_nothing_is_found() 
     assert_eq!(code, 0, "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
-        v["not_indexed_languages"]["ruby"].as_u64(),
+        v["not_indexed_languages"]["lua"].as_u64(),
         Some(3),
         "{stdout}"
     );
     let (_, text, _) = sightline(&["index", root, "--no-cache"]);
     assert!(
-        text.contains("3 files in languages not indexed: ruby 3"),
+        text.contains("3 files in languages not indexed: lua 3"),
         "{text}"
     );
     let (code, stdout, stderr) =
         sightline(&["explore", "retry failed requests", root, "--no-cache"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        stdout.contains("3 files in languages not indexed: ruby 3"),
+        stdout.contains("3 files in languages not indexed: lua 3"),
         "{stdout}"
     );
     assert!(

@@ -668,9 +668,15 @@ impl FileTypeNames {
                     None => (&mut names.by_name, glob.as_str()),
                 };
                 for literal in expand_class(pattern) {
-                    table
-                        .entry(literal)
-                        .or_insert_with(|| def.name().to_owned());
+                    // A name several types claim (`.rb`: puppet and ruby, `.h`: c and cpp)
+                    // is typed by all of them: choosing one would guess.
+                    let typed = table.entry(literal).or_default();
+                    if !typed.split('/').any(|t| t == def.name()) {
+                        if !typed.is_empty() {
+                            typed.push('/');
+                        }
+                        typed.push_str(def.name());
+                    }
                 }
             }
         }
@@ -785,7 +791,6 @@ mod tests {
     fn a_file_type_is_one_whose_own_globs_match_the_name() {
         let names = FileTypeNames::from_defaults();
         assert_eq!(names.of("main.rs"), Some("rust"));
-        assert!(names.of("util.h").is_some());
         assert_eq!(names.of("no_extension"), None);
         // Every name the lookup types, the ignore crate's own matcher for that type matches.
         let samples = names
@@ -795,18 +800,22 @@ mod tests {
             .chain(names.by_name.keys().cloned());
         let mut matchers = std::collections::HashMap::new();
         for name in samples {
-            let ty = names.of(&name).unwrap();
-            let types = matchers.entry(ty).or_insert_with(|| {
-                let mut builder = ignore::types::TypesBuilder::new();
-                builder.add_defaults();
-                builder.select(ty);
-                builder.build().unwrap()
-            });
-            assert!(
-                types.matched(&name, false).is_whitelist(),
-                "{name} typed {ty}, which does not match it"
-            );
+            let typed = names.of(&name).unwrap();
+            for ty in typed.split('/') {
+                let types = matchers.entry(ty).or_insert_with(|| {
+                    let mut builder = ignore::types::TypesBuilder::new();
+                    builder.add_defaults();
+                    builder.select(ty);
+                    builder.build().unwrap()
+                });
+                assert!(
+                    types.matched(&name, false).is_whitelist(),
+                    "{name} typed {ty}, which does not match it"
+                );
+            }
         }
+        // A name several types claim names them all.
+        assert_eq!(names.of("util.h").map(|t| t.contains('/')), Some(true));
     }
 
     #[test]
