@@ -661,7 +661,15 @@ impl FileTypeNames {
             by_extension: Default::default(),
             by_name: Default::default(),
         };
+        // Types with the same globs are one type under several names (`markdown`, `md`):
+        // the first name stands for them.
+        let mut seen_globs = std::collections::HashSet::new();
         for def in builder.definitions() {
+            let mut globs = def.globs().to_vec();
+            globs.sort();
+            if !seen_globs.insert(globs) {
+                continue;
+            }
             for glob in def.globs() {
                 let (table, pattern) = match glob.strip_prefix("*.") {
                     Some(ext) => (&mut names.by_extension, ext),
