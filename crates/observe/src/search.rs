@@ -216,11 +216,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         let (best_name, rest_name, graph_score) = by_file.get(&fi).copied().unwrap_or_default();
         let best_name = best_name.max(import_score);
         let path_score = path_stem + path_dir;
-        let lit = literals
-            .files
-            .get(&(fi as u32))
-            .copied()
-            .unwrap_or_default();
+        let lit = literals.files.get(&fi).copied().unwrap_or_default();
         let literal = lit.name + lit.path + lit.text;
         if lexical == 0.0
             && path_score == 0.0
