@@ -32,6 +32,12 @@ impl Client {
         Self::start_with_stderr(bin, extra, dir, Stdio::null())
     }
 
+    /// [`Client::start`] with every tool the server has turned on (`SIGHTLINE_TOOLS=all`;
+    /// a build from before tool sets ignores it and offers all of its tools anyway).
+    pub fn start_all_tools(bin: &Path, extra: &[&OsStr], dir: &Path) -> anyhow::Result<Client> {
+        Self::spawn(bin, extra, dir, Stdio::null(), Some("all"))
+    }
+
     /// [`Client::start`] with the server's stderr sent to `stderr`.
     pub fn start_with_stderr(
         bin: &Path,
@@ -39,8 +45,22 @@ impl Client {
         dir: &Path,
         stderr: Stdio,
     ) -> anyhow::Result<Client> {
+        Self::spawn(bin, extra, dir, stderr, None)
+    }
+
+    fn spawn(
+        bin: &Path,
+        extra: &[&OsStr],
+        dir: &Path,
+        stderr: Stdio,
+        tools: Option<&str>,
+    ) -> anyhow::Result<Client> {
         let spawned = Instant::now();
-        let mut child = Command::new(bin)
+        let mut command = Command::new(bin);
+        if let Some(tools) = tools {
+            command.env("SIGHTLINE_TOOLS", tools);
+        }
+        let mut child = command
             .arg("serve")
             .args(extra)
             .arg(dir)

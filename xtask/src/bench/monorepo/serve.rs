@@ -75,7 +75,8 @@ pub fn measure(
     backups: &Path,
 ) -> anyhow::Result<ServeRun> {
     let args: [&OsStr; 2] = ["--cache-dir".as_ref(), cache.as_os_str()];
-    let mut client = Client::start(bin, &args, dir)?;
+    // `explore` is off by default since tool sets: turn every tool on.
+    let mut client = Client::start_all_tools(bin, &args, dir)?;
     let mut out = ServeRun {
         initialize_ms: client.initialize_ms,
         ..ServeRun::default()
