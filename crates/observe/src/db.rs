@@ -161,7 +161,7 @@ impl FileIndex {
             FileRole::Manifest => None,
         };
         let facts = match language {
-            Some((language, dialect)) => language.extract(dialect, text),
+            Some((language, dialect)) => compact_facts(language.extract(dialect, text)),
             None => FileFacts {
                 line_count: crate::facts::count_lines(text),
                 ..FileFacts::default()
@@ -173,6 +173,18 @@ impl FileIndex {
             shape_memo: ShapeMemo::default(),
         }
     }
+}
+
+/// `facts` without the spare capacity extraction leaves (a list grown by `push` has up to
+/// twice the room it needs): facts live as long as the index, and a cache hit decodes
+/// them exactly sized, so a cold index now holds what a warm one does.
+fn compact_facts(mut facts: FileFacts) -> FileFacts {
+    facts.decls.shrink_to_fit();
+    facts.imports.shrink_to_fit();
+    facts.usages.shrink_to_fit();
+    facts.heritage.shrink_to_fit();
+    facts.error_lines.shrink_to_fit();
+    facts
 }
 
 pub use parts::FileParts;
@@ -634,6 +646,7 @@ pub fn term_chunk_stats<'db>(
     for f in term_chunk_files(db, ws, chunk).iter() {
         stats.add_document(&file_terms(db, *f));
     }
+    stats.df.shrink_to_fit();
     Arc::new(stats)
 }
 
@@ -668,7 +681,19 @@ pub fn term_chunk_postings<'db>(
             });
         }
     }
-    Arc::new(postings)
+    Arc::new(compacted(postings))
+}
+
+/// `table` without spare capacity: most of a chunk's lists hold one or two entries, and
+/// a list grown by `push` keeps room for four; the tables live as long as the index.
+pub(crate) fn compacted<K: std::hash::Hash + Eq, V>(
+    mut table: rustc_hash::FxHashMap<K, Vec<V>>,
+) -> rustc_hash::FxHashMap<K, Vec<V>> {
+    for list in table.values_mut() {
+        list.shrink_to_fit();
+    }
+    table.shrink_to_fit();
+    table
 }
 
 /// The declarations of one chunk's source files by the lowercase words (and compound
@@ -697,7 +722,7 @@ pub fn decl_word_chunk<'db>(
             }
         }
     }
-    Arc::new(index)
+    Arc::new(compacted(index))
 }
 
 /// The source files of one chunk by each word of their paths (stem and directories,
@@ -721,7 +746,7 @@ pub fn path_word_chunk<'db>(
             }
         }
     }
-    Arc::new(index)
+    Arc::new(compacted(index))
 }
 
 /// The source files of one chunk by the compound keys of the names they import or
@@ -744,7 +769,7 @@ pub fn import_key_chunk<'db>(
             }
         }
     }
-    Arc::new(index)
+    Arc::new(compacted(index))
 }
 
 /// The words of a file's path: its stem's (a file its language names by its directory
