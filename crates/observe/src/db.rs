@@ -635,18 +635,24 @@ pub fn file_block_files<'db>(
     nth_part(&file_block_layout(db, ws), block.index(db))
 }
 
-/// Document frequencies of the source files in one chunk.
+/// Document frequencies of the source files in one chunk: the chunk's postings, which
+/// hold them (a term's list has one entry per file), and the chunk's length. Equal, and
+/// so backdated, when an edit leaves every term in as many files
+/// ([`crate::idf::PartialStats`]'s equality).
 #[salsa::tracked(returns(clone))]
 pub fn term_chunk_stats<'db>(
     db: &'db dyn Db,
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<crate::idf::PartialStats> {
-    let mut stats = crate::idf::PartialStats::default();
+    let mut stats = crate::idf::PartialStats {
+        postings: term_chunk_postings(db, ws, chunk),
+        ..Default::default()
+    };
     for f in term_chunk_files(db, ws, chunk).iter() {
-        stats.add_document(&file_terms(db, *f));
+        stats.documents += 1;
+        stats.total_terms += u64::from(file_terms(db, *f).total);
     }
-    stats.df.shrink_to_fit();
     Arc::new(stats)
 }
 

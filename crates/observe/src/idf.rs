@@ -1,5 +1,7 @@
 //! Statistics of the repository's own vocabulary: document frequencies and IDF weights.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use crate::terms::TermCounts;
@@ -52,11 +54,7 @@ impl TermStats {
     /// How many documents hold `term`.
     pub fn df(&self, term: &str) -> u32 {
         let own = self.own.get(term).copied().unwrap_or(0);
-        own + self
-            .parts
-            .iter()
-            .map(|p| p.df.get(term).copied().unwrap_or(0))
-            .sum::<u32>()
+        own + self.parts.iter().map(|p| p.df(term)).sum::<u32>()
     }
 
     /// BM25's IDF, always positive: rare terms weigh more, terms in every file weigh ~0.
@@ -76,31 +74,48 @@ impl TermStats {
     }
 }
 
-/// Document frequencies of one group of documents (see [`TermStats::from_partials`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A group's postings ([`crate::db::term_chunk_postings`]): the documents holding each
+/// term, with its count in each.
+pub type Postings = FxHashMap<String, Vec<crate::db::Posting>>;
+
+/// Document frequencies of one group of documents (see [`TermStats::from_partials`]): the
+/// group's postings, whose lists' lengths are the frequencies. The search's own table, not
+/// a copy of its vocabulary.
+#[derive(Clone, Debug, Default)]
 pub struct PartialStats {
     /// Documents in this group.
     pub documents: u32,
     /// Sum of the group's term counts.
     pub total_terms: u64,
-    /// Documents of the group holding each term.
-    pub df: FxHashMap<String, u32>,
+    /// The group's postings.
+    pub postings: Arc<Postings>,
 }
 
 impl PartialStats {
-    /// Counts one more document of this group.
-    pub fn add_document(&mut self, counts: &TermCounts) {
-        self.documents += 1;
-        self.total_terms += u64::from(counts.total);
-        for (term, _) in &counts.terms {
-            if let Some(n) = self.df.get_mut(term.as_str()) {
-                *n += 1;
-            } else {
-                self.df.insert(term.clone(), 1);
-            }
-        }
+    /// Documents of the group holding `term`.
+    pub fn df(&self, term: &str) -> u32 {
+        self.postings
+            .get(term)
+            .map_or(0, |list| u32::try_from(list.len()).unwrap_or(u32::MAX))
     }
 }
+
+/// Equal when the statistics are: the same documents and length, and the same terms in
+/// as many documents each. The counts inside the lists are not statistics, so an edit
+/// that only changes how often a file uses its words leaves the group's stats equal.
+impl PartialEq for PartialStats {
+    fn eq(&self, other: &PartialStats) -> bool {
+        self.documents == other.documents
+            && self.total_terms == other.total_terms
+            && self.postings.len() == other.postings.len()
+            && self
+                .postings
+                .iter()
+                .all(|(term, list)| other.df(term) as usize == list.len())
+    }
+}
+
+impl Eq for PartialStats {}
 
 #[cfg(test)]
 mod tests {
@@ -119,6 +134,7 @@ mod tests {
 
     #[test]
     fn partials_sum_to_the_whole() {
+        use crate::db::{ObserveDatabase, Posting, SourceFile};
         let texts = [
             "alpha beta",
             "alpha gamma",
@@ -126,14 +142,30 @@ mod tests {
             "beta delta deltaGamma",
             "",
         ];
+        let db = ObserveDatabase::default();
+        let role = crate::walk::FileRole::of(crate::LANGUAGES, "a.ts").unwrap();
         let mut whole = TermStats::default();
         let mut parts = vec![PartialStats::default(); 2];
+        let mut postings = vec![Postings::default(); 2];
         for (i, t) in texts.iter().enumerate() {
             let c = TermCounts::from_text(t);
             whole.add_document(&c);
-            parts[i % 2].add_document(&c);
+            let file = SourceFile::new(&db, i as u32, format!("{i}.ts"), Arc::from(*t), role, None);
+            parts[i % 2].documents += 1;
+            parts[i % 2].total_terms += u64::from(c.total);
+            for (term, tf) in &c.terms {
+                let p = Posting {
+                    file,
+                    tf: *tf,
+                    total: c.total,
+                };
+                postings[i % 2].entry(term.clone()).or_default().push(p);
+            }
         }
-        let merged = TermStats::from_partials(parts.into_iter().map(std::sync::Arc::new));
+        for (part, postings) in parts.iter_mut().zip(postings) {
+            part.postings = Arc::new(postings);
+        }
+        let merged = TermStats::from_partials(parts.into_iter().map(Arc::new));
         assert_eq!(merged.documents, whole.documents);
         assert_eq!(merged.total_terms, whole.total_terms);
         for term in ["alpha", "beta", "gamma", "delta", "missing"] {

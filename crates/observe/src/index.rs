@@ -842,20 +842,17 @@ impl<D: crate::Db> Index<D> {
         report.add("graph: edges and their index", edges);
         report.add("graph: paths", paths);
         report.add("graph: name table", graph.names.heap_bytes());
-        let (mut postings, mut decl_words, mut path_words, mut import_keys, mut df) =
-            (0, 0, 0, 0, 0);
+        let (mut postings, mut decl_words, mut path_words, mut import_keys) = (0, 0, 0, 0);
         for chunk in term_chunks(db, ws) {
             postings += term_chunk_postings(db, ws, chunk).heap_bytes();
             decl_words += decl_word_chunk(db, ws, chunk).heap_bytes();
             path_words += crate::db::path_word_chunk(db, ws, chunk).heap_bytes();
             import_keys += crate::db::import_key_chunk(db, ws, chunk).heap_bytes();
-            df += crate::db::term_chunk_stats(db, ws, chunk).df.heap_bytes();
         }
         report.add("search: term postings", postings);
         report.add("search: declaration words", decl_words);
         report.add("search: path words", path_words);
         report.add("search: import keys", import_keys);
-        report.add("search: document frequencies", df);
         report
     }
 

@@ -747,3 +747,58 @@ fn a_new_file_lists_again_only_the_directories_of_its_part() {
             .is_some()
     );
 }
+
+/// The repository's statistics are document frequencies: an edit that changes how often
+/// a file uses its words, but not which words it uses, rebuilds its chunk's postings and
+/// leaves the statistics as they were (nothing reading them runs again); a new word
+/// changes them.
+#[test]
+fn only_a_changed_vocabulary_changes_the_term_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    common::write_file(
+        dir.path(),
+        "src/a.ts",
+        "export function saveDraft() { return publishDraft(publishDraft) }\n",
+    );
+    common::write_file(dir.path(), "src/b.ts", "export const other = 2\n");
+    let (mut index, log) = counted_index(dir.path());
+    touch_all(&index);
+    // A first edit lowers the file's durability, after which salsa backdates by value.
+    common::write_file(
+        dir.path(),
+        "src/a.ts",
+        "export function saveDraft() { return publishDraft(publishDraft) }\n\n",
+    );
+    assert_eq!(index.refresh_paths(&["src/a.ts"]).changed, ["src/a.ts"]);
+    touch_all(&index);
+    let before = term_stats(index.db(), index.workspace());
+    log.lock().unwrap().clear();
+
+    // `save` once more and `publish` once less: the same words as often in all, other
+    // counts.
+    common::write_file(
+        dir.path(),
+        "src/a.ts",
+        "export function saveDraft() { return saveDraft(publishDraft) }\n",
+    );
+    assert_eq!(index.refresh_paths(&["src/a.ts"]).changed, ["src/a.ts"]);
+    touch_all(&index);
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "term_chunk_postings"), 1, "{log_text}");
+    assert_eq!(executed(&log, "term_stats"), 0, "{log_text}");
+    assert_eq!(*term_stats(index.db(), index.workspace()), *before);
+    log.lock().unwrap().clear();
+
+    common::write_file(
+        dir.path(),
+        "src/a.ts",
+        "export function saveDraft() { return archiveDraft(publishDraft) }\n",
+    );
+    assert_eq!(index.refresh_paths(&["src/a.ts"]).changed, ["src/a.ts"]);
+    touch_all(&index);
+    let log_text = format!("executions: {:?}", log.lock().unwrap());
+    assert_eq!(executed(&log, "term_stats"), 1, "{log_text}");
+    let after = term_stats(index.db(), index.workspace());
+    assert!(after.df("archiv") > before.df("archiv"), "{after:?}");
+}
