@@ -115,9 +115,13 @@ fn render(r: &sightline_observe::IndexReport) -> Result<String, std::fmt::Error>
             .take(4)
             .map(|(k, v)| format!("{k} {v:.0}"))
             .collect();
+        let peak = r
+            .memory_mb
+            .get("live heap (peak so far)")
+            .map_or_else(String::new, |p| format!(", {p:.0} MB at most"));
         writeln!(
             out,
-            "  memory:        {live:.0} MB heap ({}, …)",
+            "  memory:        {live:.0} MB heap{peak} ({}, …)",
             parts.join(", ")
         )?;
     }

@@ -818,6 +818,7 @@ impl<D: crate::Db> Index<D> {
         let ws = self.workspace;
         let mut report = crate::memory::MemoryReport {
             live: crate::memory::live_bytes(),
+            peak: crate::memory::peak_bytes(),
             ..Default::default()
         };
         let (mut text, mut facts, mut terms, mut shapes, mut keys, mut words) = (0, 0, 0, 0, 0, 0);

@@ -21,6 +21,8 @@ pub struct Counting<A>(pub A);
 const FLUSH_BYTES: i64 = 1 << 20;
 
 static LIVE: AtomicI64 = AtomicI64::new(0);
+/// The most [`LIVE`] has been, as folded.
+static PEAK: AtomicI64 = AtomicI64::new(0);
 static INSTALLED: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
@@ -32,7 +34,8 @@ fn count(delta: i64) {
     let folded = LOCAL.try_with(|local| {
         let now = local.get() + delta;
         if now.abs() >= FLUSH_BYTES {
-            LIVE.fetch_add(now, Ordering::Relaxed);
+            let live = LIVE.fetch_add(now, Ordering::Relaxed) + now;
+            PEAK.fetch_max(live, Ordering::Relaxed);
             local.set(0);
         } else {
             local.set(now);
@@ -83,6 +86,15 @@ pub fn live_bytes() -> Option<u64> {
     INSTALLED
         .load(Ordering::Relaxed)
         .then(|| u64::try_from(LIVE.load(Ordering::Relaxed)).unwrap_or(0))
+}
+
+/// The most live heap the process has held so far (as counted, so within [`FLUSH_BYTES`]
+/// per thread), when the binary installed [`Counting`]: what a peak RSS is made of,
+/// beside the allocator's own slack.
+pub fn peak_bytes() -> Option<u64> {
+    INSTALLED
+        .load(Ordering::Relaxed)
+        .then(|| u64::try_from(PEAK.load(Ordering::Relaxed)).unwrap_or(0))
 }
 
 /// Heap bytes owned by a value (not counting the value itself).
@@ -258,6 +270,8 @@ pub struct MemoryReport {
     pub structures: Vec<(&'static str, u64)>,
     /// The process's live heap ([`live_bytes`]), when counted.
     pub live: Option<u64>,
+    /// The most heap the process held so far ([`peak_bytes`]), when counted.
+    pub peak: Option<u64>,
 }
 
 impl MemoryReport {
@@ -278,6 +292,9 @@ impl MemoryReport {
         if let Some(live) = self.live {
             let known: u64 = self.structures.iter().map(|(_, b)| b).sum();
             out.insert("live heap (all)".into(), live as f64 / MB);
+            if let Some(peak) = self.peak {
+                out.insert("live heap (peak so far)".into(), peak as f64 / MB);
+            }
             out.insert(
                 "other: salsa tables, per-file links and edges, …".into(),
                 live.saturating_sub(known) as f64 / MB,

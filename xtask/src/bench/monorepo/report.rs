@@ -126,30 +126,48 @@ pub fn markdown(dir: &Path, repos: usize, results: &[BinResult]) -> String {
             steps.join(" / ")
         },
     );
-    for r in results {
-        memory_table(&mut out, r);
-    }
+    memory_table(&mut out, results);
     out
 }
 
-/// The index report's `memory_mb` breakdown of the first cold run, when there is one.
-fn memory_table(out: &mut String, r: &BinResult) {
-    let Some(memory) = r
-        .cold
-        .first()
-        .and_then(|c| c.memory_mb.as_object())
-        .filter(|m| !m.is_empty())
-    else {
+/// The index reports' `memory_mb` breakdowns of the first cold and warm runs, one column
+/// per binary and run that has one (a build from before the breakdown has none), one row
+/// per structure any of them names.
+fn memory_table(out: &mut String, results: &[BinResult]) {
+    let mut columns: Vec<(String, &serde_json::Map<String, serde_json::Value>)> = Vec::new();
+    for r in results {
+        for (run, runs) in [("cold", &r.cold), ("warm", &r.warm)] {
+            if let Some(memory) = runs
+                .first()
+                .and_then(|c| c.memory_mb.as_object())
+                .filter(|m| !m.is_empty())
+            {
+                columns.push((format!("{} {run}", r.bin), memory));
+            }
+        }
+    }
+    if columns.is_empty() {
         return;
-    };
+    }
+    let rows: std::collections::BTreeSet<&String> =
+        columns.iter().flat_map(|(_, m)| m.keys()).collect();
     let _ = writeln!(
         out,
-        "\nmemory of the index after a cold build, {}:\n",
-        r.bin
+        "\nmemory of the index after a cold build and a warm start, MB:\n"
     );
-    let _ = writeln!(out, "| structure | MB |\n|---|---:|");
-    for (name, value) in memory {
-        let _ = writeln!(out, "| {name} | {:.1} |", value.as_f64().unwrap_or(0.0));
+    let names: Vec<&str> = columns.iter().map(|(name, _)| name.as_str()).collect();
+    let _ = writeln!(out, "| structure | {} |", names.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---:|".repeat(columns.len()));
+    for row in rows {
+        let cells: Vec<String> = columns
+            .iter()
+            .map(|(_, m)| {
+                m.get(row)
+                    .and_then(serde_json::Value::as_f64)
+                    .map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"))
+            })
+            .collect();
+        let _ = writeln!(out, "| {row} | {} |", cells.join(" | "));
     }
 }
 
