@@ -675,8 +675,8 @@ pub fn term_chunk_postings<'db>(
     db: &'db dyn Db,
     ws: Workspace,
     chunk: TermChunk<'db>,
-) -> Arc<rustc_hash::FxHashMap<String, Vec<Posting>>> {
-    let mut postings: rustc_hash::FxHashMap<String, Vec<Posting>> = Default::default();
+) -> Arc<crate::idf::Postings> {
+    let mut postings = crate::idf::Postings::default();
     for f in term_chunk_files(db, ws, chunk).iter() {
         let counts = file_terms(db, *f);
         for (term, tf) in &counts.terms {

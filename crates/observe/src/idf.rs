@@ -30,10 +30,10 @@ impl TermStats {
         self.documents += 1;
         self.total_terms += u64::from(counts.total);
         for (term, _) in &counts.terms {
-            if let Some(n) = self.own.get_mut(term) {
+            if let Some(n) = self.own.get_mut(&**term) {
                 *n += 1;
             } else {
-                self.own.insert(term.clone(), 1);
+                self.own.insert(term.to_string(), 1);
             }
         }
     }
@@ -76,7 +76,7 @@ impl TermStats {
 
 /// A group's postings ([`crate::db::term_chunk_postings`]): the documents holding each
 /// term, with its count in each.
-pub type Postings = FxHashMap<String, Vec<crate::db::Posting>>;
+pub type Postings = FxHashMap<Box<str>, Vec<crate::db::Posting>>;
 
 /// Document frequencies of one group of documents (see [`TermStats::from_partials`]): the
 /// group's postings, whose lists' lengths are the frequencies. The search's own table, not

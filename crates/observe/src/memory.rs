@@ -109,6 +109,12 @@ impl HeapSize for String {
     }
 }
 
+impl HeapSize for Box<str> {
+    fn heap_bytes(&self) -> usize {
+        self.len()
+    }
+}
+
 impl HeapSize for str {
     fn heap_bytes(&self) -> usize {
         0

@@ -548,7 +548,7 @@ fn lexical_scores(
     for chunk in term_chunks(db, ws) {
         let postings = term_chunk_postings(db, ws, chunk);
         for (ti, t) in terms.terms.iter().enumerate() {
-            for p in postings.get(&t.term).map_or(&[][..], Vec::as_slice) {
+            for p in postings.get(t.term.as_str()).map_or(&[][..], Vec::as_slice) {
                 let tf = f64::from(p.tf);
                 if tf == 0.0 {
                     continue;

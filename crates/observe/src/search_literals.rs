@@ -132,7 +132,13 @@ pub(crate) fn literal_evidence(
             let mut probes: Vec<SourceFile> = Vec::new();
             for chunk in &chunks {
                 let postings = term_chunk_postings(db, ws, *chunk);
-                probes.extend(postings.get(&rarest).into_iter().flatten().map(|p| p.file));
+                probes.extend(
+                    postings
+                        .get(rarest.as_str())
+                        .into_iter()
+                        .flatten()
+                        .map(|p| p.file),
+                );
             }
             if probes.len() <= MAX_TEXT_PROBES {
                 for f in probes {

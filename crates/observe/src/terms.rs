@@ -171,8 +171,9 @@ pub fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
 /// whole lowercased token when it splits into several (so exact compound names match too).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TermCounts {
-    /// Sorted by term; counts saturate at `u32::MAX`.
-    pub terms: Vec<(String, u32)>,
+    /// Sorted by term; counts saturate at `u32::MAX`. Boxed, not `String`: a term never
+    /// grows, and a repository holds millions of (file, term) pairs.
+    pub terms: Vec<(Box<str>, u32)>,
     /// Number of words counted (compound keys excluded): the file's length for BM25.
     pub total: u32,
 }
@@ -213,7 +214,10 @@ impl TermCounts {
                 bump(&mut map, &compound);
             }
         }
-        let mut terms: Vec<(String, u32)> = map.into_iter().collect();
+        let mut terms: Vec<(Box<str>, u32)> = map
+            .into_iter()
+            .map(|(term, n)| (term.into_boxed_str(), n))
+            .collect();
         terms.sort_unstable();
         TermCounts { terms, total }
     }
@@ -221,7 +225,7 @@ impl TermCounts {
     /// How often `term` occurs; 0 when absent (binary search over the sorted terms).
     pub fn get(&self, term: &str) -> u32 {
         self.terms
-            .binary_search_by(|(t, _)| t.as_str().cmp(term))
+            .binary_search_by(|(t, _)| (**t).cmp(term))
             .map(|i| self.terms[i].1)
             .unwrap_or(0)
     }

@@ -20,7 +20,7 @@ fn postings_hold_exactly_the_files_term_counts() {
         }
         let counts = file_terms(db, *f);
         for (term, tf) in &counts.terms {
-            from_files.insert((term.clone(), f.path(db).clone(), *tf, counts.total));
+            from_files.insert((term.to_string(), f.path(db).clone(), *tf, counts.total));
         }
     }
     assert!(!from_files.is_empty());
@@ -30,7 +30,7 @@ fn postings_hold_exactly_the_files_term_counts() {
         for (term, list) in postings.iter() {
             for p in list {
                 let path = p.file.path(db).clone();
-                let fresh = from_postings.insert((term.clone(), path.clone(), p.tf, p.total));
+                let fresh = from_postings.insert((term.to_string(), path.clone(), p.tf, p.total));
                 assert!(fresh, "{term} in file {path} posted twice");
             }
         }
