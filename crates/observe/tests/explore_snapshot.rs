@@ -66,3 +66,35 @@ fn bad_arguments_are_refused_precisely() {
         explore_code::run(index.db(), index.workspace(), &ExploreArgs::new("  ")).unwrap_err();
     assert!(err.to_string().contains("query"), "{err}");
 }
+
+/// A decisive query (it names one function): that place is shown, the rest of the
+/// evidence is one signature line per place and one line of what was left out.
+#[test]
+fn sized_first_exploration_of_a_decisive_query() {
+    let index = common::fixture_index();
+    let result = explore_code::run(
+        index.db(),
+        index.workspace(),
+        &ExploreArgs::new("postRecord"),
+    )
+    .unwrap();
+    let text = result.render_text(&|_, _| None);
+    assert_eq!(text.matches("\n#### ").count(), 1, "{text}");
+    insta::assert_snapshot!(text);
+}
+
+/// A diffuse query (common words, no name it spells): more places, each only as large as
+/// its own evidence.
+#[test]
+fn sized_first_exploration_of_a_diffuse_query() {
+    let index = common::fixture_index();
+    let result = explore_code::run(
+        index.db(),
+        index.workspace(),
+        &ExploreArgs::new("render row list"),
+    )
+    .unwrap();
+    let text = result.render_text(&|_, _| None);
+    assert!(text.matches("\n#### ").count() > 1, "{text}");
+    insta::assert_snapshot!(text);
+}

@@ -562,3 +562,55 @@ fn skipped_files_that_hold_a_match_are_named_with_their_reason() {
     let none = search(&root, GrepArgs::new("readme-only-word-zz"));
     assert!(none.skipped_files.is_empty(), "{:?}", none.skipped_files);
 }
+
+/// A files-only search lists each file a full search finds, once, in the same order, with
+/// its count of matching lines; past `max_matches` files it says how many it left out.
+#[test]
+fn files_only_lists_each_matching_file_once_with_its_count() {
+    let (_dir, root) = repo();
+    for pattern in ["foobar", "a", "export", "nothing-matches-this"] {
+        let full = search(&root, GrepArgs::new(pattern));
+        let files = search(
+            &root,
+            GrepArgs {
+                files_only: true,
+                ..GrepArgs::new(pattern)
+            },
+        );
+        assert!(files.matches.is_empty());
+        let mut expected: Vec<(String, usize)> = Vec::new();
+        for m in &full.matches {
+            match expected.last_mut() {
+                Some((path, n)) if *path == m.path => *n += 1,
+                _ => expected.push((m.path.clone(), 1)),
+            }
+        }
+        let listed: Vec<(String, usize)> = files
+            .file_counts
+            .iter()
+            .map(|f| (f.path.clone(), f.matches))
+            .collect();
+        assert_eq!(listed, expected, "{pattern}");
+        assert_eq!(files.total_matches, full.total_matches, "{pattern}");
+        let text = files.render_text();
+        for (path, n) in &expected {
+            assert!(text.lines().any(|l| l == format!("{path}: {n}")), "{text}");
+        }
+        assert!(!text.contains("\n1:"), "no match lines: {text}");
+    }
+    let capped = search(
+        &root,
+        GrepArgs {
+            files_only: true,
+            max_matches: 1,
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(capped.file_counts.len(), 1);
+    assert!(capped.truncated);
+    assert!(
+        capped.render_text().contains("showing 1 of 3 files"),
+        "{}",
+        capped.render_text()
+    );
+}

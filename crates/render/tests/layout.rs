@@ -301,3 +301,32 @@ fn the_submitted_primary_order_is_the_rendered_order() {
         report.text
     );
 }
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Whatever primary places a selection names and in whatever order, the report numbers
+    /// them first, in that order.
+    #[test]
+    fn any_submitted_primary_order_is_the_rendered_order(
+        primary in proptest::sample::subsequence(vec![1u32, 3, 5, 7], 1..=4)
+            .prop_flat_map(|p| Just(p).prop_shuffle()),
+    ) {
+        let mut sel = good_selection();
+        sel.primary = primary.iter().map(|n| id(*n)).collect();
+        let v = validated(&sel, Intent::Explain);
+        let submitted: Vec<String> = v
+            .selection
+            .primary
+            .iter()
+            .map(|c| registry().get(*c).unwrap().path.clone())
+            .collect();
+        let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+        let items = cited(&report.text).unwrap_or_else(|e| panic!("{e}\n{}", report.text));
+        let rendered: Vec<String> =
+            items.iter().take(submitted.len()).map(|c| c.path.clone()).collect();
+        prop_assert_eq!(rendered, submitted, "{}", report.text);
+    }
+}

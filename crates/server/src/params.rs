@@ -125,6 +125,9 @@ pub struct GrepParams {
     /// Lines shown around each match.
     #[serde(default)]
     pub context: u32,
+    /// true: each matching file once with its count of matching lines, no lines.
+    #[serde(default)]
+    pub files_only: bool,
     /// Its default is in the schema.
     #[serde(default = "default_max_matches")]
     #[schemars(description = "")]
@@ -152,6 +155,7 @@ impl ToolArgs for GrepParams {
             glob: self.glob,
             max_matches: self.max_matches,
             context: self.context,
+            files_only: self.files_only,
         })
     }
 }

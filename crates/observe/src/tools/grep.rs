@@ -68,6 +68,11 @@ pub struct GrepArgs {
     /// Lines of context before and after each match (default 0, at most 3).
     #[serde(default)]
     pub context: u32,
+    /// List each matching file once with its count of matching lines, in path order,
+    /// instead of the lines (`rg -c`): at most `max_matches` files. The cheap first look
+    /// at a pattern that may match widely.
+    #[serde(default)]
+    pub files_only: bool,
 }
 
 fn default_max_matches() -> usize {
@@ -85,6 +90,7 @@ impl GrepArgs {
             glob: None,
             max_matches: DEFAULT_MAX_MATCHES,
             context: 0,
+            files_only: false,
         }
     }
 }
@@ -124,6 +130,10 @@ pub struct GrepResult {
     /// Matches in path order (directory contents right after the directory), then line
     /// order.
     pub matches: Vec<GrepMatch>,
+    /// With [`GrepArgs::files_only`]: the files with a match and their counts of matching
+    /// lines, in path order (at most `max_matches` files), instead of `matches`.
+    #[serde(default)]
+    pub file_counts: Vec<FileCount>,
     /// Files whose contents were searched.
     pub files_searched: usize,
     /// Files with at least one reported match.
@@ -163,6 +173,15 @@ pub struct GrepResult {
     pub other_reading: Option<OtherReading>,
 }
 
+/// A file with matches and how many of its lines match.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct FileCount {
+    /// Repository-relative path with `/` separators.
+    pub path: String,
+    /// Matching lines in the file.
+    pub matches: usize,
+}
+
 /// What a pattern that matched nothing matches when read the other way.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OtherReading {
@@ -186,7 +205,10 @@ impl GrepResult {
     pub fn render_tagged(&self, tag: &dyn Fn(&GrepMatch) -> Option<String>) -> String {
         let mut out = String::new();
         super::grep_render::render_matches(&mut out, &self.matches, tag);
-        if self.matches.is_empty() {
+        for f in &self.file_counts {
+            let _ = writeln!(out, "{}: {}", crate::escape::inline(&f.path), f.matches);
+        }
+        if self.matches.is_empty() && self.file_counts.is_empty() {
             match self.other_reading {
                 Some(other) => {
                     let (way, flag) = match other.regex {
@@ -202,7 +224,17 @@ impl GrepResult {
                 None => out.push_str("no matches\n"),
             }
         }
-        if self.truncated {
+        if self.truncated && !self.file_counts.is_empty() {
+            let at_least = if self.totals_capped { "at least " } else { "" };
+            let _ = writeln!(
+                out,
+                "(showing {} of {at_least}{} files, {at_least}{} matching lines in all; narrow \
+                 the pattern, path or glob to see the rest)",
+                self.file_counts.len(),
+                self.total_files_with_matches.max(self.file_counts.len()),
+                self.total_matches,
+            );
+        } else if self.truncated {
             let at_least = if self.totals_capped { "at least " } else { "" };
             let _ = writeln!(
                 out,
@@ -291,8 +323,19 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
             abs: &abs,
             size,
         };
-        if result.truncated {
-            count_file(&mut counter, &matcher, &file, &mut skipped, &mut result);
+        if result.truncated || args.files_only {
+            let found = count_file(&mut counter, &matcher, &file, &mut skipped, &mut result);
+            if args.files_only && found > 0 && !result.truncated {
+                if result.file_counts.len() < max_matches {
+                    result.file_counts.push(FileCount {
+                        path: rel.clone(),
+                        matches: found,
+                    });
+                    result.files_with_matches += 1;
+                } else {
+                    result.truncated = true;
+                }
+            }
             continue;
         }
         let remaining = max_matches - result.matches.len();
@@ -496,23 +539,25 @@ fn search_file(
     !limit_hit
 }
 
-/// Counts one file's matching lines into the totals, after the match limit was reached.
+/// Counts one file's matching lines into the totals (after the match limit was reached,
+/// or for a files-only search) and returns them.
 fn count_file(
     searcher: &mut Searcher,
     matcher: &RegexMatcher,
     file: &SearchedFile<'_>,
     skipped: &mut SkippedFiles,
     result: &mut GrepResult,
-) {
+) -> usize {
     let mut sink = CountSink::default();
     let searched = searcher.search_path(matcher, file.abs, &mut sink);
     if let Some(reason) = not_searched(searched.is_ok(), sink.binary) {
         skip_file(matcher, file, reason, skipped, result);
-        return;
+        return 0;
     }
     result.files_searched += 1;
     result.total_matches += sink.matches;
     result.total_files_with_matches += usize::from(sink.matches > 0);
+    sink.matches
 }
 
 fn cap_diagnostics(diagnostics: &mut Vec<String>) {
