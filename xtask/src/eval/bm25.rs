@@ -28,7 +28,10 @@ pub fn subword_counts(text: &str) -> TermCounts {
             }
         }
     }
-    let mut terms: Vec<(String, u32)> = map.into_iter().collect();
+    let mut terms: Vec<(Box<str>, u32)> = map
+        .into_iter()
+        .map(|(term, n)| (term.into_boxed_str(), n))
+        .collect();
     terms.sort_unstable();
     TermCounts { terms, total }
 }
