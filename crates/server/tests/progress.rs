@@ -54,16 +54,20 @@ fn call(id: u32, token: Option<&str>) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
 }
 
-/// Reads until the reply to request `id`, collecting the progress notifications seen.
-async fn until_reply(lines: &mut Incoming, id: u32, progress: &mut Vec<Value>) -> Value {
-    loop {
+/// Reads until the replies to every request of `ids` came, in whatever order the server
+/// sent them, collecting the progress notifications seen; returns the replies in `ids`'
+/// order.
+async fn until_replies(lines: &mut Incoming, ids: &[u32], progress: &mut Vec<Value>) -> Vec<Value> {
+    let mut replies: Vec<Option<Value>> = vec![None; ids.len()];
+    while replies.iter().any(Option::is_none) {
         let message = next(lines).await;
         if message["method"] == "notifications/progress" {
             progress.push(message["params"].clone());
-        } else if message["id"] == id {
-            return message;
+        } else if let Some(at) = ids.iter().position(|id| message["id"] == *id) {
+            replies[at] = Some(message);
         }
     }
+    replies.into_iter().flatten().collect()
 }
 
 /// Reads progress notifications until one reports `done` files parsed.
@@ -119,11 +123,8 @@ async fn a_call_with_a_progress_token_hears_indexing_progress_until_its_result()
     let dir = tempfile::tempdir().unwrap();
     starter.finish(Ok(ready_engine(dir.path())));
     let mut late = Vec::new();
-    let mut replies = Vec::new();
-    for id in [1, 2] {
-        let reply = until_reply(&mut lines, id, &mut late).await;
-        replies.push(reply);
-    }
+    // The two waiting calls are answered in either order.
+    let replies = until_replies(&mut lines, &[1, 2], &mut late).await;
     for reply in &replies {
         assert_eq!(reply["result"]["isError"], json!(false), "{reply}");
         let text = reply["result"]["content"][0]["text"].as_str().unwrap();
@@ -145,7 +146,7 @@ async fn a_call_with_a_progress_token_hears_indexing_progress_until_its_result()
     // Once ready, a call with a token is answered without progress.
     send(&mut write, call(3, Some("later"))).await;
     let mut after = Vec::new();
-    let reply = until_reply(&mut lines, 3, &mut after).await;
+    let reply = until_replies(&mut lines, &[3], &mut after).await.remove(0);
     assert_eq!(reply["result"]["isError"], json!(false), "{reply}");
     assert!(after.is_empty(), "{after:?}");
     drop(write);
