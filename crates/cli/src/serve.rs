@@ -93,7 +93,7 @@ pub fn run(args: &ServeCmd) -> anyhow::Result<()> {
         // is seen: by the walk if its directory is listed after the change, by the watch
         // if before.
         let (freshness, observer) = if watch {
-            match Freshness::watch(&root) {
+            match Freshness::watch(&root, sightline_observe::LANGUAGES) {
                 Ok((freshness, observer)) => (freshness, Some(observer)),
                 Err(e) => {
                     eprintln!("not watching the tree ({e}); every call walks it instead");

@@ -31,7 +31,7 @@ fn indexed(index: &Index) -> BTreeMap<String, String> {
 /// An uncached index of `root` kept fresh by a watcher, or `None` where this machine
 /// cannot watch (the fallback is tested on its own below).
 fn watched(root: &Path) -> Option<(Index, Freshness)> {
-    let (freshness, observer) = match Freshness::watch(root) {
+    let (freshness, observer) = match Freshness::watch(root, sightline_observe::LANGUAGES) {
         Ok(watching) => watching,
         Err(e) => {
             eprintln!("skipped: this machine cannot watch {}: {e}", root.display());

@@ -23,7 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect();
     let edited: Vec<String> = args.collect();
     let t = Instant::now();
-    let (freshness, observer) = Freshness::watch(&root)?;
+    let (freshness, observer) = Freshness::watch(&root, sightline_observe::LANGUAGES)?;
     let options = IndexOptions {
         cache: CacheMode::Dir(cache),
         progress: None,

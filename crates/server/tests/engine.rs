@@ -44,7 +44,9 @@ fn watched_engine() -> Option<(tempfile::TempDir, Engine)> {
         cache: CacheMode::Disabled,
         progress: None,
     };
-    let (freshness, observer) = sightline_observe::watch::Freshness::watch(dir.path()).ok()?;
+    let (freshness, observer) =
+        sightline_observe::watch::Freshness::watch(dir.path(), sightline_observe::LANGUAGES)
+            .ok()?;
     let index = Index::open_observed(
         RegistryDatabase::default(),
         dir.path(),
@@ -403,7 +405,10 @@ fn no_tool_writes_into_the_repository() {
     };
     // Watching too, where the machine can: the watcher's fence files are written outside
     // the repository.
-    let (freshness, observer) = match sightline_observe::watch::Freshness::watch(dir.path()) {
+    let (freshness, observer) = match sightline_observe::watch::Freshness::watch(
+        dir.path(),
+        sightline_observe::LANGUAGES,
+    ) {
         Ok((freshness, observer)) => (freshness, Some(observer)),
         Err(_) => (sightline_observe::watch::Freshness::walk(), None),
     };

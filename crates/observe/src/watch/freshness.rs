@@ -16,6 +16,8 @@ use crate::walk::DirectoryObserver;
 pub struct Freshness {
     mode: Mode,
     root: PathBuf,
+    /// Whose walk rules the watcher applies (the index's languages).
+    languages: sightline_lang::Languages,
     signal: Arc<Signal>,
     /// Consecutive calls whose fence did not come back in time.
     silent_calls: u32,
@@ -39,26 +41,31 @@ impl Freshness {
         Freshness {
             mode: Mode::Walk,
             root: PathBuf::new(),
+            languages: crate::LANGUAGES,
             signal,
             silent_calls: 0,
             notice: None,
         }
     }
 
-    /// Watches `root` by the rules of the registered languages ([`crate::LANGUAGES`], the
-    /// ones [`crate::ObserveDatabase`] reads). The observer must be given to the index of `root`
+    /// Watches `root` by the walk rules of `languages` (those of the index it keeps fresh:
+    /// `db.languages()`). The observer must be given to the index of `root`
     /// ([`Index::open_observed`] or [`Index::set_directory_observer`]), so its walks
     /// keep the watches on exactly the directories they admit; until the first walk
     /// with it is over, only the directories that walk already entered are watched.
-    pub fn watch(root: &Path) -> Result<(Freshness, Arc<dyn DirectoryObserver>), WatchError> {
+    pub fn watch(
+        root: &Path,
+        languages: sightline_lang::Languages,
+    ) -> Result<(Freshness, Arc<dyn DirectoryObserver>), WatchError> {
         let root = std::fs::canonicalize(root)
             .map_err(|e| WatchError::Unsupported(format!("{}: {e}", root.display())))?;
         let signal = Arc::new(Signal::default());
-        let watcher = Watcher::start(&root, crate::LANGUAGES, signal.clone())?;
+        let watcher = Watcher::start(&root, languages, signal.clone())?;
         let observer = watcher.observer();
         let freshness = Freshness {
             mode: Mode::Watch(watcher),
             root,
+            languages,
             signal,
             silent_calls: 0,
             notice: None,
@@ -125,7 +132,7 @@ impl Freshness {
     /// Events were lost: a new watcher (the old one's picture of the tree may be wrong),
     /// registered by a full walk, which also finds every change the lost events held.
     fn restart<D: crate::Db + Clone>(&mut self, index: &mut Index<D>) -> RefreshReport {
-        match Watcher::start(&self.root, crate::LANGUAGES, self.signal.clone()) {
+        match Watcher::start(&self.root, self.languages, self.signal.clone()) {
             Ok(watcher) => {
                 index.set_directory_observer(Some(watcher.observer()));
                 let report = index.refresh();
