@@ -205,9 +205,7 @@ impl GrepResult {
     pub fn render_tagged(&self, tag: &dyn Fn(&GrepMatch) -> Option<String>) -> String {
         let mut out = String::new();
         super::grep_render::render_matches(&mut out, &self.matches, tag);
-        for f in &self.file_counts {
-            let _ = writeln!(out, "{}: {}", crate::escape::inline(&f.path), f.matches);
-        }
+        super::grep_render::render_file_counts(&mut out, &self.file_counts);
         if self.matches.is_empty() && self.file_counts.is_empty() {
             match self.other_reading {
                 Some(other) => {

@@ -1,12 +1,14 @@
 //! `grep` results as text: one `## path` heading per file, then its lines in the form
 //! grep itself uses — `12: text` for a match, `13- text` for context — with overlapping or
 //! adjacent context windows of one file merged and gaps marked `--`, so no line is printed
-//! twice and a model can tell matches from context at a glance.
+//! twice and a model can tell matches from context at a glance. A files-only result
+//! prints a directory once for its consecutive files (`src/a/: x.ts 2, y.ts 1`), as the
+//! heading mode prints a path once for its lines.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::grep::GrepMatch;
+use super::grep::{FileCount, GrepMatch};
 use crate::escape::inline;
 
 /// A line to print and whether it matched (a line that matched is never shown as context,
@@ -77,4 +79,33 @@ fn render_file(
             }
         }
     }
+}
+
+/// Renders `counts` (in path order): `path: n` for a file alone in its directory among
+/// its neighbours (or at the root), `dir/: name n, name n` for consecutive files of one directory, so a
+/// long shared directory is printed once.
+pub(crate) fn render_file_counts(out: &mut String, counts: &[FileCount]) {
+    let mut rest = counts;
+    while let Some(first) = rest.first() {
+        let dir = parent(&first.path);
+        let same_dir = rest.iter().take_while(|f| parent(&f.path) == dir).count();
+        let (group, tail) = rest.split_at(same_dir);
+        if group.len() == 1 || dir.is_empty() {
+            for f in group {
+                let _ = writeln!(out, "{}: {}", inline(&f.path), f.matches);
+            }
+        } else {
+            let files: Vec<String> = group
+                .iter()
+                .map(|f| format!("{} {}", inline(&f.path[dir.len()..]), f.matches))
+                .collect();
+            let _ = writeln!(out, "{}: {}", inline(dir), files.join(", "));
+        }
+        rest = tail;
+    }
+}
+
+/// `path`'s directory with its trailing `/` (empty at the repository's root).
+fn parent(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..=i])
 }
