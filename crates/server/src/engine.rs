@@ -184,7 +184,8 @@ impl Engine {
         let session = self.sessions.get(id)?;
         let outcome = ok_outcome(session.call(&mut self.index, call))?;
         let registry = session.registry(&self.index);
-        Ok(reply(id, format!("session {id}\n"), outcome, &registry))
+        // The caller named the session: repeating it would cost every call a line.
+        Ok(reply(id, String::new(), outcome, &registry))
     }
 
     /// `submit_report`: validates and renders like the value-model loop's submission. A

@@ -139,11 +139,8 @@ fn every_session_tool_can_start_a_session_and_submit_sets_the_intent() {
                 ToolCall::Grep(params(json!({"pattern": "validateDraft"}))),
             )
             .unwrap();
-        assert!(
-            next.text.starts_with(&format!("session {id}\n")),
-            "{}",
-            next.text
-        );
+        assert_eq!(next.structured.session, id);
+        assert!(!next.text.starts_with("session "), "{}", next.text);
     }
     // The intent of a session a definition started is locate until the submission says:
     // an edit report cannot be answered from the report alone.
