@@ -3,11 +3,14 @@
 //! range it stands for, so a model reading only text knows what it cites. The one place
 //! observations are rendered with IDs; every ID a call allocates is printed here.
 
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use sightline_observe::escape::inline;
 
 use sightline_observe::LineRange;
+use sightline_observe::tools::grep::GrepMatch;
 use sightline_observe::tools::nav::Spot;
 
 use crate::candidate::Candidate;
@@ -47,8 +50,29 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             &|m| id_for(&m.path, Location::of(m.best_range)),
         ),
         Observation::Grep(r) => {
-            // Match lines carry IDs; context lines (`13- text`) carry none.
-            r.render_tagged(&|m| id_for(&m.path, Location::Hit(m.line)))
+            // Match lines carry IDs; context lines (`13- text`) carry none. A match printed
+            // right after one of the same ID (no `--` between) belongs to the label above
+            // it and gets none. An ID already printed in this result, or whose range lies
+            // within the lines printed with its match, is printed without the range: the
+            // reader has it already.
+            let printed = RefCell::new(HashSet::new());
+            let previous: RefCell<Option<(String, CandidateId, u32)>> = RefCell::new(None);
+            r.render_tagged(&|m| {
+                let c = registry.at(&m.path, Location::Hit(m.line))?;
+                let last = previous.replace(Some((m.path.clone(), c.id, m.line)));
+                let run = last.is_some_and(|(path, id, line)| {
+                    path == m.path && id == c.id && shown_with(m).start <= line.saturating_add(1)
+                });
+                if run {
+                    return None;
+                }
+                let first = printed.borrow_mut().insert(c.id);
+                let visible = c.range.is_none_or(|range| shown_with(m).contains(&range));
+                Some(match first && !visible {
+                    true => label(c),
+                    false => format!("[{}]", c.id),
+                })
+            })
         }
         Observation::ReadFile(r) => {
             let read =
@@ -58,8 +82,13 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                 (Some(c), Some(shown)) => label_beside(c, shown),
                 _ => String::new(),
             };
+            let indent = worth_removing(common_indent(&r.text), &r.text);
+            let dedented = match indent {
+                "" => String::new(),
+                _ => format!("; common indent of {} removed", describe_indent(indent)),
+            };
             let mut out = format!(
-                "#### {}:{}-{} {} ({} lines total)\n",
+                "#### {}:{}-{} {} ({} lines total{dedented})\n",
                 inline(&r.path),
                 r.start_line,
                 r.end_line,
@@ -71,6 +100,7 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             });
             for (i, line) in r.text.lines().enumerate() {
                 let number = r.start_line + i as u32;
+                let line = line.strip_prefix(indent).unwrap_or("");
                 match inner.iter().find(|(at, _)| *at == number) {
                     Some((_, c)) => {
                         let _ = writeln!(out, "{number:>4} {} {line}", label(c));
@@ -95,6 +125,58 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
         }
         Observation::Outline(r) => r.render_tagged(&|path, spot| spot_label(registry, path, spot)),
         Observation::Error(e) => format!("error: {e}\n"),
+    }
+}
+
+/// The lines a grep match is printed with: its context before, the line, its context after.
+fn shown_with(m: &GrepMatch) -> LineRange {
+    let start = m.context_before.first().map_or(m.line, |l| l.line);
+    let end = m.context_after.last().map_or(m.line, |l| l.line);
+    LineRange::new(start.min(m.line), end.max(m.line))
+}
+
+/// The leading whitespace every non-blank line of `text` starts with: a read deep inside
+/// a declaration repeats it on every line, and the reader learns it once from the header.
+/// A blank line has no indent to keep, so it never limits it (and prints empty).
+fn common_indent(text: &str) -> &str {
+    let mut common: Option<&str> = None;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let own = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+        common = Some(match common {
+            None => own,
+            Some(c) => {
+                let shared = c
+                    .bytes()
+                    .zip(own.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                &c[..shared]
+            }
+        });
+    }
+    common.unwrap_or("")
+}
+
+/// `indent` when removing it from every non-blank line of `text` saves more characters
+/// than the header's note about it costs; otherwise nothing.
+fn worth_removing<'a>(indent: &'a str, text: &str) -> &'a str {
+    const NOTE_CHARS: usize = 40;
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    match indent.len() * lines > NOTE_CHARS {
+        true => indent,
+        false => "",
+    }
+}
+
+/// `indent` in words: `4 spaces`, `2 tabs`, or `3 whitespace characters` when mixed.
+fn describe_indent(indent: &str) -> String {
+    let n = indent.len();
+    if indent.bytes().all(|b| b == b' ') {
+        format!("{n} spaces")
+    } else if indent.bytes().all(|b| b == b'\t') {
+        format!("{n} tabs")
+    } else {
+        format!("{n} whitespace characters")
     }
 }
 
@@ -137,5 +219,43 @@ fn spot_label(registry: &Registry, path: &str, spot: Spot) -> Option<String> {
             shown,
         )),
         Spot::Line(line) => registry.at(path, Location::Hit(line)).map(label),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every non-blank line starts with the common indent, and putting it back in
+        /// front of each stripped line gives the line again: nothing but the indent is lost.
+        #[test]
+        fn the_common_indent_is_a_prefix_of_every_non_blank_line(
+            lines in proptest::collection::vec("[ \t]{0,6}[a-z ]{0,8}", 0..12)
+        ) {
+            let text = lines.join("\n");
+            let indent = common_indent(&text);
+            prop_assert!(indent.bytes().all(|b| b == b' ' || b == b'\t'));
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                let rest = line.strip_prefix(indent);
+                prop_assert!(rest.is_some(), "{line:?} lacks {indent:?}");
+                prop_assert_eq!(format!("{indent}{}", rest.unwrap_or_default()), line);
+            }
+        }
+    }
+
+    #[test]
+    fn indent_is_described_by_what_it_is_made_of() {
+        assert_eq!(describe_indent("    "), "4 spaces");
+        assert_eq!(describe_indent("\t\t"), "2 tabs");
+        assert_eq!(describe_indent("\t  "), "3 whitespace characters");
+        assert_eq!(common_indent("    a\n\n  \n      b\n"), "    ");
+        assert_eq!(common_indent("\tx\n  y\n"), "");
+        assert_eq!(
+            worth_removing("  ", "  a\n  b\n"),
+            "",
+            "a short read keeps its indent"
+        );
     }
 }

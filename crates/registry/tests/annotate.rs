@@ -83,3 +83,61 @@ fn grep_context_reaches_the_model_and_only_match_lines_carry_ids() {
     assert!(context.iter().all(|l| !l.contains("[c")), "{text}");
     assert!(text.contains(": [c"), "match line lost its ID:\n{text}");
 }
+
+/// A grep hit's label carries its range only when the reader cannot see it: an ID whose
+/// range is printed with the match, or that was labelled with its range earlier in the
+/// result, is printed bare.
+#[test]
+fn grep_labels_leave_out_ranges_the_reader_sees() {
+    let index = Index::open(
+        &fixture(),
+        &IndexOptions {
+            cache: CacheMode::Disabled,
+            progress: None,
+        },
+    )
+    .unwrap();
+    let root = RepoRoot::new(fixture()).unwrap();
+    let outline = DbOutline {
+        db: index.db(),
+        ws: index.workspace(),
+    };
+    let mut registry = Registry::new();
+    let args = GrepArgs {
+        context: 1,
+        ..GrepArgs::new("recordStore")
+    };
+    let grep = Observation::Grep(grep::run(&root, &args).unwrap());
+    registry.record(0, &grep, &outline);
+    let text = render_observation(&grep, &registry);
+    insta::assert_snapshot!("grep_labels_with_context", text);
+
+    let mut path = String::new();
+    let mut printed: Vec<(String, u32)> = Vec::new();
+    for line in text.lines() {
+        if let Some(p) = line.strip_prefix("## ") {
+            path = p.to_owned();
+        } else if let Some(Ok(n)) = line.split_once([':', '-']).map(|(n, _)| n.parse::<u32>()) {
+            printed.push((path.clone(), n));
+        }
+    }
+    let mut labelled = std::collections::HashSet::new();
+    for line in text.lines() {
+        let Some((_, rest)) = line.split_once(": [") else {
+            continue;
+        };
+        let label = rest.split(']').next().unwrap();
+        let id: sightline_registry::CandidateId = label.split(' ').next().unwrap().parse().unwrap();
+        let c = registry.get(id).unwrap();
+        if label.contains(' ') {
+            labelled.insert(id);
+            continue;
+        }
+        let range = c.range.unwrap();
+        let seen = (range.start..=range.end).all(|n| printed.contains(&(c.path.clone(), n)));
+        assert!(
+            seen || labelled.contains(&id),
+            "{id} printed bare but its range {range:?} is not shown:\n{text}"
+        );
+    }
+}
