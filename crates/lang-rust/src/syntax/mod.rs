@@ -33,7 +33,7 @@ mod prop_tests;
 mod tests;
 mod uses;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use tree_sitter::{Node, Tree};
 
@@ -93,9 +93,9 @@ struct Extractor<'t> {
     inline_mods: Vec<&'t str>,
     facts: FileFacts,
     /// (name, enclosing) of references already recorded.
-    refs: HashSet<(&'t str, u32)>,
+    refs: FxHashSet<(&'t str, u32)>,
     /// (receiver, name, enclosing) of path references already recorded.
-    path_refs: HashSet<(&'t str, &'t str, u32)>,
+    path_refs: FxHashSet<(&'t str, &'t str, u32)>,
     /// The node whose usage its parent already recorded (a callee, a macro's name).
     covered: Option<usize>,
     /// Attribute items met in a row at frame depth `attrs_depth`, in source order: they
@@ -122,8 +122,8 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
             line_count,
             ..FileFacts::default()
         },
-        refs: HashSet::new(),
-        path_refs: HashSet::new(),
+        refs: FxHashSet::default(),
+        path_refs: FxHashSet::default(),
         covered: None,
         attrs: Vec::new(),
         attrs_depth: 0,
