@@ -146,25 +146,37 @@ pub(crate) fn subword_count(ident: &str) -> usize {
 
 /// Iterates the identifier-like tokens of a text (a letter, `_` or `$`, then letters,
 /// digits, `_` or `$`; letters of any script), including those inside comments and string
-/// literals.
+/// literals. ASCII bytes are classified as bytes and only the others decoded as chars:
+/// source text is mostly ASCII and this scan reads every byte of every file.
 pub fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
-    let mut chars = text.char_indices().peekable();
+    let mut at = 0;
     std::iter::from_fn(move || {
-        while let Some((i, c)) = chars.next() {
+        while let Some(c) = char_at(text, at) {
+            let start = at;
+            at += c.len_utf8();
             if c.is_alphabetic() || c == '_' || c == '$' {
-                let mut end = i + c.len_utf8();
-                while let Some(&(j, d)) = chars.peek() {
+                while let Some(d) = char_at(text, at) {
                     if !(d.is_alphanumeric() || d == '_' || d == '$') {
                         break;
                     }
-                    end = j + d.len_utf8();
-                    chars.next();
+                    at += d.len_utf8();
                 }
-                return Some(&text[i..end]);
+                return Some(&text[start..at]);
             }
         }
         None
     })
+}
+
+/// The char starting at byte `at` of `text` (a char boundary), decoding only non-ASCII.
+#[inline]
+fn char_at(text: &str, at: usize) -> Option<char> {
+    let b = *text.as_bytes().get(at)?;
+    if b.is_ascii() {
+        Some(char::from(b))
+    } else {
+        text.get(at..).and_then(|rest| rest.chars().next())
+    }
 }
 
 /// Term frequencies of one file: every identifier-like token split into subwords, plus the
@@ -181,16 +193,24 @@ pub struct TermCounts {
 impl TermCounts {
     /// Counts the terms of a file's text. Total: any text is accepted.
     pub(crate) fn from_text(text: &str) -> TermCounts {
+        // A file repeats its identifiers: each distinct token is counted first (borrowed
+        // from the text, one lookup per token), then split and normalised once with its
+        // count, which is what splitting every occurrence adds up to.
+        let mut tokens: FxHashMap<&str, u32> = FxHashMap::default();
+        for tok in identifier_tokens(text) {
+            let n = tokens.entry(tok).or_insert(0);
+            *n = n.saturating_add(1);
+        }
         let mut map: FxHashMap<String, u32> = FxHashMap::default();
         let mut total: u32 = 0;
         let mut buf = String::new();
         let mut compound = String::new();
-        for tok in identifier_tokens(text) {
+        for (tok, n) in tokens {
             // Most tokens are one lowercase word: counted as their normal form, no compound.
             if tok.bytes().all(|b| b.is_ascii_lowercase()) {
                 if is_term(tok) {
-                    crate::stem::with_stem(tok, |t| bump(&mut map, t));
-                    total = total.saturating_add(1);
+                    crate::stem::with_stem(tok, |t| bump(&mut map, t, n));
+                    total = total.saturating_add(n);
                 }
                 continue;
             }
@@ -203,15 +223,15 @@ impl TermCounts {
                 compound.push_str(&buf);
                 let mut counted = false;
                 for_each_term(&buf, |t| {
-                    bump(&mut map, t);
+                    bump(&mut map, t, n);
                     counted = true;
                 });
                 if counted {
-                    total = total.saturating_add(1);
+                    total = total.saturating_add(n);
                 }
             });
             if parts > 1 && tok.len() <= MAX_TERM_LEN {
-                bump(&mut map, &compound);
+                bump(&mut map, &compound, n);
             }
         }
         let mut terms: Vec<(Box<str>, u32)> = map
@@ -231,11 +251,12 @@ impl TermCounts {
     }
 }
 
-fn bump(map: &mut FxHashMap<String, u32>, key: &str) {
+/// Adds `by` occurrences of `key` (saturating, so the order of additions never matters).
+fn bump(map: &mut FxHashMap<String, u32>, key: &str, by: u32) {
     if let Some(n) = map.get_mut(key) {
-        *n = n.saturating_add(1);
+        *n = n.saturating_add(by);
     } else {
-        map.insert(key.to_owned(), 1);
+        map.insert(key.to_owned(), by);
     }
 }
 
@@ -319,7 +340,68 @@ mod tests {
         assert_eq!(c.get("it"), 1);
     }
 
+    /// Tokens as a scan over chars finds them: what [`identifier_tokens`] must equal.
+    fn tokens_by_chars(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if c.is_alphabetic() || c == '_' || c == '$' {
+                let mut end = i + c.len_utf8();
+                while let Some(&(j, d)) = chars.peek() {
+                    if !(d.is_alphanumeric() || d == '_' || d == '$') {
+                        break;
+                    }
+                    end = j + d.len_utf8();
+                    chars.next();
+                }
+                out.push(&text[i..end]);
+            }
+        }
+        out
+    }
+
+    /// Term counts as splitting every occurrence on its own gives them: what
+    /// [`TermCounts::from_text`] must equal.
+    fn counts_by_occurrence(text: &str) -> TermCounts {
+        let mut map: FxHashMap<String, u32> = FxHashMap::default();
+        let mut total: u32 = 0;
+        for tok in tokens_by_chars(text) {
+            let mut parts = 0;
+            let mut compound = String::new();
+            split_words(tok, |w| {
+                parts += 1;
+                let lower = lowercase_word(w);
+                compound.push_str(&lower);
+                let mut counted = false;
+                for_each_term(&lower, |t| {
+                    bump(&mut map, t, 1);
+                    counted = true;
+                });
+                if counted {
+                    total = total.saturating_add(1);
+                }
+            });
+            if parts > 1 && tok.len() <= MAX_TERM_LEN {
+                bump(&mut map, &compound, 1);
+            }
+        }
+        let mut terms: Vec<(Box<str>, u32)> = map
+            .into_iter()
+            .map(|(t, n)| (t.into_boxed_str(), n))
+            .collect();
+        terms.sort_unstable();
+        TermCounts { terms, total }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn counting_distinct_tokens_equals_counting_every_occurrence(
+            text in "([a-zA-Z_$]{1,8}|[0-9]{1,3}|[ .;(){}\n]|größe|İx|ǅa|\\PC){0,60}"
+        ) {
+            proptest::prop_assert_eq!(identifier_tokens(&text).collect::<Vec<_>>(), tokens_by_chars(&text));
+            proptest::prop_assert_eq!(TermCounts::from_text(&text), counts_by_occurrence(&text));
+        }
+
         #[test]
         fn splitting_never_panics_and_yields_alphanumeric_words(s in "\\PC{0,40}|İ[a-z]") {
             for w in split_identifier(&s) {

@@ -28,7 +28,7 @@
 
 mod kinds;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use tree_sitter::{Node, Tree};
 
@@ -100,7 +100,11 @@ const PREDECLARED: [&str; 44] = [
 
 /// Whether `name` is one of Go's predeclared identifiers.
 pub(crate) fn is_predeclared(name: &str) -> bool {
-    PREDECLARED.binary_search(&name).is_ok()
+    // Every predeclared identifier is a short lower-case word: most names a file uses are
+    // told apart by their length or first letter, without the search.
+    name.len() <= 10
+        && name.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+        && PREDECLARED.binary_search(&name).is_ok()
 }
 
 /// Whether a Go name is exported: its first character is an upper-case letter.
@@ -138,9 +142,9 @@ struct Extractor<'t> {
     quiet_depth: u32,
     facts: FileFacts,
     /// (name, receiver as written, enclosing) of references already recorded.
-    refs: HashSet<(&'t str, &'t str, u32)>,
+    refs: FxHashSet<(&'t str, &'t str, u32)>,
     /// Nodes whose name a call, instantiation or conversion already recorded.
-    covered: HashSet<usize>,
+    covered: FxHashSet<usize>,
     /// Receivers and parameters in scope declared with a named type of the package, as
     /// (name, type name), innermost last.
     typed: Vec<(&'t str, &'t str)>,
@@ -160,8 +164,8 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
             line_count,
             ..FileFacts::default()
         },
-        refs: HashSet::new(),
-        covered: HashSet::new(),
+        refs: FxHashSet::default(),
+        covered: FxHashSet::default(),
         typed: Vec::new(),
         check_errors: root.has_error(),
     };

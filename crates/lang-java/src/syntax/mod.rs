@@ -35,7 +35,7 @@ mod scope;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use tree_sitter::{Node, Tree};
 
@@ -89,7 +89,7 @@ struct Extractor<'t> {
     facts: FileFacts,
     /// References kept so far, by (name, receiver as written, enclosing declaration):
     /// each once.
-    refs: HashSet<(&'t str, &'t str, u32)>,
+    refs: FxHashSet<(&'t str, &'t str, u32)>,
     /// The variables in scope with their declared types, innermost last.
     vars: Vec<scope::Var<'t>>,
     /// Nodes a parent already recorded as a usage (the type of `new T()`, the method of
@@ -111,7 +111,7 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
             line_count,
             ..FileFacts::default()
         },
-        refs: HashSet::new(),
+        refs: FxHashSet::default(),
         vars: Vec::new(),
         covered: Vec::new(),
         check_errors: root.has_error(),

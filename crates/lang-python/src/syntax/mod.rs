@@ -18,7 +18,7 @@ mod tests;
 
 use kinds::python_grammar;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use tree_sitter::{Node, Tree};
 
@@ -65,10 +65,10 @@ struct Extractor<'t> {
     decl_stack: Vec<DeclIndex>,
     quiet_depth: u32,
     facts: FileFacts,
-    refs: HashSet<(&'t str, u32)>,
+    refs: FxHashSet<(&'t str, u32)>,
     /// (parent, name) of assignments already declared: a name assigned in both branches
     /// of an `if` is one declaration.
-    assigned: HashSet<(u32, &'t str)>,
+    assigned: FxHashSet<(u32, &'t str)>,
     check_errors: bool,
 }
 
@@ -85,8 +85,8 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
             line_count,
             ..FileFacts::default()
         },
-        refs: HashSet::new(),
-        assigned: HashSet::new(),
+        refs: FxHashSet::default(),
+        assigned: FxHashSet::default(),
         check_errors: root.has_error(),
     };
     traverse::traverse(root, &mut ex);

@@ -31,9 +31,10 @@ mod kinds;
 mod prop_tests;
 #[cfg(test)]
 mod tests;
+mod tokens;
 mod uses;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use tree_sitter::{Node, Tree};
 
@@ -80,6 +81,8 @@ struct Frame<'t> {
     pattern: bool,
     /// The node is an inline module whose name was pushed on `inline_mods`.
     inline_mod: bool,
+    /// The node is a token tree whose names were pushed on `token_names`.
+    token_tree: bool,
 }
 
 struct Extractor<'t> {
@@ -93,9 +96,9 @@ struct Extractor<'t> {
     inline_mods: Vec<&'t str>,
     facts: FileFacts,
     /// (name, enclosing) of references already recorded.
-    refs: HashSet<(&'t str, u32)>,
+    refs: FxHashSet<(&'t str, u32)>,
     /// (receiver, name, enclosing) of path references already recorded.
-    path_refs: HashSet<(&'t str, &'t str, u32)>,
+    path_refs: FxHashSet<(&'t str, &'t str, u32)>,
     /// The node whose usage its parent already recorded (a callee, a macro's name).
     covered: Option<usize>,
     /// Attribute items met in a row at frame depth `attrs_depth`, in source order: they
@@ -104,6 +107,8 @@ struct Extractor<'t> {
     attrs_depth: usize,
     /// The attributes of the node being entered (taken from `attrs`).
     own_attrs: Vec<Node<'t>>,
+    /// The neighbours of the names of the token trees around the current node.
+    token_names: Vec<tokens::TokenNames<'t>>,
     check_errors: bool,
 }
 
@@ -122,12 +127,13 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
             line_count,
             ..FileFacts::default()
         },
-        refs: HashSet::new(),
-        path_refs: HashSet::new(),
+        refs: FxHashSet::default(),
+        path_refs: FxHashSet::default(),
         covered: None,
         attrs: Vec::new(),
         attrs_depth: 0,
         own_attrs: Vec::new(),
+        token_names: Vec::new(),
         check_errors: root.has_error(),
     };
     traverse::traverse(root, &mut ex);
@@ -165,7 +171,14 @@ impl<'t> Extractor<'t> {
             quiet: false,
             pattern: (field != 0 && field == f.pattern) || kind == RsKind::ClosureParameters,
             inline_mod: false,
+            token_tree: kind == RsKind::TokenTree,
         };
+        if frame.token_tree {
+            let g = self.g;
+            let is_name = |n| matches!(g.kind(n), RsKind::Identifier | RsKind::TypeIdentifier);
+            self.token_names
+                .push(tokens::TokenNames::of(node, self.text, is_name));
+        }
         if self.covered == Some(node.id()) {
             // The parent recorded this node's usage already.
             self.covered = None;
@@ -241,6 +254,9 @@ impl<'t> Extractor<'t> {
             }
             if frame.inline_mod {
                 self.inline_mods.pop();
+            }
+            if frame.token_tree {
+                self.token_names.pop();
             }
         }
     }
@@ -691,17 +707,11 @@ impl<'t> Extractor<'t> {
     /// A name among a macro's tokens: a call when `(…)` or `!` follows it, with the name
     /// before `::` or `.` as its receiver; a reference otherwise.
     fn token(&mut self, node: Node<'t>, text: &'t str) {
-        let next = node.next_sibling();
-        let called = next.is_some_and(|n| {
-            n.kind() == "!"
-                || (n.kind() == "token_tree" && n.child(0).is_some_and(|c| c.kind() == "("))
-        });
-        let receiver = node
-            .prev_sibling()
-            .filter(|p| p.kind() == "::" || p.kind() == ".")
-            .and_then(|p| p.prev_sibling())
-            .filter(|q| matches!(q.kind(), "identifier" | "self"))
-            .map_or("", |q| node_text(self.text, q));
+        let tokens::Neighbours { called, receiver } = self
+            .token_names
+            .last_mut()
+            .and_then(|names| names.take(node.id()))
+            .unwrap_or_else(|| tokens::by_siblings(node, self.text));
         match (called, receiver.is_empty()) {
             (true, true) => self.push_usage(call_kind(text), text, String::new(), node),
             (true, false) => self.push_usage(UsageKind::Call, text, receiver.to_owned(), node),
