@@ -83,8 +83,13 @@ pub(crate) fn sightings(
                         text.push_str(&l.text);
                         text.push('\n');
                     }
-                    // A cut line is not verbatim evidence.
-                    let text = (!m.truncated).then(|| ObservedText {
+                    // A cut line (the match's or a context line) is not verbatim evidence.
+                    let cut = m.truncated
+                        || m.context_before
+                            .iter()
+                            .chain(&m.context_after)
+                            .any(|l| l.truncated);
+                    let text = (!cut).then(|| ObservedText {
                         lines: LineRange::new(first, last),
                         text,
                     });

@@ -103,8 +103,10 @@ fn grep_labels_leave_out_ranges_the_reader_sees() {
         ws: index.workspace(),
     };
     let mut registry = Registry::new();
+    // The test file's lines too (not folded), for their runs of one label.
     let args = GrepArgs {
         context: 1,
+        secondary: true,
         ..GrepArgs::new("recordStore")
     };
     let grep = Observation::Grep(grep::run(&root, &args).unwrap());

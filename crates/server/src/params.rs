@@ -128,6 +128,9 @@ pub struct GrepParams {
     /// true: each matching file once with its count of matching lines, no lines.
     #[serde(default)]
     pub files_only: bool,
+    /// Lines of tests, examples too.
+    #[serde(default)]
+    pub secondary: bool,
     /// Its default is in the schema.
     #[serde(default = "default_max_matches")]
     #[schemars(description = "")]
@@ -156,6 +159,7 @@ impl ToolArgs for GrepParams {
             max_matches: self.max_matches,
             context: self.context,
             files_only: self.files_only,
+            secondary: self.secondary,
         })
     }
 }

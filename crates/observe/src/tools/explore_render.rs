@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 
+use super::dir_list::{dir_lines, gather_by_dir};
+
 use crate::escape::inline;
 
 use super::explore_code::{ExploreResult, FileMatch, Window, WindowView};
@@ -63,15 +65,16 @@ impl ExploreResult {
         }
         signature_section(&mut out, self, annotate);
         if !self.more_files.is_empty() {
-            let listed: Vec<String> = self
-                .more_files
-                .iter()
-                .map(|m| {
-                    let id = file_tag(m).map(|t| format!(" {t}")).unwrap_or_default();
-                    format!("{}{id}", inline(&m.path))
-                })
-                .collect();
-            let _ = writeln!(out, "\nmore files: {}", listed.join(", "));
+            // A directory printed once for its files, as grep's file lists do; the
+            // directories in the order of their best-ranked file.
+            let gathered = gather_by_dir(&self.more_files, |m| &m.path);
+            let lines = dir_lines(
+                &gathered,
+                |m| &m.path,
+                |m| file_tag(m).unwrap_or_default(),
+                " ",
+            );
+            let _ = writeln!(out, "\nmore files: {}", lines.join("; "));
         }
         left_out(&mut out, self, elided);
         out

@@ -13,6 +13,7 @@ use super::grep_sink::{CountSink, FileSink};
 use super::grep_skipped::{SkipReason, SkippedFile, SkippedFiles};
 use super::path_glob::PathGlob;
 use super::walk::{self, SkipCounts};
+use crate::path_traits::path_traits;
 use crate::paths::{RepoRoot, to_rel};
 
 /// Default for [`GrepArgs::max_matches`].
@@ -31,6 +32,8 @@ pub(crate) const MAX_COUNTED_MATCHES: usize = 100_000;
 /// Bytes of files read only to count matches (after `max_matches` was reached) before
 /// counting stops; bounds the extra work on a huge repository.
 pub(crate) const MAX_COUNTED_BYTES: u64 = 256 << 20;
+/// Folded secondary files listed by name; the rest are counted.
+pub const MAX_FOLDED_LISTED: usize = 20;
 /// Diagnostics beyond this many are summarized in one final entry.
 const MAX_DIAGNOSTICS: usize = 100;
 
@@ -73,6 +76,11 @@ pub struct GrepArgs {
     /// at a pattern that may match widely.
     #[serde(default)]
     pub files_only: bool,
+    /// Print the lines of secondary files (tests, examples, generated or vendored code, by
+    /// [`path_traits`]) even when primary files match too; by default they are then
+    /// folded to one count per file after the primary files' lines.
+    #[serde(default)]
+    pub secondary: bool,
 }
 
 fn default_max_matches() -> usize {
@@ -91,6 +99,7 @@ impl GrepArgs {
             max_matches: DEFAULT_MAX_MATCHES,
             context: 0,
             files_only: false,
+            secondary: false,
         }
     }
 }
@@ -100,7 +109,8 @@ impl GrepArgs {
 pub struct GrepLine {
     /// 1-based line number.
     pub line: u32,
-    /// The line without its terminator, cut to at most 300 characters.
+    /// The line without its terminator; a line over 300 characters is cut to 300 (see
+    /// [`GrepMatch::text`]) with `…` on each cut side.
     pub text: String,
     /// Whether `text` was cut.
     pub truncated: bool,
@@ -113,7 +123,9 @@ pub struct GrepMatch {
     pub path: String,
     /// 1-based line number of the match.
     pub line: u32,
-    /// The matching line without its terminator, cut to at most 300 characters.
+    /// The matching line without its terminator. A line over 300 characters is cut to
+    /// 300 around its first match (from the start when the match lies within the first
+    /// 300), with `…` on each cut side.
     pub text: String,
     /// Whether `text` was cut.
     pub truncated: bool,
@@ -128,12 +140,24 @@ pub struct GrepMatch {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 pub struct GrepResult {
     /// Matches in path order (directory contents right after the directory), then line
-    /// order.
+    /// order; secondary files' only when no primary file matched (see `folded`).
     pub matches: Vec<GrepMatch>,
     /// With [`GrepArgs::files_only`]: the files with a match and their counts of matching
-    /// lines, in path order (at most `max_matches` files), instead of `matches`.
+    /// lines (at most `max_matches` files), instead of `matches`: primary files first,
+    /// then secondary ones, each in path order.
     #[serde(default)]
     pub file_counts: Vec<FileCount>,
+    /// Secondary files whose lines were left out of `matches` because primary files
+    /// matched too (unless [`GrepArgs::secondary`]), with their counts, in path order; at
+    /// most 20 (`folded_files` counts them all).
+    #[serde(default)]
+    pub folded: Vec<FileCount>,
+    /// Secondary files folded, listed or not.
+    #[serde(default)]
+    pub folded_files: usize,
+    /// Matching lines in the folded files (part of `total_matches`).
+    #[serde(default)]
+    pub folded_matches: usize,
     /// Files whose contents were searched.
     pub files_searched: usize,
     /// Files with at least one reported match.
@@ -206,6 +230,19 @@ impl GrepResult {
         let mut out = String::new();
         super::grep_render::render_matches(&mut out, &self.matches, tag);
         super::grep_render::render_file_counts(&mut out, &self.file_counts);
+        if self.folded_files > 0 {
+            let at_least = if self.totals_capped { "at least " } else { "" };
+            let _ = writeln!(
+                out,
+                "{at_least}{} more lines in secondary files (`secondary: true` prints them):",
+                self.folded_matches
+            );
+            super::grep_render::render_file_counts(&mut out, &self.folded);
+            let unlisted = self.folded_files.saturating_sub(self.folded.len());
+            if unlisted > 0 {
+                let _ = writeln!(out, "and {at_least}{unlisted} more files");
+            }
+        }
         if self.matches.is_empty() && self.file_counts.is_empty() {
             match self.other_reading {
                 Some(other) => {
@@ -234,14 +271,19 @@ impl GrepResult {
             );
         } else if self.truncated {
             let at_least = if self.totals_capped { "at least " } else { "" };
+            // Folded files are listed above, not part of what is "not shown".
+            let total = self.total_matches.saturating_sub(self.folded_matches);
+            let files = self
+                .total_files_with_matches
+                .saturating_sub(self.folded_files);
             let _ = writeln!(
                 out,
                 "(showing {} of {at_least}{} matches in {} of {at_least}{} files; narrow the \
                  pattern, path or glob to see the rest)",
                 self.matches.len(),
-                self.total_matches.max(self.matches.len()),
+                total.max(self.matches.len()),
                 self.files_with_matches,
-                self.total_files_with_matches.max(self.files_with_matches),
+                files.max(self.files_with_matches),
             );
         }
         for file in &self.skipped_files {
@@ -305,22 +347,53 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     let mut counter = SearcherBuilder::new()
         .binary_detection(BinaryDetection::quit(0))
         .build();
+    // Primary files are searched first; secondary files after them, their lines folded
+    // to counts when a primary file matched (a search under a secondary path, or one
+    // matching secondary files only, prints them as any other).
+    let (primary, secondary): (Vec<FoundFile>, Vec<FoundFile>) = match args.secondary {
+        true => (files, Vec::new()),
+        false => files
+            .into_iter()
+            .partition(|(rel, ..)| !path_traits(root.languages(), rel).is_secondary()),
+    };
     let mut counted_bytes = 0u64;
-    for (rel, abs, size) in files.iter().cloned() {
+    // Whether a primary file matched, known once the first secondary file is reached.
+    let mut primary_matched: Option<bool> = None;
+    let in_order = primary.iter().map(|f| (f, false));
+    for ((rel, abs, size), is_secondary) in in_order.chain(secondary.iter().map(|f| (f, true))) {
+        let fold = is_secondary
+            && !args.files_only
+            && *primary_matched.get_or_insert(result.total_matches > 0);
+        // Files read only to count (after the limit, or folded) are bounded in bytes.
+        let count_only = result.truncated || fold;
         if result.total_matches >= MAX_COUNTED_MATCHES
-            || (result.truncated && counted_bytes.saturating_add(size) > MAX_COUNTED_BYTES)
+            || (count_only && counted_bytes.saturating_add(*size) > MAX_COUNTED_BYTES)
         {
             result.totals_capped = true;
             break;
         }
-        if result.truncated {
+        if count_only {
             counted_bytes += size;
         }
         let file = SearchedFile {
-            rel: &rel,
-            abs: &abs,
-            size,
+            rel,
+            abs,
+            size: *size,
         };
+        if fold {
+            let found = count_file(&mut counter, &matcher, &file, &mut skipped, &mut result);
+            if found > 0 {
+                result.folded_files += 1;
+                result.folded_matches += found;
+                if result.folded.len() < MAX_FOLDED_LISTED {
+                    result.folded.push(FileCount {
+                        path: rel.clone(),
+                        matches: found,
+                    });
+                }
+            }
+            continue;
+        }
         if result.truncated || args.files_only {
             let found = count_file(&mut counter, &matcher, &file, &mut skipped, &mut result);
             if args.files_only && found > 0 && !result.truncated {
@@ -350,6 +423,7 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
         }
     }
     if result.total_matches == 0 {
+        let files: Vec<FoundFile> = primary.into_iter().chain(secondary).collect();
         result.other_reading = other_reading(args, &files);
     }
     skipped
@@ -512,7 +586,7 @@ fn search_file(
     skipped: &mut SkippedFiles,
     result: &mut GrepResult,
 ) -> bool {
-    let mut sink = FileSink::new(file.rel, remaining, context);
+    let mut sink = FileSink::new(file.rel, matcher, remaining, context);
     let searched = searcher.search_path(matcher, file.abs, &mut sink);
     // A file found to contain NUL is binary; any lines reported before the NUL was seen
     // are discarded rather than shown as if it were text.

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::dir_list::dir_lines;
 use super::grep::{FileCount, GrepMatch};
 use crate::escape::inline;
 
@@ -81,31 +82,11 @@ fn render_file(
     }
 }
 
-/// Renders `counts` (in path order): `path: n` for a file alone in its directory among
-/// its neighbours (or at the root), `dir/: name n, name n` for consecutive files of one directory, so a
-/// long shared directory is printed once.
+/// Renders `counts` (in path order), a directory printed once for its consecutive files
+/// (see [`dir_lines`]).
 pub(crate) fn render_file_counts(out: &mut String, counts: &[FileCount]) {
-    let mut rest = counts;
-    while let Some(first) = rest.first() {
-        let dir = parent(&first.path);
-        let same_dir = rest.iter().take_while(|f| parent(&f.path) == dir).count();
-        let (group, tail) = rest.split_at(same_dir);
-        if group.len() == 1 || dir.is_empty() {
-            for f in group {
-                let _ = writeln!(out, "{}: {}", inline(&f.path), f.matches);
-            }
-        } else {
-            let files: Vec<String> = group
-                .iter()
-                .map(|f| format!("{} {}", inline(&f.path[dir.len()..]), f.matches))
-                .collect();
-            let _ = writeln!(out, "{}: {}", inline(dir), files.join(", "));
-        }
-        rest = tail;
+    let lines = dir_lines(counts, |f| &f.path, |f| f.matches.to_string(), ": ");
+    for line in lines {
+        let _ = writeln!(out, "{line}");
     }
-}
-
-/// `path`'s directory with its trailing `/` (empty at the repository's root).
-fn parent(path: &str) -> &str {
-    path.rfind('/').map_or("", |i| &path[..=i])
 }

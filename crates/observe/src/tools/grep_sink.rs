@@ -2,12 +2,16 @@
 //! context) is kept once, and each match's context is cut out of that list at the end, so
 //! a line near two matches appears in both contexts.
 
+use grep_matcher::Matcher as _;
+use grep_regex::RegexMatcher;
 use grep_searcher::{Searcher, Sink, SinkContext, SinkMatch};
 
 use super::grep::{GrepLine, GrepMatch, MAX_LINE_CHARS};
 
 pub(crate) struct FileSink<'a> {
     rel: &'a str,
+    /// Finds the match within a long line, so the line is cut around it.
+    matcher: &'a RegexMatcher,
     /// Matches this file may still contribute before the global limit is reached.
     remaining: usize,
     context: u32,
@@ -32,9 +36,15 @@ pub(crate) struct FileOutcome {
 }
 
 impl<'a> FileSink<'a> {
-    pub(crate) fn new(rel: &'a str, remaining: usize, context: u32) -> FileSink<'a> {
+    pub(crate) fn new(
+        rel: &'a str,
+        matcher: &'a RegexMatcher,
+        remaining: usize,
+        context: u32,
+    ) -> FileSink<'a> {
         FileSink {
             rel,
+            matcher,
             remaining,
             context,
             lines: Vec::new(),
@@ -83,9 +93,15 @@ impl<'a> FileSink<'a> {
         }
     }
 
-    fn record(&mut self, line_number: Option<u64>, bytes: &[u8]) -> u32 {
+    /// Keeps one line; `matched` is the byte range of its match, if it is a match line.
+    fn record(
+        &mut self,
+        line_number: Option<u64>,
+        bytes: &[u8],
+        matched: Option<(usize, usize)>,
+    ) -> u32 {
         let line = line_number.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
-        let (text, truncated, valid) = decode_line(bytes);
+        let (text, truncated, valid) = decode_line(bytes, matched);
         if !valid {
             self.invalid_utf8_lines += 1;
             self.first_invalid_utf8.get_or_insert(line);
@@ -111,14 +127,25 @@ impl Sink for FileSink<'_> {
             self.unreported += 1;
             return Ok(true);
         }
-        let line = self.record(mat.line_number(), mat.bytes());
+        let bytes = mat.bytes();
+        // Only a line that may need cutting is searched again for its match's position.
+        let matched = match bytes.len() > MAX_LINE_CHARS {
+            true => self
+                .matcher
+                .find(bytes)
+                .ok()
+                .flatten()
+                .map(|m| (m.start(), m.end())),
+            false => None,
+        };
+        let line = self.record(mat.line_number(), bytes, matched);
         self.match_lines.push(line);
         Ok(true)
     }
 
     fn context(&mut self, _: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, Self::Error> {
         if !self.limit_hit {
-            self.record(ctx.line_number(), ctx.bytes());
+            self.record(ctx.line_number(), ctx.bytes(), None);
         }
         Ok(true)
     }
@@ -129,19 +156,60 @@ impl Sink for FileSink<'_> {
     }
 }
 
-/// The line without its terminator, cut to [`MAX_LINE_CHARS`] characters; also whether it
-/// was cut and whether it was valid UTF-8 (invalid bytes become U+FFFD).
-fn decode_line(bytes: &[u8]) -> (String, bool, bool) {
+/// The line without its terminator, cut to [`MAX_LINE_CHARS`] characters around
+/// `matched` (its match's byte range; from the start without one); also whether it was cut
+/// and whether it was valid UTF-8 (invalid bytes become U+FFFD).
+fn decode_line(bytes: &[u8], matched: Option<(usize, usize)>) -> (String, bool, bool) {
     let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
     let (text, valid) = match std::str::from_utf8(bytes) {
         Ok(text) => (text.to_string(), true),
         Err(_) => (String::from_utf8_lossy(bytes).into_owned(), false),
     };
-    match text.char_indices().nth(MAX_LINE_CHARS) {
-        Some((cut, _)) => (text[..cut].to_string(), true, valid),
+    // The match in characters: what precedes each end, decoded the way the text was.
+    let chars_before = |at: usize| {
+        String::from_utf8_lossy(&bytes[..at.min(bytes.len())])
+            .chars()
+            .count()
+    };
+    let matched = matched.map(|(start, end)| (chars_before(start), chars_before(end)));
+    match cut_around(&text, MAX_LINE_CHARS, matched) {
+        Some(cut) => (cut, true, valid),
         None => (text, false, valid),
     }
+}
+
+/// `text` cut to `width` characters when it is longer, `…` on each cut side: from the
+/// start when the match (`matched`, in characters) ends within `width`, otherwise a window
+/// centred on the match (its start kept when the match alone is wider). `None` when the
+/// text fits.
+pub(crate) fn cut_around(
+    text: &str,
+    width: usize,
+    matched: Option<(usize, usize)>,
+) -> Option<String> {
+    let total = text.chars().count();
+    if total <= width {
+        return None;
+    }
+    let (start, end) = matched.unwrap_or((0, 0));
+    let end = end.max(start);
+    let begin = match end <= width {
+        true => 0,
+        false => {
+            let slack = width - (end - start).min(width);
+            start.saturating_sub(slack / 2).min(total - width)
+        }
+    };
+    let mut out = String::with_capacity(width + 8);
+    if begin > 0 {
+        out.push('…');
+    }
+    out.extend(text.chars().skip(begin).take(width));
+    if begin + width < total {
+        out.push('…');
+    }
+    Some(out)
 }
 
 /// Counts one file's matching lines without keeping them: what `grep` does with the files

@@ -1,5 +1,6 @@
 //! Typed exploration tools.
 
+mod dir_list;
 pub mod error;
 pub mod explore_code;
 mod explore_render;
