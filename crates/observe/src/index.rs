@@ -379,6 +379,9 @@ impl<D: crate::Db + Clone> Index<D> {
                 index.finish_report(None);
             }
         }
+        // The parse's and the cache's garbage, freed on the threads that did not allocate it.
+        drop(cache);
+        crate::memory::release_freed();
         Ok(index)
     }
 
@@ -755,6 +758,7 @@ impl<D: crate::Db + Clone> Index<D> {
             // this evicts nothing live; it needs no other handle to the database alive,
             // and none is once the report's parallel work has joined.)
             salsa::Database::trigger_lru_eviction(&mut self.db);
+            crate::memory::release_freed();
         }
         out
     }
