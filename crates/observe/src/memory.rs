@@ -265,30 +265,16 @@ impl HeapSize for crate::terms::TermCounts {
     }
 }
 
-impl HeapSize for crate::db::ShapeDecl {
-    fn heap_bytes(&self) -> usize {
-        self.name.heap_bytes()
-    }
-}
-
-impl HeapSize for crate::db::ShapeUsage {
-    fn heap_bytes(&self) -> usize {
-        self.name.heap_bytes() + self.receiver.heap_bytes()
-    }
-}
-
 impl<A: HeapSize, B: HeapSize, C: HeapSize> HeapSize for (A, B, C) {
     fn heap_bytes(&self) -> usize {
         self.0.heap_bytes() + self.1.heap_bytes() + self.2.heap_bytes()
     }
 }
 
+/// A shape is a view of the facts (counted with them): only what it adds.
 impl HeapSize for crate::db::FileShape {
     fn heap_bytes(&self) -> usize {
-        self.decls.heap_bytes()
-            + self.imports.heap_bytes()
-            + self.usages.heap_bytes()
-            + self.heritage.heap_bytes()
+        self.own_heap_bytes()
     }
 }
 
