@@ -26,6 +26,28 @@ mod serve;
 static ALLOCATOR: sightline_observe::memory::Counting<mimalloc::MiMalloc> =
     sightline_observe::memory::Counting(mimalloc::MiMalloc);
 
+/// Hands what mimalloc holds free back to the system on the calling thread: freed pages
+/// are purged at once, and blocks other threads freed into this thread's pages are
+/// collected (see `sightline_observe::memory::set_release`).
+fn release_freed_memory() {
+    // SAFETY: `mi_collect` takes no pointer and may run on any thread at any time.
+    unsafe { libmimalloc_sys::mi_collect(true) };
+}
+
+/// mimalloc's `mi_option_purge_delay` (the same position in its v2 and v3 option lists;
+/// `libmimalloc-sys` does not name it).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// A long-lived server hands pages back as soon as they are free, instead of a second
+/// later and only if the allocator runs again then: between calls it does not, so every
+/// call's garbage stayed resident (on the evaluation monorepo, 35 MB over its queries
+/// with nothing changed). A one-off `sightline index` keeps the default, which costs
+/// less system time.
+fn purge_freed_pages_at_once() {
+    // SAFETY: setting an option takes no pointer and is allowed at any time.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+}
+
 #[derive(Parser)]
 #[command(
     name = "sightline",
@@ -58,11 +80,15 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
+    sightline_observe::memory::set_release(release_freed_memory);
     let result = match Cli::parse().command {
         Command::Index(args) => index::run(&args),
         Command::Explore(args) => explore::run(&args),
         Command::Agent(args) => agent::run(&args),
-        Command::Serve(args) => serve::run(&args),
+        Command::Serve(args) => {
+            purge_freed_pages_at_once();
+            serve::run(&args)
+        }
         Command::Definition(args) => nav::definition(&args),
         Command::References(args) => nav::references(&args),
         Command::Outline(args) => nav::outline(&args),

@@ -159,7 +159,7 @@ fn print_resolution_costs(index: &Index) {
         if f.role(db) == FileRole::Manifest {
             continue;
         }
-        for imp in &file_shape(db, *f).imports {
+        for imp in file_shape(db, *f).imports() {
             imports += 1;
             let _ = resolver.resolve(f.path(db), &imp.specifier);
         }

@@ -121,22 +121,23 @@ pub struct FileIndex {
     /// The file's term counts (the search's vocabulary), shared with the file's
     /// [`FileParts`] (encoded as the counts themselves).
     pub terms: Arc<TermCounts>,
-    /// [`FileShape::of`] these facts, when already computed (in parallel, while opening an
-    /// index). A memo of a pure function of `facts`: not persisted, compared or hashed.
+    /// What [`FileShape`] needs of these facts beside them (their distinct usages), when
+    /// already computed (in parallel, while opening an index). A memo of a pure function
+    /// of `facts`: not persisted, compared or hashed.
     #[serde(skip)]
     pub shape_memo: ShapeMemo,
 }
 
-/// See [`FileIndex::shape_memo`].
+/// See [`FileIndex::shape_memo`]: the positions of the facts' distinct usages
+/// ([`distinct_usages`]), the part of a [`FileShape`] that takes a sort to build. (Not
+/// the shape itself, which holds the index this memo is part of.)
 #[derive(Clone, Debug, Default)]
-pub struct ShapeMemo(std::sync::OnceLock<Arc<FileShape>>);
+pub struct ShapeMemo(std::sync::OnceLock<Arc<[u32]>>);
 
 impl ShapeMemo {
-    /// The memoized shape of `facts`, computing it on first use.
-    pub fn get_or_compute(&self, facts: &FileFacts) -> Arc<FileShape> {
-        self.0
-            .get_or_init(|| Arc::new(FileShape::of(facts)))
-            .clone()
+    /// The memoized distinct usages of `facts`, computing them on first use.
+    pub fn get_or_compute(&self, facts: &FileFacts) -> Arc<[u32]> {
+        self.0.get_or_init(|| distinct_usages(facts)).clone()
     }
 }
 
@@ -242,7 +243,8 @@ pub fn file_parts(db: &dyn Db, file: SourceFile) -> FileParts<'_> {
             file.text(db),
         )),
     };
-    let shape = index.shape_memo.get_or_compute(&index.facts);
+    let order = index.shape_memo.get_or_compute(&index.facts);
+    let shape = Arc::new(FileShape::over(index.clone(), order));
     let items = shape.items.clone();
     let terms = index.terms.clone();
     let import_keys = Arc::new(import_keys(&shape));
@@ -274,121 +276,8 @@ pub fn file_items(db: &dyn Db, file: SourceFile) -> Arc<FileItems> {
     file_parts(db, file).items(db)
 }
 
-/// A declaration without its lines: what the graph needs of it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ShapeDecl {
-    /// Its name as written.
-    pub name: String,
-    /// What it declares.
-    pub kind: crate::facts::DeclKind,
-    /// The enclosing declaration's index; `None` at the top level.
-    pub parent: Option<u32>,
-    /// Whether other modules can import it.
-    pub exported: bool,
-    /// Whether it is the module's default export.
-    pub default_export: bool,
-    /// The type it is attached to when declared apart from it.
-    pub attached_to: Option<String>,
-}
-
-/// A usage without its line: a call, render, instantiation or reference.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ShapeUsage {
-    /// How the name is used.
-    pub kind: crate::facts::UsageKind,
-    /// The used name (the member, for `a.b()`).
-    pub name: String,
-    /// The receiver for member usages (`a` in `a.b()`); empty otherwise.
-    pub receiver: String,
-    /// The declaration the usage is inside; `None` at module level.
-    pub enclosing: Option<u32>,
-}
-
-/// The order and identity of usages in a [`FileShape`]: every field of the usage.
-fn usage_key(u: &crate::facts::Usage) -> (Option<u32>, crate::facts::UsageKind, &str, &str) {
-    (u.enclosing, u.kind, u.name.as_str(), u.receiver.as_str())
-}
-
-/// A file's items: its declarations and imports without lines, what other files link
-/// to and what its imports resolve from ([`file_items`]). Its usages are not part of it,
-/// so an edit of a body (a call added) leaves it equal.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FileItems {
-    /// Declarations, in source order (their index is their identity in the file).
-    pub decls: Vec<ShapeDecl>,
-    /// Imports with their line set to 0.
-    pub imports: Vec<crate::facts::Import>,
-}
-
-/// See [`file_shape`]: the file's items (reached through `Deref`: `shape.decls`,
-/// `shape.imports`) and what its bodies use.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FileShape {
-    /// Declarations and imports, shared with [`file_items`].
-    pub items: Arc<FileItems>,
-    /// Deduplicated usages.
-    pub usages: Vec<ShapeUsage>,
-    /// `extends`/`implements` clauses as (declaration index, kind, named type).
-    pub heritage: Vec<(u32, crate::facts::HeritageKind, String)>,
-}
-
-impl FileShape {
-    /// The line-free projection of `facts`.
-    pub fn of(facts: &FileFacts) -> FileShape {
-        let decls = facts
-            .decls
-            .iter()
-            .map(|d| ShapeDecl {
-                name: d.name.clone(),
-                kind: d.kind,
-                parent: d.parent,
-                exported: d.exported,
-                default_export: d.default_export,
-                attached_to: d.attached_to.clone(),
-            })
-            .collect();
-        let imports = facts
-            .imports
-            .iter()
-            .map(|i| crate::facts::Import {
-                line: 0,
-                ..i.clone()
-            })
-            .collect();
-        // Sorted and deduplicated by reference, so each distinct usage is cloned once. The
-        // key is the whole usage, so an unstable sort orders exactly like a stable one.
-        let mut refs: Vec<&crate::facts::Usage> = facts.usages.iter().collect();
-        refs.sort_unstable_by(|a, b| usage_key(a).cmp(&usage_key(b)));
-        refs.dedup_by(|a, b| usage_key(a) == usage_key(b));
-        let usages: Vec<ShapeUsage> = refs
-            .into_iter()
-            .map(|u| ShapeUsage {
-                kind: u.kind,
-                name: u.name.clone(),
-                receiver: u.receiver.clone(),
-                enclosing: u.enclosing,
-            })
-            .collect();
-        let heritage = facts
-            .heritage
-            .iter()
-            .map(|h| (h.decl, h.kind, h.name.clone()))
-            .collect();
-        FileShape {
-            items: Arc::new(FileItems { decls, imports }),
-            usages,
-            heritage,
-        }
-    }
-}
-
-impl std::ops::Deref for FileShape {
-    type Target = FileItems;
-
-    fn deref(&self) -> &FileItems {
-        &self.items
-    }
-}
+use crate::shape::distinct_usages;
+pub use crate::shape::{FileItems, FileShape};
 
 /// Module resolution for the whole workspace at once: every path and every language's
 /// configuration. For callers outside the graph's queries (which resolve through
@@ -451,12 +340,12 @@ pub(crate) fn resolve_imports(
         FileRole::Source(id) => db.languages().of(id).map(|l| (id.language, l)),
         FileRole::Manifest => None,
     };
-    let Some((index, language)) = language.filter(|_| !shape.imports.is_empty()) else {
+    let Some((index, language)) = language.filter(|_| !shape.imports().is_empty()) else {
         return ImportResolutions::default();
     };
     let scope = language.import_scope(file.path(db));
     let resolutions: Vec<crate::resolve::Resolution> = shape
-        .imports
+        .imports()
         .iter()
         .map(|imp| {
             let key = ImportKey::new(db, ws, index, scope, imp.specifier.as_str());
@@ -715,7 +604,7 @@ pub fn decl_word_chunk<'db>(
     let mut index: rustc_hash::FxHashMap<String, Vec<(SourceFile, u32)>> = Default::default();
     for f in term_chunk_files(db, ws, chunk).iter() {
         let shape = file_shape(db, *f);
-        for (d, decl) in shape.decls.iter().enumerate() {
+        for (d, decl) in shape.decls().iter().enumerate() {
             let name = decl.name.as_str();
             let mut keys: Vec<String> = crate::terms::term_words(name);
             if crate::terms::subword_count(name) > 1 {
@@ -799,7 +688,7 @@ pub fn file_import_keys(db: &dyn Db, file: SourceFile) -> Arc<Vec<(String, bool)
 /// See [`file_import_keys`].
 fn import_keys(shape: &FileShape) -> Vec<(String, bool)> {
     let mut keys: Vec<(String, bool)> = Vec::new();
-    for imp in &shape.imports {
+    for imp in shape.imports() {
         for n in &imp.names {
             for name in [&n.imported, &n.local] {
                 if crate::terms::subword_count(name) < 2 {

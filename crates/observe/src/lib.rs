@@ -77,6 +77,7 @@ pub mod memory;
 mod mirrors;
 mod resolution;
 pub mod search;
+mod shape;
 pub mod sizing;
 
 pub use sightline_base::escape;

@@ -97,6 +97,30 @@ pub fn peak_bytes() -> Option<u64> {
         .then(|| u64::try_from(PEAK.load(Ordering::Relaxed)).unwrap_or(0))
 }
 
+/// How the binary's allocator hands freed memory back to the system, when it can
+/// ([`set_release`]); the library never picks an allocator.
+static RELEASE: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Installs `release`, run on every thread of the rayon pool and the calling thread by
+/// [`release_freed`]: an allocator that keeps a heap per thread (mimalloc) frees a block
+/// another thread allocated into that thread's heap, where it stays resident until that
+/// thread allocates again. The pool's threads build an index's tables and then sleep, and
+/// salsa drops the memos a refresh replaced on the thread that starts the next revision,
+/// so without this a server's resident memory grew with every refresh while its live heap
+/// stayed flat. The first installed function stays.
+pub fn set_release(release: fn()) {
+    let _ = RELEASE.set(release);
+}
+
+/// Hands the memory freed so far back to the system ([`set_release`]), on every thread of
+/// the rayon pool and this one; nothing when no function was installed.
+pub fn release_freed() {
+    if let Some(release) = RELEASE.get().copied() {
+        rayon::broadcast(|_| release());
+        release();
+    }
+}
+
 /// Heap bytes owned by a value (not counting the value itself).
 pub trait HeapSize {
     /// Bytes this value owns on the heap, transitively.
@@ -241,30 +265,16 @@ impl HeapSize for crate::terms::TermCounts {
     }
 }
 
-impl HeapSize for crate::db::ShapeDecl {
-    fn heap_bytes(&self) -> usize {
-        self.name.heap_bytes()
-    }
-}
-
-impl HeapSize for crate::db::ShapeUsage {
-    fn heap_bytes(&self) -> usize {
-        self.name.heap_bytes() + self.receiver.heap_bytes()
-    }
-}
-
 impl<A: HeapSize, B: HeapSize, C: HeapSize> HeapSize for (A, B, C) {
     fn heap_bytes(&self) -> usize {
         self.0.heap_bytes() + self.1.heap_bytes() + self.2.heap_bytes()
     }
 }
 
+/// A shape is a view of the facts (counted with them): only what it adds.
 impl HeapSize for crate::db::FileShape {
     fn heap_bytes(&self) -> usize {
-        self.decls.heap_bytes()
-            + self.imports.heap_bytes()
-            + self.usages.heap_bytes()
-            + self.heritage.heap_bytes()
+        self.own_heap_bytes()
     }
 }
 

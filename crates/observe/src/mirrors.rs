@@ -35,7 +35,7 @@ pub(crate) fn mirror_files(db: &dyn Db, ws: Workspace) -> Arc<HashSet<u32>> {
         let shape = crate::db::file_shape(db, files[i as usize]);
         let names: Arc<HashSet<String>> = Arc::new(
             shape
-                .decls
+                .decls()
                 .iter()
                 .filter(|d| d.parent.is_none())
                 .map(|d| d.name.clone())

@@ -46,7 +46,7 @@ impl Fixture {
         let mut names = Vec::new();
         let mut at = Some(decl);
         while let Some(d) = at {
-            let item = &shape.decls[d as usize];
+            let item = &shape.decls()[d as usize];
             names.push(item.name.clone());
             at = item.parent;
         }

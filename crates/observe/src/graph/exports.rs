@@ -138,7 +138,7 @@ impl<F: Copy> FileExports<F> {
         let mut top_level: Vec<(String, u32)> = Vec::new();
         let mut attached: Vec<(String, String, u32)> = Vec::new();
         let mut default_export = None;
-        for (i, d) in shape.decls.iter().enumerate() {
+        for (i, d) in shape.decls().iter().enumerate() {
             let i = i as u32;
             match d.parent {
                 // An attached declaration (a method declared apart from its type) is reached
@@ -172,12 +172,12 @@ impl<F: Copy> FileExports<F> {
         members.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
         members.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         attached.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut declared: Vec<&str> = shape.decls.iter().map(|d| d.name.as_str()).collect();
+        let mut declared: Vec<&str> = shape.decls().iter().map(|d| d.name.as_str()).collect();
         declared.sort_unstable();
         declared.dedup();
         let passed_on = |n: &&ImportedName| declared.binary_search(&n.local.as_str()).is_err();
         let mut imports = Vec::new();
-        for (imp, files) in shape.imports.iter().zip(targets.iter()) {
+        for (imp, files) in shape.imports().iter().zip(targets.iter()) {
             for &target in files {
                 imports.push(TargetedImport {
                     target,

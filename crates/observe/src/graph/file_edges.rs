@@ -28,7 +28,8 @@ use sightline_lang::Language;
 
 use super::EdgeKind;
 use super::exports::{FileExports, ImportTargets};
-use crate::db::{FileShape, ShapeUsage};
+use crate::db::FileShape;
+use crate::facts::Usage;
 use crate::facts::{DeclKind, HeritageKind, UsageKind};
 use crate::resolve::Resolution;
 
@@ -294,7 +295,7 @@ where
         let by_name = &mut out.by_name;
         let mut names = NamePacker::default();
         let local = |decl: Option<u32>| decl.map_or(0, |d| d + 1);
-        for (di, d) in shape.decls.iter().enumerate() {
+        for (di, d) in shape.decls().iter().enumerate() {
             edges.push(FileEdge {
                 from: local(d.parent),
                 to: self.here(di as u32),
@@ -305,7 +306,7 @@ where
         self.attachment_edges(edges);
         let mut bindings: FxHashMap<&'b str, Binding<'b, F>> = FxHashMap::default();
         let mut globs: Vec<&'b [F]> = Vec::new();
-        for (i, imp) in shape.imports.iter().enumerate() {
+        for (i, imp) in shape.imports().iter().enumerate() {
             let targets = source.targets.of(i);
             if targets.is_empty() {
                 continue;
@@ -342,7 +343,7 @@ where
         }
         // Local declarations shadow imports of the same name; top-level ones win over nested.
         // An attached declaration is reached through its type, never by its own name.
-        for (di, d) in shape.decls.iter().enumerate().rev() {
+        for (di, d) in shape.decls().iter().enumerate().rev() {
             if d.attached_to.is_some() {
                 continue;
             }
@@ -355,7 +356,7 @@ where
             peers: self.peer_names(),
             globs,
         };
-        for u in &shape.usages {
+        for u in shape.usages() {
             let from = local(u.enclosing);
             let kind = match u.kind {
                 UsageKind::Call => EdgeKind::Calls,
@@ -380,7 +381,8 @@ where
                 None => {}
             }
         }
-        for (decl, hkind, name) in &shape.heritage {
+        for h in shape.heritage() {
+            let (decl, hkind, name) = (&h.decl, &h.kind, &h.name);
             let from = local(Some(*decl));
             let kind = match hkind {
                 HeritageKind::Extends => EdgeKind::Extends,
@@ -464,7 +466,7 @@ where
         if !own.has_attached() && self.peers.iter().all(|(_, t)| !t.has_attached()) {
             return;
         }
-        for (di, d) in self.source.shape.decls.iter().enumerate() {
+        for (di, d) in self.source.shape.decls().iter().enumerate() {
             if d.parent.is_some() || d.attached_to.is_some() {
                 continue;
             }
@@ -505,7 +507,7 @@ where
     fn resolve_usage(
         &self,
         scope: &Scope<'_, 'b, F>,
-        u: &ShapeUsage,
+        u: &Usage,
     ) -> Option<Result<(NodeRef<F>, bool), NameGuess>> {
         let receiver = u.receiver.as_str();
         if receiver.is_empty() {
@@ -553,7 +555,7 @@ where
         let shape = self.source.shape;
         let mut decl = enclosing;
         while let Some(d) = decl {
-            let item = shape.decls.get(d as usize)?;
+            let item = shape.decls().get(d as usize)?;
             if item.kind.holds_members() {
                 return Some(self.here(d));
             }
@@ -582,7 +584,7 @@ where
             });
         }
         let type_name = match owner.file == self.source.file {
-            true => self.source.shape.decls.get(decl as usize)?.name.as_str(),
+            true => self.source.shape.decls().get(decl as usize)?.name.as_str(),
             false => owner_tables.top_level_name(decl)?,
         };
         let in_package = owner.file == self.source.file
@@ -717,7 +719,7 @@ struct Scope<'s, 'b, F> {
 /// a guess that named no module and counts nowhere.
 fn import_counts(shape: &FileShape, resolutions: &[Resolution]) -> ImportCounts {
     let mut counts = ImportCounts::default();
-    for (imp, resolution) in shape.imports.iter().zip(resolutions) {
+    for (imp, resolution) in shape.imports().iter().zip(resolutions) {
         match resolution {
             Resolution::File(_) | Resolution::Package { .. } => counts.resolved += 1,
             Resolution::External | Resolution::Unresolved if imp.optional => {}

@@ -217,7 +217,7 @@ impl Graph {
             .par_iter()
             .map(|f| match &f.shape {
                 Some(shape) => shape
-                    .imports
+                    .imports()
                     .iter()
                     .map(|imp| resolver.resolve(&f.path, &imp.specifier))
                     .collect(),
@@ -453,11 +453,11 @@ impl FileDecls {
     /// The declarations of `shape`.
     pub fn of(shape: &FileShape) -> FileDecls {
         let mut d = FileDecls {
-            text: String::with_capacity(shape.decls.iter().map(|d| d.name.len()).sum()),
-            ends: Vec::with_capacity(shape.decls.len()),
-            kinds: Vec::with_capacity(shape.decls.len()),
+            text: String::with_capacity(shape.decls().iter().map(|d| d.name.len()).sum()),
+            ends: Vec::with_capacity(shape.decls().len()),
+            kinds: Vec::with_capacity(shape.decls().len()),
         };
-        for decl in &shape.decls {
+        for decl in shape.decls() {
             d.text.push_str(&decl.name);
             d.ends.push(d.text.len() as u32);
             d.kinds.push(decl.kind);
