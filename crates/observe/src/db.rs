@@ -644,6 +644,25 @@ pub fn path_word_chunk<'db>(
     Arc::new(compacted(index))
 }
 
+/// The source files of one chunk by the keys a query's literal can name their paths by
+/// ([`crate::literal::path_literal_keys`]): the search confirms a literal's path matches
+/// among the files filed under its keys instead of testing every path. Depends on paths
+/// alone, like [`path_word_chunk`].
+#[salsa::tracked(returns(clone))]
+pub fn path_literal_chunk<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
+    let mut index: rustc_hash::FxHashMap<String, Vec<SourceFile>> = Default::default();
+    for f in term_chunk_files(db, ws, chunk).iter() {
+        for key in crate::literal::path_literal_keys(f.path(db)) {
+            index.entry(key).or_default().push(*f);
+        }
+    }
+    Arc::new(compacted(index))
+}
+
 /// The source files of one chunk by the compound keys of the names they import or
 /// re-export ([`file_import_keys`]): the search visits the files importing an
 /// identifier the query spells instead of every file's imports.

@@ -67,35 +67,45 @@ pub enum Progress {
     },
 }
 
-/// Durability of a file's text as the index first reads it: high, like the file list
-/// (paths, roles and the root never change: [`FIXED_DURABILITY`]). Sessions, which change
-/// on every query, are low-durability inputs, so a query never re-verifies what derives
-/// from the tree (the graph, the term tables).
-///
-/// An edited source file drops to [`EDITED_SOURCE_DURABILITY`] for good. Salsa skips
-/// re-verifying a memo whose inputs are all more durable than the last write, so after a
-/// file's first edit, later edits re-verify only what derives from edited files (their
-/// own memos, their importers' edges, their graph chunks, the assembly), not every file's
-/// memos: the cost of an edit loop over a few files stops growing with the workspace.
-///
-/// The price is paid once per file, at its first edit: that write is a high-durability
-/// write, which re-verifies everything, and salsa refuses to backdate a value whose
-/// durability dropped, so every consumer of the file recomputes that once even when the
-/// edit keeps its declarations (`xtask bench`'s body edit is a file's first edit and
-/// measures this).
+/// Durability of a manifest's text (package and compiler configuration): high, like the
+/// file list ([`FILE_LIST_DURABILITY`]; paths, roles and the root never change:
+/// [`FIXED_DURABILITY`]). What derives from the tree's structure alone (module resolution:
+/// the languages' configurations, directory listings, every import's resolution) derives
+/// from high-durability inputs only, so no source edit re-verifies it.
 const TREE_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
 
-/// Durability of a source file's text from its first edit on, and of a file created after
-/// the index opened (a file just written is the likeliest to be written again).
-const EDITED_SOURCE_DURABILITY: salsa::Durability = salsa::Durability::MEDIUM;
+/// Durability of a source file's text as the index first reads it: medium, below the
+/// structure and above sessions. Sessions change on every query and are low-durability
+/// inputs, so a query never re-verifies what derives from unedited text (the graph, the
+/// term tables).
+///
+/// A file's first edit is a medium-durability write: salsa re-verifies every memo that
+/// reads some source text (each file's parts, link and edges, the chunks, the assembly),
+/// but not the much larger set that derives from the structure alone (each import's
+/// resolution, the directory listings), which stays high. Salsa refuses to backdate a
+/// value whose durability dropped, so every consumer of the file recomputes once even
+/// when the edit keeps its declarations (`xtask bench`'s body edit is a file's first
+/// edit and measures this).
+const SOURCE_DURABILITY: salsa::Durability = salsa::Durability::MEDIUM;
 
-/// Durability of one file's text: manifests (package and compiler configuration) change
-/// far more rarely than source and stay high even when edited, so what derives from them
-/// alone (module resolution's configuration) is not re-verified after a source edit.
+/// Durability of a source file's text from its first edit on, and of a file created after
+/// the index opened (a file just written is the likeliest to be written again): low, with
+/// sessions. Salsa skips re-verifying a memo whose inputs are all more durable than the
+/// last write, so later edits, like every query, re-verify only what derives from edited
+/// files (their own memos, their importers' edges, their chunks, the assembly, the term
+/// tables), not every file's memos: the cost of an edit loop over a few files stops
+/// growing with the workspace. The price of sharing sessions' level: each query verifies
+/// again what derives from edited files (shallow checks for the rest of the tree).
+const EDITED_SOURCE_DURABILITY: salsa::Durability = salsa::Durability::LOW;
+
+/// Durability of one file's text: manifests change far more rarely than source and stay
+/// at [`TREE_DURABILITY`] even when edited; sources start at [`SOURCE_DURABILITY`] and
+/// drop to [`EDITED_SOURCE_DURABILITY`] at their first edit.
 fn file_durability(role: crate::walk::FileRole, edited: bool) -> salsa::Durability {
     match role {
         crate::walk::FileRole::Source(_) if edited => EDITED_SOURCE_DURABILITY,
-        _ => TREE_DURABILITY,
+        crate::walk::FileRole::Source(_) => SOURCE_DURABILITY,
+        crate::walk::FileRole::Manifest => TREE_DURABILITY,
     }
 }
 
@@ -233,10 +243,11 @@ pub struct Index<D = ObserveDatabase> {
     observer: Option<Arc<dyn DirectoryObserver>>,
     /// Source files whose text was set since the index opened (their durability dropped).
     edited: rustc_hash::FxHashSet<SourceFile>,
-    /// The refresh in progress set an input at high durability (a file's first edit, a
-    /// manifest, the file list), which makes salsa re-verify every memo derived from the
-    /// tree: [`Index::finish_refresh`] then does that on every core.
-    high_durability_write: bool,
+    /// The refresh in progress set an input above the low durability of edited files (a
+    /// file's first edit, a manifest, the file list), which makes salsa re-verify every
+    /// memo that reads some source text (or, for a high write, everything derived from
+    /// the tree): [`Index::finish_refresh`] then does that on every core.
+    durable_write: bool,
 }
 
 fn ms(since: Instant) -> f64 {
@@ -354,7 +365,7 @@ impl<D: crate::Db + Clone> Index<D> {
             report,
             observer,
             edited: Default::default(),
-            high_durability_write: false,
+            durable_write: false,
         };
         let save = index.report.parsed > 0 || index.report.cache_note.is_some();
         match index.cache_path.clone() {
@@ -411,6 +422,7 @@ impl<D: crate::Db + Clone> Index<D> {
             let _ = term_chunk_postings(&self.db, self.workspace, chunk);
             let _ = decl_word_chunk(&self.db, self.workspace, chunk);
             let _ = crate::db::path_word_chunk(&self.db, self.workspace, chunk);
+            let _ = crate::db::path_literal_chunk(&self.db, self.workspace, chunk);
             let _ = crate::db::import_key_chunk(&self.db, self.workspace, chunk);
         }
         // Every file's path words, computed once: they depend on the path alone, which
@@ -491,6 +503,7 @@ impl<D: crate::Db + Clone> Index<D> {
                     let _ = term_chunk_postings(db, ws, chunk);
                     let _ = decl_word_chunk(db, ws, chunk);
                     let _ = crate::db::path_word_chunk(db, ws, chunk);
+                    let _ = crate::db::path_literal_chunk(db, ws, chunk);
                     let _ = crate::db::import_key_chunk(db, ws, chunk);
                 }
             });
@@ -721,10 +734,11 @@ impl<D: crate::Db + Clone> Index<D> {
                 *stamp = file.stamp;
                 if **input.text(&self.db) != *file.text {
                     let role = input.role(&self.db);
-                    // Until its first edit a source's text is high-durability, and a
-                    // manifest's always is: setting it re-verifies everything.
+                    // Until its first edit a source's text is medium-durability (setting
+                    // it re-verifies whatever reads some source text) and a manifest's is
+                    // high (setting it re-verifies everything).
                     let first_edit = self.edited.insert(*input);
-                    self.high_durability_write |=
+                    self.durable_write |=
                         first_edit || !matches!(role, crate::walk::FileRole::Source(_));
                     let durability = file_durability(role, true);
                     input
@@ -770,7 +784,7 @@ impl<D: crate::Db + Clone> Index<D> {
         out.added.sort();
         out.removed.sort();
         // Adding or removing a file is a high-durability write too (the file list).
-        let reverify_all = std::mem::take(&mut self.high_durability_write) || set_changed;
+        let reverify_all = std::mem::take(&mut self.durable_write) || set_changed;
         if !out.is_empty() {
             if reverify_all {
                 // Salsa re-verifies every memo derived from the tree after such a write,
@@ -785,7 +799,7 @@ impl<D: crate::Db + Clone> Index<D> {
             // this evicts nothing live; it needs no other handle to the database alive,
             // and none is once the report's parallel work has joined.)
             salsa::Database::trigger_lru_eviction(&mut self.db);
-            crate::memory::release_freed();
+            crate::memory::release_freed_if_worth();
         }
         out
     }
@@ -879,6 +893,7 @@ impl<D: crate::Db> Index<D> {
             postings += term_chunk_postings(db, ws, chunk).heap_bytes();
             decl_words += decl_word_chunk(db, ws, chunk).heap_bytes();
             path_words += crate::db::path_word_chunk(db, ws, chunk).heap_bytes();
+            path_words += crate::db::path_literal_chunk(db, ws, chunk).heap_bytes();
             import_keys += crate::db::import_key_chunk(db, ws, chunk).heap_bytes();
         }
         report.add("search: term postings", postings);

@@ -108,6 +108,15 @@ impl Literal {
         compound_key(stem) == self.key || segments.any(|d| compound_key(d) == self.key)
     }
 
+    /// The keys under which [`path_literal_keys`] files every path this literal can name
+    /// ([`Literal::names_path`]): the last segment of its lowercased text (a file name, or
+    /// a path's tail ending in one) and its compound key (a stem or a directory).
+    pub fn path_lookup_keys(&self) -> [String; 2] {
+        let text = self.text.to_lowercase();
+        let last = text.rsplit('/').next().unwrap_or_default().to_owned();
+        [last, self.key.clone()]
+    }
+
     /// Where the literal occurs in `text` as written, with no identifier character glued to
     /// either end (`no-empty` is in `'no-empty'`, not in `no-empty-function`).
     pub fn occurs_in(&self, text: &str) -> bool {
@@ -118,6 +127,25 @@ impl Literal {
             !before.is_some_and(word) && !after.is_some_and(word)
         })
     }
+}
+
+/// The keys a path is filed under so that every literal naming it ([`Literal::names_path`])
+/// finds it through one of its [`Literal::path_lookup_keys`]: its lowercased file name
+/// (spelled both ways `names_path` lowercases it) and the compound keys of its stem and of
+/// each directory. A superset of what matches: a candidate is confirmed by `names_path`.
+pub fn path_literal_keys(path: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    let lower = path.to_lowercase();
+    keys.extend(lower.rsplit('/').next().map(str::to_owned));
+    let mut segments = path.rsplit('/');
+    if let Some(file) = segments.next() {
+        keys.push(file.to_lowercase());
+        keys.push(compound_key(file.split('.').next().unwrap_or(file)));
+    }
+    keys.extend(segments.map(compound_key));
+    keys.sort_unstable();
+    keys.dedup();
+    keys
 }
 
 /// BM25's IDF of a literal matched in `df` of `documents` files.
@@ -328,7 +356,48 @@ mod tests {
         assert!(!l.occurs_in("'no-empty-function'"));
     }
 
+    /// A path of segments from a small alphabet (so literals often name it), with a file
+    /// name that may carry extensions.
+    fn path_strategy() -> impl proptest::strategy::Strategy<Value = String> {
+        proptest::collection::vec("[aAbB_Σσ-]{1,4}(\\.[a-z]{1,2}){0,2}", 1..5)
+            .prop_map(|s| s.join("/"))
+    }
+
+    use proptest::strategy::Strategy as _;
+
     proptest::proptest! {
+        #[test]
+        fn every_path_a_literal_names_is_filed_under_one_of_its_keys(
+            path in path_strategy(),
+            tail in 1usize..4,
+            quote in proptest::bool::ANY,
+            upper in proptest::bool::ANY,
+            other in path_strategy(),
+        ) {
+            // Literals spelled from the path's own tail (so they often name it), and from
+            // another path (so they often do not).
+            let segments: Vec<&str> = path.split('/').collect();
+            let mut spelled = segments[segments.len().saturating_sub(tail)..].join("/");
+            if upper {
+                spelled = spelled.to_uppercase();
+            }
+            let query = match quote {
+                true => format!("`{spelled}` and `{other}`"),
+                false => format!("{spelled} {other}"),
+            };
+            let keys = path_literal_keys(&path);
+            for l in literals(&query) {
+                if l.names_path(&path) {
+                    proptest::prop_assert!(
+                        l.path_lookup_keys().iter().any(|k| keys.contains(k)),
+                        "{:?} names {path} but none of {:?} is in {keys:?}",
+                        l.text,
+                        l.path_lookup_keys()
+                    );
+                }
+            }
+        }
+
         #[test]
         fn extraction_never_panics_and_keys_are_non_trivial(q in "\\PC{0,60}") {
             for l in literals(&q) {

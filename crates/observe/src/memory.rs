@@ -24,9 +24,28 @@ static LIVE: AtomicI64 = AtomicI64::new(0);
 /// The most [`LIVE`] has been, as folded.
 static PEAK: AtomicI64 = AtomicI64::new(0);
 static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// Bytes freed since [`release_freed`] last ran, as folded: what an allocator that keeps
+/// freed pages may be holding resident beyond the live heap.
+static FREED: AtomicI64 = AtomicI64::new(0);
 
 thread_local! {
     static LOCAL: Cell<i64> = const { Cell::new(0) };
+    static LOCAL_FREED: Cell<i64> = const { Cell::new(0) };
+}
+
+fn count_freed(bytes: i64) {
+    let folded = LOCAL_FREED.try_with(|local| {
+        let now = local.get() + bytes;
+        if now >= FLUSH_BYTES {
+            FREED.fetch_add(now, Ordering::Relaxed);
+            local.set(0);
+        } else {
+            local.set(now);
+        }
+    });
+    if folded.is_err() {
+        FREED.fetch_add(bytes, Ordering::Relaxed);
+    }
 }
 
 fn count(delta: i64) {
@@ -70,6 +89,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { self.0.dealloc(ptr, layout) };
         count(-(layout.size() as i64));
+        count_freed(layout.size() as i64);
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
@@ -116,8 +136,33 @@ pub fn set_release(release: fn()) {
 /// the rayon pool and this one; nothing when no function was installed.
 pub fn release_freed() {
     if let Some(release) = RELEASE.get().copied() {
+        FREED.store(0, Ordering::Relaxed);
         rayon::broadcast(|_| release());
         release();
+    }
+}
+
+/// The share of the live heap that may have been freed since the last release before
+/// [`release_freed_if_worth`] pays for one: a release visits every thread's heap (tens
+/// of milliseconds on a large index), which a one-file edit's few freed megabytes do not
+/// repay, while a branch switch's rebuilt tables do.
+const FREED_SHARE_WORTH_RELEASING: i64 = 8;
+
+/// [`release_freed`] when the memory freed since the last release reaches an eighth of
+/// the live heap, so resident memory stays within that of what the index holds; always
+/// when the binary counts nothing (no [`Counting`] allocator to tell).
+pub fn release_freed_if_worth() {
+    if !INSTALLED.load(Ordering::Relaxed) {
+        release_freed();
+        return;
+    }
+    let live = LIVE.load(Ordering::Relaxed).max(0);
+    if FREED
+        .load(Ordering::Relaxed)
+        .saturating_mul(FREED_SHARE_WORTH_RELEASING)
+        >= live
+    {
+        release_freed();
     }
 }
 

@@ -185,14 +185,15 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     // Only files some component can score are visited: those holding a query term, a
     // declaration the names or the graph reached, a path word or an imported identifier
     // the query spells. Every other file would score zero on every component.
-    for (fi, f) in scored_files(
+    let scored = scored_files(
         db,
         ws,
         &terms,
         &lexical_by_file,
         &by_file,
         literals.files.keys().copied(),
-    ) {
+    );
+    for &(fi, f) in &scored.files {
         if !matches!(f.role(db), FileRole::Source(_)) {
             continue;
         }
@@ -206,9 +207,14 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             ),
             None => Default::default(),
         };
-        let (path_stem, path_dir) = path_score(&crate::db::file_path_words(db, f), &terms, shape);
+        // A path holding none of the query's words scores nothing, nor does a file
+        // importing none of its identifiers: their tables are not read.
+        let (path_stem, path_dir) = match scored.by_path.contains(&fi) {
+            true => path_score(&crate::db::file_path_words(db, f), &terms, shape),
+            false => (0.0, 0.0),
+        };
         // Only a query spelling a multi-word identifier can match an import's compound key.
-        let import_score = if has_compound {
+        let import_score = if has_compound && scored.by_import.contains(&fi) {
             import_score(&crate::db::file_import_keys(db, f), &terms, shape)
         } else {
             0.0
@@ -386,10 +392,12 @@ fn name_hits(
 ) -> HashMap<NodeId, SymbolHit> {
     let files = ws.files(db);
     let mut hits = HashMap::new();
-    let mut names_seen: HashMap<NodeId, ()> = HashMap::new();
+    let mut names_seen: rustc_hash::FxHashSet<NodeId> = Default::default();
     // Many declarations share a name (members, overloads, re-declarations): each name is
     // split, stemmed and scored once per query.
-    let mut by_name: HashMap<String, (f64, Vec<String>)> = HashMap::new();
+    let mut by_name: rustc_hash::FxHashMap<String, (f64, Vec<String>)> = Default::default();
+    // A table lists a file's declarations together: its facts are looked up once per run.
+    let mut last_facts: Option<(SourceFile, std::sync::Arc<crate::db::FileIndex>)> = None;
     let chunks: Vec<_> = term_chunks(db, ws)
         .into_iter()
         .map(|chunk| decl_word_chunk(db, ws, chunk))
@@ -402,18 +410,26 @@ fn name_hits(
             .flatten()
             .filter_map(|(file, decl)| Some(graph.decl_node(*positions.get(file)?, *decl)));
         for node in nodes {
-            if names_seen.insert(node, ()).is_some() {
+            if !names_seen.insert(node) {
                 continue;
             }
             let Some(decl) = graph.decl_of(node) else {
                 continue;
             };
             let file = files[graph.file_of(node) as usize];
-            let facts = &crate::db::file_index(db, file).facts;
-            let Some(d) = facts.decls.get(decl as usize) else {
+            let index = match &last_facts {
+                Some((f, index)) if *f == file => index.clone(),
+                _ => {
+                    let index = crate::db::file_index(db, file);
+                    last_facts = Some((file, index.clone()));
+                    index
+                }
+            };
+            let Some(d) = index.facts.decls.get(decl as usize) else {
                 continue;
             };
             let (score, matched) = match by_name.get(d.name.as_str()) {
+                Some((score, _)) if *score <= 0.0 => continue,
                 Some(known) => known.clone(),
                 None => {
                     let scored = name_score(&d.name, terms, shape);
@@ -562,10 +578,21 @@ fn lexical_scores(
     out
 }
 
-/// The files some component of the search can score, with their positions, in file
-/// order: those holding a query term (`lexical`), those whose declarations the names or
-/// the graph reached (`by_file`, by position), those whose path holds a query word, and,
-/// for a query spelling a multi-word identifier, those importing it.
+/// The files some component of the search can score, and among them those whose path
+/// holds a query word and those importing an identifier the query spells.
+struct ScoredFiles {
+    /// With their positions, in file order.
+    files: Vec<(u32, SourceFile)>,
+    /// Positions of the files a query word is a path word of.
+    by_path: rustc_hash::FxHashSet<u32>,
+    /// Positions of the files importing or re-exporting a compound term of the query.
+    by_import: rustc_hash::FxHashSet<u32>,
+}
+
+/// The files some component of the search can score: those holding a query term
+/// (`lexical`), those whose declarations the names or the graph reached (`by_file`, by
+/// position), those whose path holds a query word, and, for a query spelling a multi-word
+/// identifier, those importing it.
 fn scored_files<T, U>(
     db: &dyn Db,
     ws: Workspace,
@@ -573,13 +600,15 @@ fn scored_files<T, U>(
     lexical: &rustc_hash::FxHashMap<SourceFile, T>,
     by_file: &HashMap<u32, U>,
     literal_files: impl Iterator<Item = u32>,
-) -> Vec<(u32, SourceFile)> {
+) -> ScoredFiles {
     let files = ws.files(db);
     let positions = file_positions(db, ws);
     let mut found: rustc_hash::FxHashSet<u32> = by_file.keys().copied().collect();
     // A file only a literal of the query names (its file name, a string in it).
     found.extend(literal_files);
     found.extend(lexical.keys().filter_map(|f| positions.get(f).copied()));
+    let mut by_path: rustc_hash::FxHashSet<u32> = Default::default();
+    let mut by_import: rustc_hash::FxHashSet<u32> = Default::default();
     for chunk in term_chunks(db, ws) {
         let path_words = crate::db::path_word_chunk(db, ws, chunk);
         let import_keys = terms
@@ -588,13 +617,13 @@ fn scored_files<T, U>(
             .any(|t| t.compound)
             .then(|| crate::db::import_key_chunk(db, ws, chunk));
         for t in &terms.terms {
-            let table = if t.compound {
-                import_keys.as_deref()
+            let (table, seen) = if t.compound {
+                (import_keys.as_deref(), &mut by_import)
             } else {
-                Some(&*path_words)
+                (Some(&*path_words), &mut by_path)
             };
             let holding = table.and_then(|table| table.get(&t.term));
-            found.extend(
+            seen.extend(
                 holding
                     .into_iter()
                     .flatten()
@@ -602,12 +631,19 @@ fn scored_files<T, U>(
             );
         }
     }
+    found.extend(&by_path);
+    found.extend(&by_import);
     let mut found: Vec<u32> = found.into_iter().collect();
     found.sort_unstable();
-    found
+    let files = found
         .into_iter()
         .filter_map(|fi| Some((fi, *files.get(fi as usize)?)))
-        .collect()
+        .collect();
+    ScoredFiles {
+        files,
+        by_path,
+        by_import,
+    }
 }
 
 /// Query terms found among a path's words, IDF-weighted: those of the file's stem and

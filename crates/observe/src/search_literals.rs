@@ -4,19 +4,19 @@
 //!
 //! Lookups go through the indexes the search already has: declaration names through the
 //! per-chunk declaration words, texts through the postings of the literal's rarest term
-//! (a text holding the literal holds its words), paths over the path strings.
+//! (a text holding the literal holds its words), paths through the per-chunk table of the
+//! keys a literal can name a path by.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::db::{
-    Db, SourceFile, Workspace, decl_word_chunk, file_index, file_positions, term_chunk_postings,
-    term_chunks, term_stats,
+    Db, SourceFile, Workspace, decl_word_chunk, file_index, file_positions, path_literal_chunk,
+    term_chunk_postings, term_chunks, term_stats,
 };
 use crate::graph::{Graph, NodeId};
 use crate::literal::{Literal, literal_idf};
 use crate::query::QueryTerms;
 use crate::terms::{compound_key, identifier_tokens, subword_count, term_words};
-use crate::walk::FileRole;
 
 /// Most files whose text is read to confirm one literal: a literal whose rarest word is
 /// in more files than this is not specific enough to be worth reading them all.
@@ -73,19 +73,14 @@ pub(crate) fn literal_evidence(
     if terms.literals.is_empty() {
         return evidence;
     }
-    let files = ws.files(db);
     let stats = term_stats(db, ws);
     let documents = stats.documents;
     let positions = file_positions(db, ws);
     let chunks = term_chunks(db, ws);
-    let source: Vec<(u32, SourceFile)> = files
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| matches!(f.role(db), FileRole::Source(_)))
-        .map(|(i, f)| (i as u32, *f))
-        .collect();
     for lit in &mut terms.literals {
         let mut m = Matched::default();
+        let mut lookup_keys = lit.path_lookup_keys().to_vec();
+        lookup_keys.dedup();
         // Declarations named by the literal's last segment.
         let last = lit.segments.last().cloned().unwrap_or_default();
         let lookup = if subword_count(&last) > 1 {
@@ -111,10 +106,17 @@ pub(crate) fn literal_evidence(
                 }
             }
         }
-        // Paths.
-        for (pos, f) in &source {
-            if lit.names_path(f.path(db)) {
-                m.paths.insert(*pos);
+        // Paths: those filed under one of the literal's keys, confirmed.
+        for chunk in &chunks {
+            let index = path_literal_chunk(db, ws, *chunk);
+            for key in &lookup_keys {
+                for f in index.get(key).map_or(&[][..], Vec::as_slice) {
+                    if let Some(&pos) = positions.get(f)
+                        && lit.names_path(f.path(db))
+                    {
+                        m.paths.insert(pos);
+                    }
+                }
             }
         }
         // Texts holding the literal, confirmed verbatim. A literal that is one identifier
