@@ -409,11 +409,17 @@ impl<D: crate::Db + Clone> Index<D> {
         if refreshed.is_none() {
             self.prefetch();
         }
-        let graph = workspace_graph(&self.db, self.workspace);
-        self.report.timings_ms.insert("graph".into(), ms(t));
-        let t = Instant::now();
+        // The term statistics before the graph, and the memos they replaced freed in
+        // between: the previous statistics hold every chunk's previous postings, the
+        // previous graph is alive until the next one is assembled from it, and an edit
+        // touching every chunk (a burst, a branch switch) would otherwise have both old
+        // tables alive beside both new ones at once.
         let _ = term_stats(&self.db, self.workspace);
         self.report.timings_ms.insert("term stats".into(), ms(t));
+        salsa::Database::trigger_lru_eviction(&mut self.db);
+        let t = Instant::now();
+        let graph = workspace_graph(&self.db, self.workspace);
+        self.report.timings_ms.insert("graph".into(), ms(t));
         // The tables every query reads (term postings, declaration words, mirrors) are
         // brought up to date here, with the index, so a query after an edit does not pay
         // for them; each is per chunk, so only the chunks an edit touched are rebuilt.
@@ -463,7 +469,8 @@ impl<D: crate::Db + Clone> Index<D> {
     /// the old tables would otherwise be alive beside all the new ones (on the evaluation
     /// monorepo, a 500-file burst's live-heap peak fell from 649 to 611 MB). What a
     /// workspace-wide memo still holds stays until it is recomputed after the phases: the
-    /// term statistics hold every chunk's postings, the assembly the previous graph.
+    /// term statistics hold every chunk's postings, the assembly the previous graph
+    /// ([`Self::finish_report`] frees the first before building the second).
     fn prefetch(&mut self) {
         let files = self.workspace.files(&self.db);
         let threads = rayon::current_num_threads().min(files.len() / 256);
