@@ -630,14 +630,26 @@ pub fn path_word_chunk<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
+    files_by_key(db, ws, chunk, |f| {
+        let words = file_path_words(db, f);
+        words.0.iter().chain(&words.1).cloned().collect()
+    })
+}
+
+/// The files of one chunk filed under each of `keys(file)`, each file once per key.
+fn files_by_key<'db>(
+    db: &'db dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'db>,
+    keys: impl Fn(SourceFile) -> Vec<String>,
+) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
     let mut index: rustc_hash::FxHashMap<String, Vec<SourceFile>> = Default::default();
     for f in term_chunk_files(db, ws, chunk).iter() {
-        let words = file_path_words(db, *f);
-        let mut seen: Vec<&str> = Vec::new();
-        for w in words.0.iter().chain(&words.1) {
-            if !seen.contains(&w.as_str()) {
-                seen.push(w);
-                index.entry(w.clone()).or_default().push(*f);
+        for key in keys(*f) {
+            let files = index.entry(key).or_default();
+            // A file's keys are visited together, so a repeated key finds it last.
+            if files.last() != Some(f) {
+                files.push(*f);
             }
         }
     }
@@ -654,13 +666,9 @@ pub fn path_literal_chunk<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
-    let mut index: rustc_hash::FxHashMap<String, Vec<SourceFile>> = Default::default();
-    for f in term_chunk_files(db, ws, chunk).iter() {
-        for key in crate::literal::path_literal_keys(f.path(db)) {
-            index.entry(key).or_default().push(*f);
-        }
-    }
-    Arc::new(compacted(index))
+    files_by_key(db, ws, chunk, |f| {
+        crate::literal::path_literal_keys(f.path(db))
+    })
 }
 
 /// The source files of one chunk by the compound keys of the names they import or

@@ -7,6 +7,7 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::thread::LocalKey;
 
 /// A global allocator that counts live heap bytes around another one. Install it in a
 /// binary (`#[global_allocator] static A: Counting<System> = Counting(System);`) and
@@ -33,36 +34,32 @@ thread_local! {
     static LOCAL_FREED: Cell<i64> = const { Cell::new(0) };
 }
 
-fn count_freed(bytes: i64) {
-    let folded = LOCAL_FREED.try_with(|local| {
-        let now = local.get() + bytes;
-        if now >= FLUSH_BYTES {
-            FREED.fetch_add(now, Ordering::Relaxed);
-            local.set(0);
-        } else {
-            local.set(now);
-        }
-    });
-    if folded.is_err() {
-        FREED.fetch_add(bytes, Ordering::Relaxed);
-    }
+/// Adds `delta` to this thread's `local` count and folds it into `total` once it drifts
+/// [`FLUSH_BYTES`] from zero, returning the new total when it folded. During a thread's
+/// teardown its local may be gone: the delta goes straight into the total.
+fn fold(local: &'static LocalKey<Cell<i64>>, total: &AtomicI64, delta: i64) -> Option<i64> {
+    local
+        .try_with(|local| {
+            let now = local.get() + delta;
+            if now.abs() >= FLUSH_BYTES {
+                local.set(0);
+                Some(total.fetch_add(now, Ordering::Relaxed) + now)
+            } else {
+                local.set(now);
+                None
+            }
+        })
+        .unwrap_or_else(|_| Some(total.fetch_add(delta, Ordering::Relaxed) + delta))
 }
 
 fn count(delta: i64) {
-    // During a thread's teardown its local may be gone: count straight into the total.
-    let folded = LOCAL.try_with(|local| {
-        let now = local.get() + delta;
-        if now.abs() >= FLUSH_BYTES {
-            let live = LIVE.fetch_add(now, Ordering::Relaxed) + now;
-            PEAK.fetch_max(live, Ordering::Relaxed);
-            local.set(0);
-        } else {
-            local.set(now);
-        }
-    });
-    if folded.is_err() {
-        LIVE.fetch_add(delta, Ordering::Relaxed);
+    if let Some(live) = fold(&LOCAL, &LIVE, delta) {
+        PEAK.fetch_max(live, Ordering::Relaxed);
     }
+}
+
+fn count_freed(bytes: i64) {
+    fold(&LOCAL_FREED, &FREED, bytes);
 }
 
 // SAFETY: every call is forwarded unchanged to the wrapped allocator; counting touches
