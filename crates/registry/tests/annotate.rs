@@ -55,8 +55,9 @@ fn annotated_observations_cite_registered_ids() {
     }
 }
 
-#[test]
-fn grep_context_reaches_the_model_and_only_match_lines_carry_ids() {
+/// A grep over the fixture, recorded in a fresh registry and rendered as the model reads
+/// it, with that registry.
+fn rendered_grep(args: &GrepArgs) -> (String, Registry) {
     let index = Index::open(
         &fixture(),
         &IndexOptions {
@@ -71,13 +72,17 @@ fn grep_context_reaches_the_model_and_only_match_lines_carry_ids() {
         ws: index.workspace(),
     };
     let mut registry = Registry::new();
-    let args = GrepArgs {
+    let grep = Observation::Grep(grep::run(&root, args).unwrap());
+    registry.record(0, &grep, &outline);
+    (render_observation(&grep, &registry), registry)
+}
+
+#[test]
+fn grep_context_reaches_the_model_and_only_match_lines_carry_ids() {
+    let (text, _) = rendered_grep(&GrepArgs {
         context: 2,
         ..GrepArgs::new("recordStore.save")
-    };
-    let grep = Observation::Grep(grep::run(&root, &args).unwrap());
-    registry.record(0, &grep, &outline);
-    let text = render_observation(&grep, &registry);
+    });
     let context: Vec<&str> = text.lines().filter(|l| l.contains("- ")).collect();
     assert!(context.len() >= 2, "context lines missing:\n{text}");
     assert!(context.iter().all(|l| !l.contains("[c")), "{text}");
@@ -89,29 +94,12 @@ fn grep_context_reaches_the_model_and_only_match_lines_carry_ids() {
 /// result, is printed bare.
 #[test]
 fn grep_labels_leave_out_ranges_the_reader_sees() {
-    let index = Index::open(
-        &fixture(),
-        &IndexOptions {
-            cache: CacheMode::Disabled,
-            progress: None,
-        },
-    )
-    .unwrap();
-    let root = RepoRoot::new(fixture()).unwrap();
-    let outline = DbOutline {
-        db: index.db(),
-        ws: index.workspace(),
-    };
-    let mut registry = Registry::new();
     // The test file's lines too (not folded), for their runs of one label.
-    let args = GrepArgs {
+    let (text, registry) = rendered_grep(&GrepArgs {
         context: 1,
         secondary: true,
         ..GrepArgs::new("recordStore")
-    };
-    let grep = Observation::Grep(grep::run(&root, &args).unwrap());
-    registry.record(0, &grep, &outline);
-    let text = render_observation(&grep, &registry);
+    });
     insta::assert_snapshot!("grep_labels_with_context", text);
 
     let mut path = String::new();
