@@ -292,6 +292,9 @@ const ANCHOR: usize = 0;
 /// relative to the file name's).
 const FACTORS: [usize; 4] = [6, 7, 8, 10];
 const UP_TO_TWO: [usize; 2] = [9, 11];
+/// Indices of the prior exponents (file size): a prior may favour or disfavour, so one at
+/// zero is tried in both directions.
+const SIGNED: [usize; 1] = [17];
 const STEPS: [f64; 6] = [0.25, 0.5, 0.8, 1.25, 2.0, 4.0];
 const MAX_ROUNDS: usize = 8;
 
@@ -306,11 +309,19 @@ fn fit(repos: &[&Repo], start: Weights) -> Weights {
     for _ in 0..MAX_ROUNDS {
         let mut improved = false;
         for i in (0..v.len()).filter(|&i| i != ANCHOR) {
-            for step in STEPS {
+            let signs: &[f64] = if SIGNED.contains(&i) {
+                &[1.0, -1.0]
+            } else {
+                &[1.0]
+            };
+            for (step, sign) in STEPS
+                .iter()
+                .flat_map(|&step| signs.iter().map(move |&sign| (step, sign)))
+            {
                 let mut trial = v.clone();
                 // A weight at zero can only grow by adding.
                 trial[i] = if trial[i] == 0.0 {
-                    0.1 * step
+                    sign * 0.1 * step
                 } else {
                     trial[i] * step
                 };

@@ -101,6 +101,10 @@ pub struct ScoreComponents {
     /// lines: several of the query's words in one place, not scattered over the file.
     #[serde(default)]
     pub proximity: f64,
+    /// A prior, not a match (the search's own score ignores it): the file's length against
+    /// the repository's, `ln(words / mean words per file)`. Large files change more often.
+    #[serde(default)]
+    pub size: f64,
     /// Multiplier applied for secondary traits (1.0 when none applies).
     pub trait_factor: f64,
 }

@@ -254,6 +254,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             literal_path: lit.path,
             literal_text: lit.text,
             proximity: 0.0,
+            size: (f64::from(crate::db::file_terms(db, f).total).max(1.0) / avg_len).ln(),
             trait_factor,
         };
         hits.push(FileHit {

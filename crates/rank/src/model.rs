@@ -62,6 +62,10 @@ pub struct Features {
     pub rangeless: bool,
     /// Lines in its range (0 when rangeless).
     pub width: u32,
+    /// A prior of the candidate's file, from the search: its length against the
+    /// repository's mean, `ln(words / mean)` (0 when no ranking tool showed it).
+    #[serde(default)]
+    pub size: f64,
 }
 
 impl Features {
@@ -114,6 +118,7 @@ impl Features {
             declaration_only: c.traits.declaration_only,
             rangeless: c.range.is_none(),
             width: c.range.map_or(0, |r| r.len()),
+            size: search.size,
         }
     }
 }
@@ -150,6 +155,12 @@ pub struct Weights {
     /// Weight of [`Features::symbol_literal`].
     #[serde(default)]
     pub symbol_literal: f64,
+    /// Exponent of the file-size prior: the score is multiplied by `exp(size · Features::size)`,
+    /// i.e. by the file's length relative to the repository's to this power. Large files
+    /// change more often, a classic prior of bug localization; the repository's mean only
+    /// scales every score of a query alike. 0 (no prior) in a file written before it.
+    #[serde(default)]
+    pub size: f64,
     /// Share of score a secondary file keeps unless the caller asked for such files.
     pub secondary_factor: f64,
     /// Share of score a declaration-only file keeps.
@@ -228,7 +239,10 @@ pub struct ScoreBreakdown {
     pub tightness: f64,
     /// Multiplier for secondary and declaration-only files (1 when none applies).
     pub trait_factor: f64,
-    /// `(tool + name + lexical) × trait_factor × tightness`.
+    /// Multiplier of the file's size prior (1 with none).
+    #[serde(default)]
+    pub prior: f64,
+    /// `(tool + name + lexical) × trait_factor × tightness × prior`.
     pub total: f64,
 }
 
@@ -262,6 +276,7 @@ impl Weights {
             search_literal_text: search.literal_text,
             search_proximity: search.proximity,
             symbol_literal: 0.5,
+            size: 0.0,
             secondary_factor: search.secondary_factor,
             declaration_only_factor: search.declaration_only_factor,
             rangeless_factor: 0.6,
@@ -286,6 +301,7 @@ impl Weights {
             search_literal_text: 1.0,
             search_proximity: 1.0,
             symbol_literal: 1.0,
+            size: 0.0,
             secondary_factor: 1.0,
             declaration_only_factor: 1.0,
             rangeless_factor: 1.0,
@@ -324,13 +340,15 @@ impl Weights {
         } else {
             1.0
         };
+        let prior = (self.size * f.size).exp();
         ScoreBreakdown {
             tool,
             name,
             lexical,
             tightness,
             trait_factor,
-            total: (tool + name + lexical) * trait_factor * tightness,
+            prior,
+            total: (tool + name + lexical) * trait_factor * tightness * prior,
         }
     }
 
@@ -374,6 +392,7 @@ impl Weights {
             self.search_literal_text,
             self.search_proximity,
             self.symbol_literal,
+            self.size,
         ]
     }
 
@@ -398,6 +417,7 @@ impl Weights {
             literal_text,
             proximity,
             symbol_literal,
+            size,
         ] = v.try_into().ok()?;
         Some(Weights {
             search_name: a,
@@ -411,6 +431,7 @@ impl Weights {
             search_literal_text: literal_text,
             search_proximity: proximity,
             symbol_literal,
+            size,
             secondary_factor: g,
             declaration_only_factor: h,
             rangeless_factor: i,

@@ -484,6 +484,7 @@ pub(crate) fn round_components(c: &ScoreComponents) -> ScoreComponents {
         literal_path: round3(c.literal_path),
         literal_text: round3(c.literal_text),
         proximity: round3(c.proximity),
+        size: round3(c.size),
         trait_factor: c.trait_factor,
     }
 }
