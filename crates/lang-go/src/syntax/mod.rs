@@ -112,6 +112,11 @@ pub(crate) fn is_exported(name: &str) -> bool {
     name.chars().next().is_some_and(char::is_uppercase)
 }
 
+/// The grammar [`extract_file`] parses with.
+pub(crate) fn language() -> tree_sitter::Language {
+    go_grammar().language.clone()
+}
+
 /// The facts of one Go file. Never panics: text tree-sitter cannot parse yields facts
 /// with only `line_count`, and syntax errors are counted, not fatal.
 pub(crate) fn extract_file(text: &str) -> FileFacts {
@@ -170,6 +175,7 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
         check_errors: root.has_error(),
     };
     traverse::traverse(root, &mut ex);
+    traverse::count_unreached_error(&mut ex.facts, root);
     ex.facts
 }
 

@@ -38,6 +38,11 @@ thread_local! {
     static PARSER: ParserSlot = const { std::cell::RefCell::new(None) };
 }
 
+/// The grammar [`extract_file`] parses with.
+pub(crate) fn language() -> tree_sitter::Language {
+    python_grammar().language.clone()
+}
+
 /// The facts of one Python file. Never panics: text tree-sitter cannot parse yields facts
 /// with only `line_count`, and syntax errors are counted, not fatal.
 pub(crate) fn extract_file(text: &str) -> FileFacts {
@@ -90,6 +95,7 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
         check_errors: root.has_error(),
     };
     traverse::traverse(root, &mut ex);
+    traverse::count_unreached_error(&mut ex.facts, root);
     ex.facts
 }
 

@@ -58,6 +58,11 @@ thread_local! {
 /// Attribute items kept for one item, at most (a hostile file may stack millions).
 const MAX_ATTRIBUTES: usize = 64;
 
+/// The grammar [`extract_file`] parses with.
+pub(crate) fn language() -> tree_sitter::Language {
+    rust_grammar().language.clone()
+}
+
 /// The facts of one Rust file. Never panics: text tree-sitter cannot parse yields facts
 /// with only `line_count`, and syntax errors are counted, not fatal.
 pub(crate) fn extract_file(text: &str) -> FileFacts {
@@ -137,6 +142,7 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
         check_errors: root.has_error(),
     };
     traverse::traverse(root, &mut ex);
+    traverse::count_unreached_error(&mut ex.facts, root);
     ex.facts
 }
 

@@ -25,6 +25,11 @@ thread_local! {
     static TSX_PARSER: ParserSlot = const { std::cell::RefCell::new(None) };
 }
 
+/// The grammar [`extract`] parses with: TypeScript's (`typescript`) or TSX's.
+pub(crate) fn language(typescript: bool) -> tree_sitter::Language {
+    grammar::grammar(typescript).language.clone()
+}
+
 /// The facts of one file, parsed with the TypeScript grammar (`typescript`) or the TSX
 /// grammar that also parses JavaScript. Never panics: text tree-sitter cannot parse yields
 /// facts with only `line_count`, and syntax errors are counted, not fatal.
