@@ -66,14 +66,12 @@ pub(crate) fn language() -> tree_sitter::Language {
 /// The facts of one Rust file. Never panics: text tree-sitter cannot parse yields facts
 /// with only `line_count`, and syntax errors are counted, not fatal.
 pub(crate) fn extract_file(text: &str) -> FileFacts {
-    let line_count = sightline_lang::count_lines(text);
-    match sightline_lang::syntax::parse(&PARSER, &rust_grammar().language, text) {
-        Some(tree) => extract(text, &tree, line_count),
-        None => FileFacts {
-            line_count,
-            ..FileFacts::default()
-        },
-    }
+    sightline_lang::syntax::extract_tree(
+        &PARSER,
+        &rust_grammar().language,
+        text,
+        |tree, line_count| extract(text, tree, line_count),
+    )
 }
 
 struct Frame<'t> {
@@ -142,7 +140,6 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
         check_errors: root.has_error(),
     };
     traverse::traverse(root, &mut ex);
-    traverse::count_unreached_error(&mut ex.facts, root);
     ex.facts
 }
 

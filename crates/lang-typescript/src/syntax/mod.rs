@@ -16,7 +16,7 @@ mod prop_tests;
 mod tests;
 
 use sightline_lang::FileFacts;
-use sightline_lang::syntax::{ParserSlot, parse};
+use sightline_lang::syntax::{ParserSlot, extract_tree};
 
 pub(crate) use decls::DEFAULT_NAME;
 
@@ -34,18 +34,13 @@ pub(crate) fn language(typescript: bool) -> tree_sitter::Language {
 /// grammar that also parses JavaScript. Never panics: text tree-sitter cannot parse yields
 /// facts with only `line_count`, and syntax errors are counted, not fatal.
 pub(crate) fn extract(typescript: bool, text: &str) -> FileFacts {
-    let line_count = sightline_lang::count_lines(text);
     let grammar = grammar::grammar(typescript);
     let slot = if typescript {
         &TYPESCRIPT_PARSER
     } else {
         &TSX_PARSER
     };
-    match parse(slot, &grammar.language, text) {
-        Some(tree) => walk::Extractor::run(grammar, text, &tree, line_count),
-        None => FileFacts {
-            line_count,
-            ..FileFacts::default()
-        },
-    }
+    extract_tree(slot, &grammar.language, text, |tree, line_count| {
+        walk::Extractor::run(grammar, text, tree, line_count)
+    })
 }

@@ -87,7 +87,6 @@ impl<'t> Extractor<'t> {
             check_errors: root.has_error(),
         };
         sightline_lang::syntax::traverse::traverse(root, &mut ex);
-        sightline_lang::syntax::traverse::count_unreached_error(&mut ex.facts, root);
         ex.apply_local_exports();
         ex.facts
     }
