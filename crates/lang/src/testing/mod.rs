@@ -21,7 +21,7 @@ use proptest::prelude::*;
 
 use crate::facts::FileFacts;
 use crate::language::{Dialect, Language};
-use crate::syntax::{RECEIVER_CHARS, SIGNATURE_CHARS};
+use crate::syntax::{ELIDED, RECEIVER_CHARS, SIGNATURE_CHARS};
 
 /// Text made of 0 to 80 pieces drawn from `pieces` (tokens and snippets of a language):
 /// reaches far more of a grammar than random characters do.
@@ -73,7 +73,11 @@ pub fn check_facts(facts: &FileFacts) {
                 parent.lines.contains(&d.lines),
                 "{parent:?} does not contain {d:?}"
             );
-            assert!(d.qualified.starts_with(&parent.qualified));
+            // A prefix past `MAX_QUALIFIED_PREFIX` is elided, not repeated.
+            assert!(
+                d.qualified.starts_with(&parent.qualified) || d.qualified.starts_with(ELIDED),
+                "{d:?} does not extend {parent:?}"
+            );
         }
         if let Some(owner) = &d.attached_to {
             assert!(!owner.is_empty(), "attached to an empty name: {d:?}");
