@@ -40,7 +40,7 @@ impl Language for Java {
     }
 
     fn facts_version(&self) -> u32 {
-        3
+        4
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {
@@ -54,6 +54,10 @@ impl Language for Java {
 
     fn extract(&self, _dialect: Dialect, text: &str) -> FileFacts {
         syntax::extract_file(text)
+    }
+
+    fn grammar(&self, _dialect: Dialect) -> Option<tree_sitter::Language> {
+        Some(syntax::language())
     }
 
     /// Source roots follow a convention found in the paths (`src/<set>/java`), and

@@ -26,7 +26,7 @@ impl Language for Python {
     }
 
     fn facts_version(&self) -> u32 {
-        1
+        2
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {
@@ -40,6 +40,10 @@ impl Language for Python {
 
     fn extract(&self, _dialect: Dialect, text: &str) -> FileFacts {
         syntax::extract_file(text)
+    }
+
+    fn grammar(&self, _dialect: Dialect) -> Option<tree_sitter::Language> {
+        Some(syntax::language())
     }
 
     /// Import roots come from the packaging files and from where packages are (a

@@ -56,7 +56,7 @@ impl Language for Rust {
     }
 
     fn facts_version(&self) -> u32 {
-        1
+        2
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {
@@ -69,6 +69,10 @@ impl Language for Rust {
 
     fn extract(&self, _dialect: Dialect, text: &str) -> FileFacts {
         syntax::extract_file(text)
+    }
+
+    fn grammar(&self, _dialect: Dialect) -> Option<tree_sitter::Language> {
+        Some(syntax::language())
     }
 
     fn configure(&self, input: &ConfigInput<'_>) -> Box<dyn LanguageConfig> {

@@ -34,7 +34,7 @@ impl Language for TypeScript {
     }
 
     fn facts_version(&self) -> u32 {
-        1
+        2
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {
@@ -54,6 +54,10 @@ impl Language for TypeScript {
 
     fn extract(&self, dialect: Dialect, text: &str) -> FileFacts {
         syntax::extract(dialect == TYPESCRIPT, text)
+    }
+
+    fn grammar(&self, dialect: Dialect) -> Option<tree_sitter::Language> {
+        Some(syntax::language(dialect == TYPESCRIPT))
     }
 
     fn configure(&self, input: &ConfigInput<'_>) -> Box<dyn LanguageConfig> {

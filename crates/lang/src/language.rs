@@ -61,6 +61,13 @@ pub trait Language: Send + Sync + 'static {
     /// yields facts with `parse_errors` counted (and at least `line_count`).
     fn extract(&self, dialect: Dialect, text: &str) -> FileFacts;
 
+    /// The tree-sitter grammar [`Language::extract`] parses `dialect` with, for tools
+    /// that time or inspect the parse apart from extraction; `None` for a language that
+    /// does not parse with tree-sitter.
+    fn grammar(&self, _dialect: Dialect) -> Option<tree_sitter::Language> {
+        None
+    }
+
     // ---- configuration ----
 
     /// Whether [`Language::configure`] reads the paths of this language's sources as well

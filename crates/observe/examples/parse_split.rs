@@ -14,18 +14,6 @@ use sightline_observe::LANGUAGES;
 use sightline_observe::db::{FileIndex, FileShape};
 use sightline_observe::walk::{FileRole, walk};
 
-/// The grammar tree-sitter parses a file of `language` with (the default dialect; the
-/// languages whose dialects use other grammars are timed only through `extract`).
-fn grammar(language: &str) -> Option<tree_sitter::Language> {
-    Some(match language {
-        "go" => tree_sitter_go::LANGUAGE.into(),
-        "rust" => tree_sitter_rust::LANGUAGE.into(),
-        "java" => tree_sitter_java::LANGUAGE.into(),
-        "python" => tree_sitter_python::LANGUAGE.into(),
-        _ => return None,
-    })
-}
-
 /// A point in this thread's CPU time.
 #[derive(Clone, Copy)]
 struct Instant(Duration);
@@ -57,7 +45,7 @@ struct Sums {
     build: Duration,
     shape: Duration,
     nodes: u64,
-    /// The example knows the grammar: parse, release and cursor were timed alone.
+    /// The language names its grammar: parse, release and cursor were timed alone.
     alone: bool,
 }
 
@@ -85,7 +73,7 @@ fn main() {
         s.files += 1;
         s.bytes += file.text.len();
         let min = |f: &mut dyn FnMut() -> Duration| (0..runs).map(|_| f()).min().unwrap();
-        if let Some(g) = grammar(language.name()) {
+        if let Some(g) = language.grammar(id.dialect) {
             parser.set_language(&g).expect("grammar");
             s.alone = true;
             let mut nodes = 0u64;
@@ -140,7 +128,7 @@ fn main() {
         "language files MB | parse ms | release ms | cursor walk ms (nodes) | extract ms | build (extract, terms) ms | shape ms | parse+release floor per 1,000 files on 2 cores, s"
     );
     for (name, s) in &sums {
-        // Languages whose grammar the example does not load show only extraction and build.
+        // Languages that do not name a grammar show only extraction and build.
         let alone = |d: Duration| match s.alone {
             true => format!("{:.0}", ms(d)),
             false => "-".to_owned(),

@@ -480,6 +480,7 @@ impl<D: crate::Db + Clone> Index<D> {
         let t = Instant::now();
         let _ = crate::mirrors::mirror_files(&self.db, self.workspace);
         let _ = crate::db::file_positions(&self.db, self.workspace);
+        let _ = crate::path_traits::source_traits(&self.db, self.workspace);
         self.report.timings_ms.insert("mirrors".into(), ms(t));
         let t = Instant::now();
         self.fill_totals(&graph);

@@ -57,6 +57,28 @@ pub fn file_traits(db: &dyn crate::db::Db, file: crate::db::SourceFile) -> PathT
     path_traits(db.languages(), file.path(db))
 }
 
+/// Every file's [`file_traits`] by its position in the workspace's file list, `None` for a
+/// file no language reads as source (a manifest). The search reads the traits of every
+/// file it scores, thousands per query on a large workspace: one table read per query
+/// costs less than a memo lookup per file.
+///
+/// Workspace-wide hazard: re-runs when a file is added or removed (positions shift then),
+/// reading each file's traits from its memo. Paths and roles never change, so nothing
+/// else re-runs it.
+#[salsa::tracked(returns(clone))]
+pub fn source_traits(
+    db: &dyn crate::db::Db,
+    ws: crate::db::Workspace,
+) -> std::sync::Arc<[Option<PathTraits>]> {
+    ws.files(db)
+        .iter()
+        .map(|&f| match f.role(db) {
+            crate::walk::FileRole::Source(_) => Some(*file_traits(db, f)),
+            crate::walk::FileRole::Manifest => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,6 @@ use crate::graph::{EdgeKind, Graph, NodeId};
 use crate::path_traits::PathTraits;
 use crate::query::QueryTerms;
 use crate::terms::{compound_key, subword_count, term_words};
-use crate::walk::FileRole;
 
 /// How many of the best name hits seed the graph expansion.
 const MAX_SEEDS: usize = 12;
@@ -93,20 +92,21 @@ impl SymbolHit {
 pub use sightline_base::{ScoreComponents, SearchShape, SearchWeights};
 
 /// A file the search scored: its score, the unweighted components and its path traits.
+///
+/// The file is named by its position alone (its path is the graph's `paths[file]`, the
+/// query terms it holds [`matched_terms`]): a query scores every file holding one of its
+/// terms, thousands on a large workspace, and a path or a term list copied for each would
+/// cost more than the scoring itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FileHit {
     /// Index into the workspace's files.
     pub file: u32,
-    /// Repository-relative path.
-    pub path: String,
     /// The weighted score (components × weights × trait penalties).
     pub score: f64,
     /// The unweighted features the score was weighed from.
     pub components: ScoreComponents,
     /// Test, example, generated, declaration-only … flags of the path.
     pub traits: PathTraits,
-    /// Query terms found in the file's identifiers, comments or strings.
-    pub matched_terms: Vec<String>,
     /// The file's run of lines holding the most of the query's terms (see
     /// [`ScoreComponents::proximity`]), when the file was read for it.
     #[serde(default)]
@@ -164,7 +164,8 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     }
     expand(&graph, &mut symbols, opts.max_depth, shape);
 
-    let mut by_file: HashMap<u32, (f64, f64, f64)> = HashMap::new(); // best name, name rest, graph
+    // Best name, name rest, graph.
+    let mut by_file: rustc_hash::FxHashMap<u32, (f64, f64, f64)> = Default::default();
     for h in symbols.values() {
         let e = by_file.entry(graph.file_of(h.node)).or_default();
         if h.name_score > e.0 {
@@ -177,9 +178,10 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     }
 
     let avg_len = stats.average_length().max(1.0);
-    let mut lexical_by_file = lexical_scores(db, ws, &terms, avg_len, shape);
+    let lexical_by_file = lexical_scores(db, ws, &terms, avg_len, shape);
     let has_compound = terms.terms.iter().any(|t| t.compound);
     let mirrors = crate::mirrors::mirror_files(db, ws);
+    let source_traits = crate::path_traits::source_traits(db, ws);
     let mut hits = Vec::new();
     // Only files some component can score are visited: those holding a query term, a
     // declaration the names or the graph reached, a path word or an imported identifier
@@ -193,19 +195,10 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         literals.files.keys().copied(),
     );
     for &(fi, f) in &scored.files {
-        if !matches!(f.role(db), FileRole::Source(_)) {
+        let Some(Some(traits)) = source_traits.get(fi as usize) else {
             continue;
-        }
-        let (lexical, matched) = match lexical_by_file.remove(&f) {
-            Some((score, matched)) => (
-                score,
-                matched
-                    .into_iter()
-                    .map(|t| terms.terms[t as usize].term.clone())
-                    .collect(),
-            ),
-            None => Default::default(),
         };
+        let lexical = lexical_by_file.get(&f).copied().unwrap_or_default();
         // A path holding none of the query's words scores nothing, nor does a file
         // importing none of its identifiers: their tables are not read.
         let (path_stem, path_dir) = match scored.by_path.contains(&fi) {
@@ -231,9 +224,8 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         {
             continue;
         }
-        let path = f.path(db);
-        let mut traits = *crate::path_traits::file_traits(db, f);
-        traits.generated |= mirrors.contains(&fi);
+        let mut traits = *traits;
+        traits.generated |= !mirrors.is_empty() && mirrors.contains(&fi);
         let asked_for = opts.include_secondary;
         let trait_factor = if traits.is_secondary() && !asked_for {
             opts.weights.secondary_factor
@@ -257,23 +249,27 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         };
         hits.push(FileHit {
             file: fi,
-            path: path.clone(),
             score: components.total(&opts.weights),
             components,
             traits,
-            matched_terms: matched,
             focus: None,
         });
     }
-    let order = |hits: &mut Vec<FileHit>| {
-        hits.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.path.cmp(&b.path))
-        })
+    // Best first, ties by path: a total order (paths are unique), so an unstable sort
+    // gives the one order a stable sort would.
+    let paths = &graph.paths;
+    let path = |hit: &FileHit| paths.get(hit.file as usize).map(String::as_str);
+    let order = |a: &FileHit, b: &FileHit| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| path(a).cmp(&path(b)))
     };
-    order(&mut hits);
-    // Proximity reads text: only the files that can still reach the top are read.
+    // Proximity reads text: only the files that can still reach the top are read, the
+    // best [`PROXIMITY_FILES`] by the scores so far, set apart without sorting the rest;
+    // everything is sorted once, after.
+    if hits.len() > PROXIMITY_FILES {
+        hits.select_nth_unstable_by(PROXIMITY_FILES, order);
+    }
     for hit in hits.iter_mut().take(PROXIMITY_FILES) {
         if let Some((weight, run)) = proximity(files[hit.file as usize].text(db), &terms) {
             hit.components.proximity = weight;
@@ -281,7 +277,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             hit.score = hit.components.total(&opts.weights);
         }
     }
-    order(&mut hits);
+    hits.sort_unstable_by(order);
     let mut symbols: Vec<SymbolHit> = symbols
         .into_values()
         .filter(|h| graph.decl_of(h.node).is_some())
@@ -326,11 +322,9 @@ fn named_files(
         };
         out.push(FileHit {
             file: fi,
-            path: path.clone(),
             score: components.total(weights),
             components,
             traits: crate::path_traits::path_traits(db.languages(), path),
-            matched_terms: Vec::new(),
             focus: None,
         });
     }
@@ -549,32 +543,43 @@ fn import_score(keys: &[(String, bool)], terms: &QueryTerms, shape: &SearchShape
     best
 }
 
-/// BM25 of every source file holding a query term, with the terms it holds (their
-/// positions in the query's terms, in query order), from the per-chunk postings: files
-/// holding none are never visited.
+/// BM25 of every source file holding a query term, from the per-chunk postings: files
+/// holding none are never visited. (Which terms a file holds is asked of the few files
+/// shown, [`matched_terms`].)
 fn lexical_scores(
     db: &dyn Db,
     ws: Workspace,
     terms: &QueryTerms,
     avg_len: f64,
     shape: &SearchShape,
-) -> rustc_hash::FxHashMap<SourceFile, (f64, Vec<u32>)> {
-    let mut out: rustc_hash::FxHashMap<SourceFile, (f64, Vec<u32>)> = Default::default();
+) -> rustc_hash::FxHashMap<SourceFile, f64> {
+    let mut out: rustc_hash::FxHashMap<SourceFile, f64> = Default::default();
     for chunk in term_chunks(db, ws) {
         let postings = crate::db::indexed_postings(db, ws, chunk);
-        for (ti, t) in terms.terms.iter().enumerate() {
+        for t in &terms.terms {
             for p in postings.get(t.term.as_str()).map_or(&[][..], Vec::as_slice) {
                 let tf = f64::from(p.tf);
                 if tf == 0.0 {
                     continue;
                 }
-                let e = out.entry(p.file).or_default();
-                e.0 += shape.bm25(t.idf, tf, f64::from(p.total), avg_len);
-                e.1.push(ti as u32);
+                *out.entry(p.file).or_default() +=
+                    shape.bm25(t.idf, tf, f64::from(p.total), avg_len);
             }
         }
     }
     out
+}
+
+/// The query terms `file` holds in its identifiers, comments or strings, in query order:
+/// those that gave it a lexical score (the terms of its postings).
+pub fn matched_terms(db: &dyn Db, file: SourceFile, terms: &QueryTerms) -> Vec<String> {
+    let counts = crate::db::file_terms(db, file);
+    terms
+        .terms
+        .iter()
+        .filter(|t| counts.get(&t.term) > 0)
+        .map(|t| t.term.clone())
+        .collect()
 }
 
 /// The files some component of the search can score, and among them those whose path
@@ -597,7 +602,7 @@ fn scored_files<T, U>(
     ws: Workspace,
     terms: &QueryTerms,
     lexical: &rustc_hash::FxHashMap<SourceFile, T>,
-    by_file: &HashMap<u32, U>,
+    by_file: &rustc_hash::FxHashMap<u32, U>,
     literal_files: impl Iterator<Item = u32>,
 ) -> ScoredFiles {
     let files = ws.files(db);

@@ -169,3 +169,24 @@ fn recursion_counts_and_test_files_are_summarized() {
     let text = uses.render_tagged(&no_tag);
     assert!(text.contains("(+3 more in this file)"), "{text}");
 }
+
+/// Definitions list primary files before tests by the language's own conventions (a Go
+/// `_test.go` file is a test wherever it lies, as `grep` folds it), not only by the
+/// cross-ecosystem path rules.
+#[test]
+fn definitions_put_a_languages_test_files_last() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("go.mod"), "module example.com/m\n").unwrap();
+    let helper = "package m\n\nfunc Helper() int {\n\treturn 1\n}\n";
+    std::fs::write(dir.path().join("a_test.go"), helper).unwrap();
+    std::fs::write(dir.path().join("b.go"), helper).unwrap();
+    let index = common::open_uncached(dir.path());
+    let found = definition::run(
+        index.db(),
+        index.workspace(),
+        &DefinitionArgs::new("Helper"),
+    )
+    .unwrap();
+    let paths: Vec<&str> = found.hits.iter().map(|h| h.path.as_str()).collect();
+    assert_eq!(paths, ["b.go", "a_test.go"], "{found:?}");
+}

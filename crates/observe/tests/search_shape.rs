@@ -33,12 +33,8 @@ fn the_fitted_constants_leave_every_recorded_component_unchanged() {
         let a = search_with(&index, query, unfitted);
         let b = search_with(&index, query, refitted);
         let components = |r: &SearchResult| {
-            let mut c: Vec<_> = r
-                .files
-                .iter()
-                .map(|f| (f.path.clone(), f.components))
-                .collect();
-            c.sort_by(|x, y| x.0.cmp(&y.0));
+            let mut c: Vec<_> = r.files.iter().map(|f| (f.file, f.components)).collect();
+            c.sort_by_key(|x| x.0);
             c
         };
         assert!(!a.files.is_empty(), "{query}");
@@ -62,8 +58,8 @@ fn the_fitted_constants_leave_every_recorded_component_unchanged() {
                     shape: refitted,
                     ..SearchWeights::UNFITTED
                 }),
-                "{query}: {}",
-                f.path
+                "{query}: file {}",
+                f.file
             );
         }
     }

@@ -14,13 +14,10 @@ fn extract_facts(lang: LangId, text: &str) -> sightline_observe::FileFacts {
 
 /// The grammar a language parses a dialect with (for the parse-only timing).
 fn grammar(lang: LangId) -> tree_sitter::Language {
-    match (LANGUAGES.of(lang).unwrap().name(), lang.dialect) {
-        ("typescript", 0) => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-        ("typescript", _) => tree_sitter_typescript::LANGUAGE_TSX.into(),
-        ("python", _) => tree_sitter_python::LANGUAGE.into(),
-        ("rust", _) => tree_sitter_rust::LANGUAGE.into(),
-        (other, _) => panic!("no grammar known to this bench for {other}"),
-    }
+    let language = LANGUAGES.of(lang).unwrap();
+    language
+        .grammar(lang.dialect)
+        .unwrap_or_else(|| panic!("{} names no tree-sitter grammar", language.name()))
 }
 
 fn collect(dir: &Path, out: &mut Vec<(PathBuf, LangId)>) {

@@ -50,19 +50,21 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             &|m| id_for(&m.path, Location::of(m.best_range)),
         ),
         Observation::Grep(r) => {
-            // Match lines carry IDs; context lines (`13- text`) carry none. A match printed
-            // right after one of the same ID (no `--` between) belongs to the label above
-            // it and gets none. An ID already printed in this result, or whose range lies
-            // within the lines printed with its match, is printed without the range: the
-            // reader has it already.
+            // Match lines carry IDs; context lines (`13- text`) carry none. A match of the
+            // same ID as the match above it in the same file belongs to that label (the
+            // ID's range holds both lines) and gets none. An ID already printed in this
+            // result, or whose range lies within the lines printed with its match, is
+            // printed without the range: the reader has it already.
             let printed = RefCell::new(HashSet::new());
-            let previous: RefCell<Option<(String, CandidateId, u32)>> = RefCell::new(None);
+            let previous: RefCell<Option<(String, CandidateId)>> = RefCell::new(None);
             r.render_tagged(&|m| {
-                let c = registry.at(&m.path, Location::Hit(m.line))?;
-                let last = previous.replace(Some((m.path.clone(), c.id, m.line)));
-                let run = last.is_some_and(|(path, id, line)| {
-                    path == m.path && id == c.id && shown_with(m).start <= line.saturating_add(1)
-                });
+                let Some(c) = registry.at(&m.path, Location::Hit(m.line)) else {
+                    // An unlabelled match must not read as part of the label above it.
+                    previous.replace(None);
+                    return None;
+                };
+                let last = previous.replace(Some((m.path.clone(), c.id)));
+                let run = last.is_some_and(|(path, id)| path == m.path && id == c.id);
                 if run {
                     return None;
                 }

@@ -131,3 +131,47 @@ fn grep_labels_leave_out_ranges_the_reader_sees() {
         );
     }
 }
+
+/// A match line printed without a label belongs to the label above it: its candidate is
+/// the one last labelled in the same file, so a reader who carries the label down cites
+/// the right place (with and without context between the hits).
+#[test]
+fn an_unlabelled_match_shares_the_label_above_it() {
+    for context in [0, 1] {
+        let (text, registry) = rendered_grep(&GrepArgs {
+            context,
+            secondary: true,
+            ..GrepArgs::new("recordStore")
+        });
+        let mut path = String::new();
+        let mut current: Option<sightline_registry::CandidateId> = None;
+        let mut unlabelled = 0;
+        for line in text.lines() {
+            if let Some(p) = line.strip_prefix("## ") {
+                path = p.to_owned();
+                current = None;
+                continue;
+            }
+            let Some((n, rest)) = line.split_once(": ") else {
+                continue;
+            };
+            let Ok(n) = n.parse::<u32>() else { continue };
+            let hit = registry
+                .at(&path, sightline_registry::Location::Hit(n))
+                .map(|c| c.id);
+            match rest.strip_prefix('[') {
+                Some(label) => {
+                    current = label.split([' ', ']']).next().unwrap().parse().ok();
+                    assert_eq!(current, hit, "{path}:{n} labelled with another ID:\n{text}");
+                }
+                None => {
+                    unlabelled += 1;
+                    if hit.is_some() {
+                        assert_eq!(hit, current, "{path}:{n} is not the label above's:\n{text}");
+                    }
+                }
+            }
+        }
+        assert!(unlabelled > 0, "no unlabelled match to check:\n{text}");
+    }
+}

@@ -3,6 +3,8 @@
 //! after appending a declaration to a file:
 //! `cargo run --release -p sightline-server --example serve_latency -- ROOT CACHE_DIR QUERIES_FILE [EDITED_FILE…]`
 //! (QUERIES_FILE: one query per line; each edited file is restored afterwards).
+//! It allocates as `sightline serve` does (mimalloc, counted, freed pages purged at once),
+//! so a profile of it shows the server's allocation costs.
 
 use std::time::Instant;
 
@@ -11,7 +13,26 @@ use sightline_observe::{CacheMode, Index, IndexOptions};
 use sightline_registry::{Intent, RegistryDatabase};
 use sightline_server::{Engine, ExploreParams};
 
+#[global_allocator]
+static ALLOCATOR: sightline_observe::memory::Counting<mimalloc::MiMalloc> =
+    sightline_observe::memory::Counting(mimalloc::MiMalloc);
+
+/// `sightline serve`'s setting: mimalloc's `mi_option_purge_delay` (see the binary's
+/// `purge_freed_pages_at_once`) at 0.
+fn purge_freed_pages_at_once() {
+    // SAFETY: setting an option takes no pointer and is allowed at any time.
+    unsafe { libmimalloc_sys::mi_option_set(15, 0) };
+}
+
+/// The binary's release function (see `sightline_observe::memory::set_release`).
+fn release_freed_memory() {
+    // SAFETY: `mi_collect` takes no pointer and may run on any thread at any time.
+    unsafe { libmimalloc_sys::mi_collect(true) };
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    sightline_observe::memory::set_release(release_freed_memory);
+    purge_freed_pages_at_once();
     let usage = "usage: serve_latency ROOT CACHE_DIR QUERIES_FILE [EDITED_FILE…]";
     let mut args = std::env::args().skip(1);
     let root = std::path::PathBuf::from(args.next().ok_or(usage)?);

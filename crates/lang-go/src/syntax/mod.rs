@@ -112,17 +112,20 @@ pub(crate) fn is_exported(name: &str) -> bool {
     name.chars().next().is_some_and(char::is_uppercase)
 }
 
+/// The grammar [`extract_file`] parses with.
+pub(crate) fn language() -> tree_sitter::Language {
+    go_grammar().language.clone()
+}
+
 /// The facts of one Go file. Never panics: text tree-sitter cannot parse yields facts
 /// with only `line_count`, and syntax errors are counted, not fatal.
 pub(crate) fn extract_file(text: &str) -> FileFacts {
-    let line_count = sightline_lang::count_lines(text);
-    match sightline_lang::syntax::parse(&PARSER, &go_grammar().language, text) {
-        Some(tree) => extract(text, &tree, line_count),
-        None => FileFacts {
-            line_count,
-            ..FileFacts::default()
-        },
-    }
+    sightline_lang::syntax::extract_tree(
+        &PARSER,
+        &go_grammar().language,
+        text,
+        |tree, line_count| extract(text, tree, line_count),
+    )
 }
 
 struct Frame<'t> {

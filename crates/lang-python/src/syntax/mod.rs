@@ -38,17 +38,20 @@ thread_local! {
     static PARSER: ParserSlot = const { std::cell::RefCell::new(None) };
 }
 
+/// The grammar [`extract_file`] parses with.
+pub(crate) fn language() -> tree_sitter::Language {
+    python_grammar().language.clone()
+}
+
 /// The facts of one Python file. Never panics: text tree-sitter cannot parse yields facts
 /// with only `line_count`, and syntax errors are counted, not fatal.
 pub(crate) fn extract_file(text: &str) -> FileFacts {
-    let line_count = sightline_lang::count_lines(text);
-    match sightline_lang::syntax::parse(&PARSER, &python_grammar().language, text) {
-        Some(tree) => extract(text, &tree, line_count),
-        None => FileFacts {
-            line_count,
-            ..FileFacts::default()
-        },
-    }
+    sightline_lang::syntax::extract_tree(
+        &PARSER,
+        &python_grammar().language,
+        text,
+        |tree, line_count| extract(text, tree, line_count),
+    )
 }
 
 struct Frame<'t> {

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use sightline_lang::Language;
-use sightline_lang::testing::{check_facts, fragments};
+use sightline_lang::testing::{check_facts, check_grammar, fragments};
 
 use crate::Python;
 
@@ -30,5 +30,6 @@ proptest! {
     #[test]
     fn syntax_prop_python_like_text(text in fragments(FRAGMENTS)) {
         check_facts(&Python.extract(0, &text));
+        check_grammar(&Python, 0, &text);
     }
 }

@@ -58,17 +58,20 @@ thread_local! {
 /// Attribute items kept for one item, at most (a hostile file may stack millions).
 const MAX_ATTRIBUTES: usize = 64;
 
+/// The grammar [`extract_file`] parses with.
+pub(crate) fn language() -> tree_sitter::Language {
+    rust_grammar().language.clone()
+}
+
 /// The facts of one Rust file. Never panics: text tree-sitter cannot parse yields facts
 /// with only `line_count`, and syntax errors are counted, not fatal.
 pub(crate) fn extract_file(text: &str) -> FileFacts {
-    let line_count = sightline_lang::count_lines(text);
-    match sightline_lang::syntax::parse(&PARSER, &rust_grammar().language, text) {
-        Some(tree) => extract(text, &tree, line_count),
-        None => FileFacts {
-            line_count,
-            ..FileFacts::default()
-        },
-    }
+    sightline_lang::syntax::extract_tree(
+        &PARSER,
+        &rust_grammar().language,
+        text,
+        |tree, line_count| extract(text, tree, line_count),
+    )
 }
 
 struct Frame<'t> {

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use sightline_lang::Language;
-use sightline_lang::testing::{check_facts, fragments};
+use sightline_lang::testing::{check_facts, check_grammar, fragments};
 
 use crate::Rust;
 
@@ -31,5 +31,6 @@ proptest! {
     #[test]
     fn syntax_prop_rust_like_text(text in fragments(FRAGMENTS)) {
         check_facts(&Rust.extract(0, &text));
+        check_grammar(&Rust, 0, &text);
     }
 }

@@ -16,7 +16,7 @@ mod prop_tests;
 mod tests;
 
 use sightline_lang::FileFacts;
-use sightline_lang::syntax::{ParserSlot, parse};
+use sightline_lang::syntax::{ParserSlot, extract_tree};
 
 pub(crate) use decls::DEFAULT_NAME;
 
@@ -25,22 +25,22 @@ thread_local! {
     static TSX_PARSER: ParserSlot = const { std::cell::RefCell::new(None) };
 }
 
+/// The grammar [`extract`] parses with: TypeScript's (`typescript`) or TSX's.
+pub(crate) fn language(typescript: bool) -> tree_sitter::Language {
+    grammar::grammar(typescript).language.clone()
+}
+
 /// The facts of one file, parsed with the TypeScript grammar (`typescript`) or the TSX
 /// grammar that also parses JavaScript. Never panics: text tree-sitter cannot parse yields
 /// facts with only `line_count`, and syntax errors are counted, not fatal.
 pub(crate) fn extract(typescript: bool, text: &str) -> FileFacts {
-    let line_count = sightline_lang::count_lines(text);
     let grammar = grammar::grammar(typescript);
     let slot = if typescript {
         &TYPESCRIPT_PARSER
     } else {
         &TSX_PARSER
     };
-    match parse(slot, &grammar.language, text) {
-        Some(tree) => walk::Extractor::run(grammar, text, &tree, line_count),
-        None => FileFacts {
-            line_count,
-            ..FileFacts::default()
-        },
-    }
+    extract_tree(slot, &grammar.language, text, |tree, line_count| {
+        walk::Extractor::run(grammar, text, tree, line_count)
+    })
 }

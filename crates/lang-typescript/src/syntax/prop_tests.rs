@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 
 use sightline_lang::Language;
-use sightline_lang::testing::{check_facts as check, fragments};
+use sightline_lang::testing::{check_facts as check, check_grammar, fragments};
 
 use crate::{TSX, TYPESCRIPT, TypeScript};
 
@@ -33,5 +33,7 @@ proptest! {
     fn syntax_prop_source_like_text(text in fragments(FRAGMENTS)) {
         check(&TypeScript.extract(TYPESCRIPT, &text));
         check(&TypeScript.extract(TSX, &text));
+        check_grammar(&TypeScript, TYPESCRIPT, &text);
+        check_grammar(&TypeScript, TSX, &text);
     }
 }

@@ -1,6 +1,6 @@
-//! What every tree-sitter extractor shares: the cursor walk ([`traverse`]), bounded text
-//! helpers ([`text`]), a per-thread parser ([`parse`]) and the limits that keep facts
-//! linear in a file's size.
+//! What every tree-sitter extractor shares: the parse-then-walk frame
+//! ([`extract_tree`]), the cursor walk ([`traverse`]), bounded text helpers ([`text`]), a
+//! per-thread parser ([`parse`]) and the limits that keep facts linear in a file's size.
 
 pub mod text;
 pub mod traverse;
@@ -9,6 +9,8 @@ use std::cell::RefCell;
 use std::thread::LocalKey;
 
 use tree_sitter::{Parser, Tree};
+
+use crate::facts::FileFacts;
 
 /// Longest dotted prefix a qualified name keeps. Deeper nesting elides the prefix to
 /// [`ELIDED`], so qualified names cost at most this much per declaration and a file of
@@ -60,4 +62,28 @@ pub fn parse(
         // Only reachable through re-entrancy; a throwaway parser keeps it correct.
         Err(_) => parse_with(&mut fresh()?),
     })
+}
+
+/// The facts of `text`: parsed with `grammar` on this thread's parser in `slot`, then
+/// `walk` (given the tree and the line count) extracts them. Never panics: text
+/// tree-sitter cannot parse yields facts with only `line_count`; a tree error the walk
+/// could not reach is still counted ([`traverse::count_unreached_error`]).
+pub fn extract_tree(
+    slot: &'static LocalKey<ParserSlot>,
+    grammar: &tree_sitter::Language,
+    text: &str,
+    walk: impl FnOnce(&Tree, u32) -> FileFacts,
+) -> FileFacts {
+    let line_count = crate::count_lines(text);
+    match parse(slot, grammar, text) {
+        Some(tree) => {
+            let mut facts = walk(&tree, line_count);
+            traverse::count_unreached_error(&mut facts, tree.root_node());
+            facts
+        }
+        None => FileFacts {
+            line_count,
+            ..FileFacts::default()
+        },
+    }
 }

@@ -79,6 +79,16 @@ pub fn record_error(facts: &mut crate::facts::FileFacts, node: Node<'_>) {
     }
 }
 
+/// Counts one error at `root` when its tree has errors but the walk recorded none: a
+/// missing token tree-sitter inserts as a direct leaf of the root (at the end of some
+/// truncated files) is not reached by the cursor, and a file must not read as cleanly
+/// parsed when its tree says otherwise.
+pub fn count_unreached_error(facts: &mut crate::facts::FileFacts, root: Node<'_>) {
+    if facts.parse_errors == 0 && root.has_error() {
+        record_error(facts, root);
+    }
+}
+
 /// Records a usage of `name` (with `receiver`, for a member) on `at`'s line inside the
 /// declaration `enclosing`; an empty name (an elided one) records nothing.
 #[inline]

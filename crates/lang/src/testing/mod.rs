@@ -20,12 +20,36 @@
 use proptest::prelude::*;
 
 use crate::facts::FileFacts;
+use crate::language::{Dialect, Language};
 use crate::syntax::{RECEIVER_CHARS, SIGNATURE_CHARS};
 
 /// Text made of 0 to 80 pieces drawn from `pieces` (tokens and snippets of a language):
 /// reaches far more of a grammar than random characters do.
 pub fn fragments(pieces: &'static [&'static str]) -> impl Strategy<Value = String> {
     proptest::collection::vec(proptest::sample::select(pieces), 0..80).prop_map(|v| v.concat())
+}
+
+/// Panics unless the grammar `language` names for `dialect` (if any) is the one its
+/// `extract` parses with, as far as `text` tells: the tree has errors exactly when the
+/// facts count some.
+pub fn check_grammar(language: &dyn Language, dialect: Dialect, text: &str) {
+    let Some(grammar) = language.grammar(dialect) else {
+        return;
+    };
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&grammar)
+        .expect("a grammar of this tree-sitter version");
+    let facts = language.extract(dialect, text);
+    if let Some(tree) = parser.parse(text, None) {
+        assert_eq!(
+            tree.root_node().has_error(),
+            facts.parse_errors > 0,
+            "{} dialect {dialect}: tree errors vs {} counted",
+            language.name(),
+            facts.parse_errors
+        );
+    }
 }
 
 /// Panics unless `facts` keep the invariants of every language's facts: every line within

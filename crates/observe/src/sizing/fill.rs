@@ -28,6 +28,8 @@ use super::view::{DeclFlags, Piece, add_kept_callables, pieces};
 /// One shown file while the budget is being spent.
 struct Planned<'a> {
     hit: &'a FileHit,
+    /// The query terms the file holds ([`crate::search::matched_terms`]).
+    matched_terms: Vec<String>,
     facts: Arc<crate::db::FileIndex>,
     text: Arc<str>,
     pieces: Vec<Piece>,
@@ -130,6 +132,7 @@ pub(crate) fn fill(
         };
         planned.push(Planned {
             hit,
+            matched_terms: crate::search::matched_terms(db, files[hit.file as usize], &found.terms),
             facts: index,
             text,
             pieces,
@@ -463,10 +466,10 @@ fn spend(planned: Vec<Planned>, ctx: &Spend, result: &mut ExploreResult) {
             continue;
         }
         result.files.push(ExploredFile {
-            path: p.hit.path.clone(),
+            path: graph.paths[p.hit.file as usize].clone(),
             score: round3(p.hit.score),
             components: round_components(&p.hit.components),
-            matched_terms: p.hit.matched_terms.clone(),
+            matched_terms: p.matched_terms.clone(),
             windows: kept,
         });
     }

@@ -398,10 +398,10 @@ pub fn run_weighted(
             continue;
         }
         result.files.push(ExploredFile {
-            path: hit.path.clone(),
+            path: graph.paths[hit.file as usize].clone(),
             score: round3(hit.score),
             components: round_components(&hit.components),
-            matched_terms: hit.matched_terms.clone(),
+            matched_terms: crate::search::matched_terms(db, files[hit.file as usize], &found.terms),
             windows,
         });
     }
@@ -426,7 +426,7 @@ pub fn run_weighted(
     let more: Vec<FileMatch> = found
         .files
         .iter()
-        .filter(|h| !shown.contains(h.path.as_str()))
+        .filter(|h| !shown.contains(graph.paths[h.file as usize].as_str()))
         .filter(|h| !(args.adaptive && crate::sizing::is_unasked_test(h)))
         .filter(|h| {
             !args.adaptive || args.max_listed.is_some() || h.score >= LIST_SHARE * best_score
@@ -451,7 +451,7 @@ pub fn run_weighted(
                     ))
                 });
             FileMatch {
-                path: h.path.clone(),
+                path: graph.paths[h.file as usize].clone(),
                 score: round3(h.score),
                 components: round_components(&h.components),
                 best_range: best.as_ref().map(|b| b.1),
@@ -462,7 +462,7 @@ pub fn run_weighted(
     // Files the query names but that hold no code (configuration, manifests) come first:
     // as whole-file candidates, since they have no declaration ranges.
     let named = found.named_files.iter().map(|h| FileMatch {
-        path: h.path.clone(),
+        path: graph.paths[h.file as usize].clone(),
         score: round3(h.score),
         components: round_components(&h.components),
         best_range: None,

@@ -1,7 +1,8 @@
 //! `grep` results as text: one `## path` heading per file, then its lines in the form
 //! grep itself uses — `12: text` for a match, `13- text` for context — with overlapping or
-//! adjacent context windows of one file merged and gaps marked `--`, so no line is printed
-//! twice and a model can tell matches from context at a glance. A files-only result
+//! adjacent context windows of one file merged and gaps marked `--` (only where context is
+//! printed: without it the line numbers show the gaps, as rg prints them), so no line is
+//! printed twice and a model can tell matches from context at a glance. A files-only result
 //! prints a directory once for its consecutive files (`src/a/: x.ts 2, y.ts 1`), as the
 //! heading mode prints a path once for its lines.
 
@@ -60,9 +61,10 @@ fn render_file(
         );
     }
     let _ = writeln!(out, "## {}", inline(path));
+    let has_context = lines.values().any(|shown| shown.matched.is_none());
     let mut previous: Option<u32> = None;
     for (&line, shown) in &lines {
-        if previous.is_some_and(|p| line > p.saturating_add(1)) {
+        if has_context && previous.is_some_and(|p| line > p.saturating_add(1)) {
             out.push_str("--\n");
         }
         previous = Some(line);

@@ -15,12 +15,13 @@ pub mod references;
 
 use std::sync::Arc;
 
-use sightline_base::PathTraits;
+use sightline_lang::Languages;
 
 use super::error::ToolError;
 use crate::db::{Db, FileIndex, SourceFile, Workspace, file_index};
 use crate::facts::{Declaration, LineRange};
 use crate::graph::{Graph, NodeId};
+use crate::path_traits::path_traits;
 
 /// Where a tool's hit is, for the caller's labels: a declaration's lines, or one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,7 +195,7 @@ pub fn find(
             true,
         );
     }
-    sort(&mut decls);
+    sort(db.languages(), &mut decls);
     let nearest = if decls.is_empty() {
         nearest::nearest(
             db,
@@ -274,12 +275,12 @@ fn at_line(
     })
 }
 
-/// Primary files before tests, examples and vendored code, exported declarations first,
-/// then path and source order.
-fn sort(decls: &mut [DeclAt]) {
+/// Primary files before tests, examples and vendored code (each language's conventions,
+/// as `grep` folds them), exported declarations first, then path and source order.
+fn sort(languages: Languages, decls: &mut [DeclAt]) {
     decls.sort_by_cached_key(|d| {
         (
-            PathTraits::of(&d.path).is_secondary(),
+            path_traits(languages, &d.path).is_secondary(),
             !d.declaration().exported,
             d.position,
             d.decl,

@@ -11,9 +11,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::path_traits::path_traits;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
-use sightline_base::PathTraits;
 
 use super::definition::DefinitionHit;
 use super::nearest::{self, NearName};
@@ -383,7 +383,9 @@ fn uses(
                 && f.kind == UseKind::Reference
         })
     });
-    let primary = |position: u32| !PathTraits::of(files[position as usize].path(db)).is_secondary();
+    let languages = db.languages();
+    let primary =
+        |position: u32| !path_traits(languages, files[position as usize].path(db)).is_secondary();
     // On one line, the most telling use wins: a clause or a call over a plain reference.
     found.sort_by_key(|f| {
         (
