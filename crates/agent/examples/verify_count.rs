@@ -1,8 +1,10 @@
-//! Profiling aid for what salsa re-verifies after a high-durability write (a file's first
-//! edit, a new file): counts, per query, the memos validated and executed by one
-//! deterministic exploration after a synthetic write, then times `RUNS` more such
-//! explorations against the same exploration with nothing written:
-//! `cargo run --release -p sightline-agent --example verify_count -- REPO QUERY [RUNS]`.
+//! Profiling aid for what salsa re-verifies after a write above low durability: counts,
+//! per query, the memos validated and executed by one deterministic exploration after a
+//! synthetic write, then times `RUNS` more such explorations against the same
+//! exploration with nothing written. `DURABILITY` is `medium` (the default: what a
+//! source file's first edit writes) or `high` (a file added or removed, a manifest
+//! edited):
+//! `cargo run --release -p sightline-agent --example verify_count -- REPO QUERY [RUNS] [DURABILITY]`.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -12,7 +14,7 @@ use sightline_agent::{ExploreSession, Mode};
 use sightline_observe::{Index, IndexOptions};
 use sightline_registry::{Intent, RegistryDatabase};
 
-const USAGE: &str = "usage: verify_count REPO QUERY [RUNS]";
+const USAGE: &str = "usage: verify_count REPO QUERY [RUNS] [medium|high]";
 
 /// Validated and executed memos per query name.
 type Counts = Arc<Mutex<BTreeMap<String, (usize, usize)>>>;
@@ -22,6 +24,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let repo = args.next().ok_or(USAGE)?;
     let query = args.next().ok_or(USAGE)?;
     let runs: usize = args.next().map_or(Ok(9), |r| r.parse())?;
+    let durability = match args.next().as_deref() {
+        None | Some("medium") => salsa::Durability::MEDIUM,
+        Some("high") => salsa::Durability::HIGH,
+        Some(_) => return Err(USAGE.into()),
+    };
     let counts: Counts = Arc::default();
     let counting = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let (sink, on) = (counts.clone(), counting.clone());
@@ -54,7 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     explore(&mut index)?;
 
     counting.store(true, std::sync::atomic::Ordering::Relaxed);
-    salsa::Database::synthetic_write(index.db_mut(), salsa::Durability::HIGH);
+    salsa::Database::synthetic_write(index.db_mut(), durability);
     explore(&mut index)?;
     counting.store(false, std::sync::atomic::Ordering::Relaxed);
     let mut rows: Vec<(String, (usize, usize))> =
@@ -70,7 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // synthetic write, paired with one right after it with nothing written.
     let (mut after, mut unchanged) = (Vec::new(), Vec::new());
     for _ in 0..runs {
-        salsa::Database::synthetic_write(index.db_mut(), salsa::Durability::HIGH);
+        salsa::Database::synthetic_write(index.db_mut(), durability);
         after.push(explore(&mut index)?);
         unchanged.push(explore(&mut index)?);
     }
@@ -79,7 +86,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
     };
     println!(
-        "explore after a synthetic high-durability write: median {:.1} ms; unchanged {:.1} ms",
+        "explore after a synthetic {durability:?} write: median {:.1} ms; unchanged {:.1} ms",
         median(after),
         median(unchanged)
     );

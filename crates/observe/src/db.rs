@@ -63,7 +63,7 @@ impl LastAssembly {
     }
 }
 
-pub use inputs::{SourceFile, Workspace};
+pub use inputs::{BlockGraph, SourceFile, TermTables, Workspace};
 
 /// The tree's salsa inputs, in a module of their own: salsa generates their constructors
 /// and builders without docs, and only they are exempt from `missing_docs`.
@@ -110,7 +110,91 @@ mod inputs {
         /// The files of the tree no registered language reads, by type.
         #[returns(ref)]
         pub not_indexed: crate::NotIndexed,
+        /// Each term chunk's tables, as the index last derived them ([`TermTables`]).
+        #[returns(ref)]
+        pub term_tables: Vec<TermTables>,
+        /// Each file block's graph parts, as the index last derived them
+        /// ([`BlockGraph`]).
+        #[returns(ref)]
+        pub block_graphs: Vec<BlockGraph>,
     }
+
+    /// One term chunk's tables as the index last derived them from the chunk's files
+    /// ([`super::term_chunk_stats`], [`super::term_chunk_postings`],
+    /// [`super::decl_word_chunk`], [`super::import_key_chunk`]), set only when one came
+    /// out different. The workspace-wide queries read these instead of the derivations,
+    /// so after a file's first edit (a medium-durability write) salsa re-verifies a few
+    /// hundred inputs, not every file's memos ([`crate::Index`] says which chunks an
+    /// edit touched).
+    #[salsa::input(debug)]
+    pub struct TermTables {
+        #[returns(clone)]
+        pub stats: Arc<crate::idf::PartialStats>,
+        #[returns(clone)]
+        pub postings: Arc<crate::idf::Postings>,
+        #[returns(clone)]
+        pub decl_words: Arc<crate::db::DeclWords>,
+        #[returns(clone)]
+        pub import_keys: Arc<crate::db::FilesByKey>,
+    }
+
+    /// One file block's graph parts ([`super::graph_chunk`]) as the index last derived
+    /// them, set only when they came out different: what the assembly reads, for the
+    /// reason [`TermTables`] gives.
+    #[salsa::input(debug)]
+    pub struct BlockGraph {
+        #[returns(clone)]
+        pub parts: Arc<Vec<crate::graph::queries::FileGraphPart>>,
+    }
+}
+
+/// Declarations by the words of their names, as (file, declaration position in it).
+pub type DeclWords = rustc_hash::FxHashMap<String, Vec<(SourceFile, u32)>>;
+
+/// Files by a key of theirs.
+pub type FilesByKey = rustc_hash::FxHashMap<String, Vec<SourceFile>>;
+
+/// The tables of term chunk `chunk` as the index last set them; `None` past the end
+/// (a workspace whose index has not derived them).
+pub fn indexed_term_tables(db: &dyn Db, ws: Workspace, chunk: TermChunk<'_>) -> Option<TermTables> {
+    ws.term_tables(db).get(chunk.index(db) as usize).copied()
+}
+
+/// A term chunk's postings as the index last set them ([`term_chunk_postings`]).
+pub fn indexed_postings(
+    db: &dyn Db,
+    ws: Workspace,
+    chunk: TermChunk<'_>,
+) -> Arc<crate::idf::Postings> {
+    indexed_term_tables(db, ws, chunk)
+        .map(|t| t.postings(db))
+        .unwrap_or_default()
+}
+
+/// A term chunk's declaration words as the index last set them ([`decl_word_chunk`]).
+pub fn indexed_decl_words(db: &dyn Db, ws: Workspace, chunk: TermChunk<'_>) -> Arc<DeclWords> {
+    indexed_term_tables(db, ws, chunk)
+        .map(|t| t.decl_words(db))
+        .unwrap_or_default()
+}
+
+/// A term chunk's import keys as the index last set them ([`import_key_chunk`]).
+pub fn indexed_import_keys(db: &dyn Db, ws: Workspace, chunk: TermChunk<'_>) -> Arc<FilesByKey> {
+    indexed_term_tables(db, ws, chunk)
+        .map(|t| t.import_keys(db))
+        .unwrap_or_default()
+}
+
+/// A file block's graph parts as the index last set them ([`graph_chunk`]).
+pub fn indexed_graph_chunk(
+    db: &dyn Db,
+    ws: Workspace,
+    block: FileBlock<'_>,
+) -> Arc<Vec<crate::graph::queries::FileGraphPart>> {
+    ws.block_graphs(db)
+        .get(block.index(db) as usize)
+        .map(|b| b.parts(db))
+        .unwrap_or_default()
 }
 
 /// Everything derived from one file's text alone; the unit the persistent cache stores.
@@ -203,9 +287,10 @@ mod parts {
     /// shape, its term counts and its import keys, each a separately tracked field. A query
     /// that reads one field depends on that field alone, so an edit that keeps a file's shape
     /// (only lines move) changes `index` but not `shape`, and what reads the shape is not
-    /// recomputed. One memo per file instead of one per projection: after a high-durability
-    /// write (a file's first edit, a new file) salsa re-verifies this one memo, and a field
-    /// read verifies by comparing a revision, without a memo to walk.
+    /// recomputed. One memo per file instead of one per projection: after a write above
+    /// low durability (a file's first edit is medium, a new file high) salsa re-verifies
+    /// this one memo where it is reached, and a field read verifies by comparing a
+    /// revision, without a memo to walk.
     #[salsa::tracked]
     pub struct FileParts<'db> {
         /// Syntax facts and term counts ([`file_index`]).
@@ -446,14 +531,18 @@ pub fn term_chunk_files<'db>(
 
 /// Document frequencies of the repository's own vocabulary, over source files.
 ///
+/// Reads each chunk's statistics as the index last set them ([`TermTables`]), not their
+/// derivation, so it reaches no file's memos.
+///
 /// Workspace-wide hazard: re-runs when any chunk's frequencies change, or a file is added
 /// or removed, at the cost of collecting the chunks' handles ([`crate::idf::TermStats`]
 /// sums them per term on lookup, rather than merging the vocabulary here).
 #[salsa::tracked(returns(clone))]
 pub fn term_stats(db: &dyn Db, ws: Workspace) -> Arc<crate::idf::TermStats> {
-    let parts: Vec<Arc<crate::idf::PartialStats>> = term_chunks(db, ws)
-        .into_iter()
-        .map(|chunk| term_chunk_stats(db, ws, chunk))
+    let parts: Vec<Arc<crate::idf::PartialStats>> = ws
+        .term_tables(db)
+        .iter()
+        .map(|tables| tables.stats(db))
         .collect();
     Arc::new(crate::idf::TermStats::from_partials(parts))
 }

@@ -80,12 +80,15 @@ const TREE_DURABILITY: salsa::Durability = salsa::Durability::HIGH;
 /// term tables).
 ///
 /// A file's first edit is a medium-durability write: salsa re-verifies every memo that
-/// reads some source text (each file's parts, link and edges, the chunks, the assembly),
-/// but not the much larger set that derives from the structure alone (each import's
-/// resolution, the directory listings), which stays high. Salsa refuses to backdate a
-/// value whose durability dropped, so every consumer of the file recomputes once even
-/// when the edit keeps its declarations (`xtask bench`'s body edit is a file's first
-/// edit and measures this).
+/// reads some source text and is reached, but not what derives from the structure alone
+/// (each import's resolution, the directory listings), which stays high. The
+/// workspace-wide queries read the chunks' and blocks' tables as inputs the index sets
+/// ([`Index::update_tables`]), so what is reached is the edited file's chunk and block
+/// and the files a query scores, not every file's memos. Salsa refuses to backdate a
+/// value whose durability dropped, so the edited file's consumers recompute once even
+/// when the edit keeps its declarations; the index compares the tables by value, so the
+/// assembly and the statistics do not (`xtask bench`'s body edit is a file's first edit
+/// and measures this).
 const SOURCE_DURABILITY: salsa::Durability = salsa::Durability::MEDIUM;
 
 /// Durability of a source file's text from its first edit on, and of a file created after
@@ -243,11 +246,33 @@ pub struct Index<D = ObserveDatabase> {
     observer: Option<Arc<dyn DirectoryObserver>>,
     /// Source files whose text was set since the index opened (their durability dropped).
     edited: rustc_hash::FxHashSet<SourceFile>,
-    /// The refresh in progress set an input above the low durability of edited files (a
-    /// file's first edit, a manifest, the file list), which makes salsa re-verify every
-    /// memo that reads some source text (or, for a high write, everything derived from
-    /// the tree): [`Index::finish_refresh`] then does that on every core.
+    /// The refresh in progress set a manifest's text (a high-durability write, which may
+    /// change how any import resolves): every chunk's and block's tables are derived
+    /// again.
     durable_write: bool,
+    /// The source files the refresh in progress changed, with what other files' edges
+    /// saw of each before ([`crate::db::file_exports`]): when each still shows the same,
+    /// only the blocks and chunks of these files can have changed.
+    changed_sources: Vec<(
+        SourceFile,
+        Option<Arc<crate::graph::FileExports<SourceFile>>>,
+    )>,
+    /// What each file block counts for the report ([`chunk_totals`]), as last derived.
+    block_totals: Vec<ChunkTotals>,
+}
+
+/// Which of the query tables ([`crate::db::TermTables`], [`crate::db::BlockGraph`]) a
+/// refresh derives again.
+enum TableScope {
+    /// Every chunk and block (a new index, a file added or removed, a manifest edited).
+    All,
+    /// The term chunks of `sources` (the source files whose text changed) and the file
+    /// blocks of `graph_files` (those, and every file whose edges may read what another
+    /// file of them shows: [`Index::export_readers`]).
+    Files {
+        sources: Vec<SourceFile>,
+        graph_files: Vec<SourceFile>,
+    },
 }
 
 fn ms(since: Instant) -> f64 {
@@ -351,10 +376,11 @@ impl<D: crate::Db + Clone> Index<D> {
             inputs.push(input);
         }
         let not_indexed = crate::NotIndexed::of(&not_indexed_types);
-        let workspace = Workspace::builder(root.clone(), inputs, not_indexed)
-            .durability(FILE_LIST_DURABILITY)
-            .root_durability(FIXED_DURABILITY)
-            .new(&db);
+        let workspace =
+            Workspace::builder(root.clone(), inputs, not_indexed, Vec::new(), Vec::new())
+                .durability(FILE_LIST_DURABILITY)
+                .root_durability(FIXED_DURABILITY)
+                .new(&db);
         let mut index = Index {
             db,
             workspace,
@@ -366,6 +392,8 @@ impl<D: crate::Db + Clone> Index<D> {
             observer,
             edited: Default::default(),
             durable_write: false,
+            changed_sources: Vec::new(),
+            block_totals: Vec::new(),
         };
         let save = index.report.parsed > 0 || index.report.cache_note.is_some();
         match index.cache_path.clone() {
@@ -377,7 +405,7 @@ impl<D: crate::Db + Clone> Index<D> {
                         drop(fresh);
                         result
                     });
-                    index.finish_report(None);
+                    index.finish_report(None, TableScope::All);
                     let t = Instant::now();
                     let result = saver
                         .join()
@@ -392,7 +420,7 @@ impl<D: crate::Db + Clone> Index<D> {
             }
             _ => {
                 drop(fresh);
-                index.finish_report(None);
+                index.finish_report(None, TableScope::All);
             }
         }
         // The parse's and the cache's garbage, freed on the threads that did not allocate it.
@@ -404,11 +432,14 @@ impl<D: crate::Db + Clone> Index<D> {
     /// Computes the workspace-wide queries and fills the report's totals. `refreshed` is
     /// what a refresh changed; `None` (a new index, where every per-file query is still to
     /// run) first computes the per-file queries they read on every core.
-    fn finish_report(&mut self, refreshed: Option<&RefreshReport>) {
+    fn finish_report(&mut self, refreshed: Option<&RefreshReport>, scope: TableScope) {
         let t = Instant::now();
         if refreshed.is_none() {
             self.prefetch();
         }
+        self.update_tables(scope);
+        self.report.timings_ms.insert("tables".into(), ms(t));
+        let t = Instant::now();
         // The term statistics before the graph, and the memos they replaced freed in
         // between: the previous statistics hold every chunk's previous postings, the
         // previous graph is alive until the next one is assembled from it, and an edit
@@ -425,11 +456,8 @@ impl<D: crate::Db + Clone> Index<D> {
         // for them; each is per chunk, so only the chunks an edit touched are rebuilt.
         let t = Instant::now();
         for chunk in term_chunks(&self.db, self.workspace) {
-            let _ = term_chunk_postings(&self.db, self.workspace, chunk);
-            let _ = decl_word_chunk(&self.db, self.workspace, chunk);
             let _ = crate::db::path_word_chunk(&self.db, self.workspace, chunk);
             let _ = crate::db::path_literal_chunk(&self.db, self.workspace, chunk);
-            let _ = crate::db::import_key_chunk(&self.db, self.workspace, chunk);
         }
         // Every file's path words, computed once: they depend on the path alone, which
         // never changes, so salsa never re-verifies them. A refresh computes those of the
@@ -518,6 +546,185 @@ impl<D: crate::Db + Clone> Index<D> {
         }
     }
 
+    /// Derives again the tables of `scope` (each chunk's term tables, each block's graph
+    /// parts and report counts) and sets the inputs the queries read them from
+    /// ([`crate::db::TermTables`], [`crate::db::BlockGraph`]) where they came out
+    /// different. A table set once is set at low durability from then on, like an
+    /// edited file's text; a new layout (a file added or removed changed the number of
+    /// chunks or blocks) creates every input anew.
+    fn update_tables(&mut self, scope: TableScope) {
+        let ws = self.workspace;
+        let chunk_count = crate::db::term_chunk_layout(&self.db, ws).len();
+        let block_count = crate::db::file_block_layout(&self.db, ws).len();
+        let (chunks, blocks): (Vec<u32>, Vec<u32>) = match &scope {
+            TableScope::All => (
+                (0..chunk_count as u32).collect(),
+                (0..block_count as u32).collect(),
+            ),
+            TableScope::Files {
+                sources,
+                graph_files,
+            } => {
+                let of = |files: &[SourceFile], count: usize| {
+                    let mut at: Vec<u32> = files
+                        .iter()
+                        .map(|f| crate::db::term_chunk_of(f.path(&self.db), count as u32))
+                        .collect();
+                    at.sort_unstable();
+                    at.dedup();
+                    at
+                };
+                (of(sources, chunk_count), of(graph_files, block_count))
+            }
+        };
+        let db = &self.db;
+        let terms: Vec<(u32, TermTableValues)> = chunks
+            .into_iter()
+            .map(|c| {
+                let chunk = TermChunk::new(db, c);
+                let values = (
+                    crate::db::term_chunk_stats(db, ws, chunk),
+                    term_chunk_postings(db, ws, chunk),
+                    decl_word_chunk(db, ws, chunk),
+                    crate::db::import_key_chunk(db, ws, chunk),
+                );
+                (c, values)
+            })
+            .collect();
+        let graphs: Vec<(u32, Arc<Vec<crate::db::FileGraphPart>>, ChunkTotals)> = blocks
+            .into_iter()
+            .map(|b| {
+                let block = FileBlock::new(db, b);
+                let parts = crate::db::graph_chunk(db, ws, block);
+                (b, parts, *chunk_totals(db, ws, block))
+            })
+            .collect();
+        if ws.term_tables(&self.db).len() != chunk_count {
+            let mut tables = Vec::with_capacity(chunk_count);
+            for (_, (stats, postings, decl_words, import_keys)) in terms {
+                let input =
+                    crate::db::TermTables::builder(stats, postings, decl_words, import_keys)
+                        .durability(SOURCE_DURABILITY)
+                        .new(&self.db);
+                tables.push(input);
+            }
+            ws.set_term_tables(&mut self.db)
+                .with_durability(FILE_LIST_DURABILITY)
+                .to(tables);
+        } else {
+            for (c, (stats, postings, decl_words, import_keys)) in terms {
+                let input = ws.term_tables(&self.db)[c as usize];
+                if !same(&input.stats(&self.db), &stats) {
+                    input
+                        .set_stats(&mut self.db)
+                        .with_durability(EDITED_SOURCE_DURABILITY)
+                        .to(stats);
+                }
+                if !same(&input.postings(&self.db), &postings) {
+                    input
+                        .set_postings(&mut self.db)
+                        .with_durability(EDITED_SOURCE_DURABILITY)
+                        .to(postings);
+                }
+                if !same(&input.decl_words(&self.db), &decl_words) {
+                    input
+                        .set_decl_words(&mut self.db)
+                        .with_durability(EDITED_SOURCE_DURABILITY)
+                        .to(decl_words);
+                }
+                if !same(&input.import_keys(&self.db), &import_keys) {
+                    input
+                        .set_import_keys(&mut self.db)
+                        .with_durability(EDITED_SOURCE_DURABILITY)
+                        .to(import_keys);
+                }
+            }
+        }
+        if ws.block_graphs(&self.db).len() != block_count {
+            let mut inputs = Vec::with_capacity(block_count);
+            self.block_totals.clear();
+            for (_, parts, totals) in graphs {
+                let input = crate::db::BlockGraph::builder(parts)
+                    .durability(SOURCE_DURABILITY)
+                    .new(&self.db);
+                inputs.push(input);
+                self.block_totals.push(totals);
+            }
+            ws.set_block_graphs(&mut self.db)
+                .with_durability(FILE_LIST_DURABILITY)
+                .to(inputs);
+        } else {
+            for (b, parts, totals) in graphs {
+                let input = ws.block_graphs(&self.db)[b as usize];
+                if !same(&input.parts(&self.db), &parts) {
+                    input
+                        .set_parts(&mut self.db)
+                        .with_durability(EDITED_SOURCE_DURABILITY)
+                        .to(parts);
+                }
+                self.block_totals[b as usize] = totals;
+            }
+        }
+    }
+
+    /// The files, beside `files`, whose edges changed because what `files` show other
+    /// files changed ([`crate::db::file_exports`]). A file's edges read the tables of its
+    /// package peers and of the files its imports reach, following their imports at most
+    /// [`crate::graph::file_edges::MAX_REEXPORT_HOPS`] times; so the files that may read one of
+    /// `files` are found backwards, through peers and the `imports` edges of the graph
+    /// assembled before this refresh (the block inputs are not set yet, so it is that
+    /// graph; the file list is unchanged, since a file added or removed derives every
+    /// table again, so its positions are the graph's), and each one's edges are derived
+    /// and compared with those its block holds.
+    fn export_readers(&self, files: &[SourceFile]) -> Vec<SourceFile> {
+        if files.is_empty() {
+            return Vec::new();
+        }
+        let (db, ws) = (&self.db, self.workspace);
+        let graph = workspace_graph(db, ws);
+        let positions = crate::db::file_positions(db, ws);
+        let list = ws.files(db);
+        let mut seen: rustc_hash::FxHashSet<SourceFile> = files.iter().copied().collect();
+        let mut level: Vec<SourceFile> = files.to_vec();
+        let mut readers = Vec::new();
+        for _ in 0..=crate::graph::file_edges::MAX_REEXPORT_HOPS + 1 {
+            let mut next = Vec::new();
+            for f in &level {
+                let peers = crate::graph::queries::package_of(db, ws, *f);
+                let importers = positions.get(f).into_iter().flat_map(|&at| {
+                    graph
+                        .incoming(crate::graph::NodeId::module(at))
+                        .filter(|e| e.kind == crate::graph::EdgeKind::Imports)
+                        .filter_map(|e| list.get(e.from.file as usize).copied())
+                });
+                for r in peers.iter().copied().chain(importers) {
+                    if seen.insert(r) {
+                        next.push(r);
+                    }
+                }
+            }
+            readers.extend(next.iter().copied());
+            level = next;
+        }
+        let blocks = ws.block_graphs(db);
+        readers.retain(|r| {
+            let block = crate::db::term_chunk_of(r.path(db), blocks.len() as u32) as usize;
+            let held = blocks.get(block).map(|b| b.parts(db));
+            let held = held
+                .as_ref()
+                .and_then(|parts| parts.iter().find(|p| p.file == *r));
+            let now = crate::db::file_edges(db, ws, *r);
+            match held {
+                Some(part) => match (&part.edges, &now) {
+                    (Some(a), Some(b)) => !(Arc::ptr_eq(a, b) || a == b),
+                    (a, b) => a.is_some() != b.is_some(),
+                },
+                None => true,
+            }
+        });
+        readers
+    }
+
     /// Runs `work(handle, t)` for `t` in `0..threads`, each on a thread of the rayon pool
     /// (which outlives the work: no thread is started per refresh) with a database handle
     /// of its own, then frees the memos the work replaced (no handle is alive by then).
@@ -567,8 +774,7 @@ impl<D: crate::Db + Clone> Index<D> {
                 }
             }
         }
-        for block in crate::db::file_blocks(&self.db, self.workspace) {
-            let t = chunk_totals(&self.db, self.workspace, block);
+        for t in &self.block_totals {
             r.source_files += t.source_files;
             r.manifest_files += t.manifest_files;
             r.parse_errors += t.parse_errors;
@@ -745,9 +951,14 @@ impl<D: crate::Db + Clone> Index<D> {
                     // Until its first edit a source's text is medium-durability (setting
                     // it re-verifies whatever reads some source text) and a manifest's is
                     // high (setting it re-verifies everything).
-                    let first_edit = self.edited.insert(*input);
-                    self.durable_write |=
-                        first_edit || !matches!(role, crate::walk::FileRole::Source(_));
+                    let source = matches!(role, crate::walk::FileRole::Source(_));
+                    self.edited.insert(*input);
+                    self.durable_write |= !source;
+                    if source {
+                        // Read before the write, while it is still the memo of the old text.
+                        let before = crate::db::file_exports(&self.db, self.workspace, *input);
+                        self.changed_sources.push((*input, before));
+                    }
                     let durability = file_durability(role, true);
                     input
                         .set_text(&mut self.db)
@@ -793,14 +1004,34 @@ impl<D: crate::Db + Clone> Index<D> {
         out.removed.sort();
         // Adding or removing a file is a high-durability write too (the file list).
         let reverify_all = std::mem::take(&mut self.durable_write) || set_changed;
+        let changed = std::mem::take(&mut self.changed_sources);
         if !out.is_empty() {
-            if reverify_all {
+            let scope = match reverify_all {
+                true => TableScope::All,
+                false => {
+                    let shown_anew: Vec<SourceFile> = changed
+                        .iter()
+                        .filter(|(f, before)| {
+                            crate::db::file_exports(&self.db, self.workspace, *f) != *before
+                        })
+                        .map(|(f, _)| *f)
+                        .collect();
+                    let sources: Vec<SourceFile> = changed.into_iter().map(|(f, _)| f).collect();
+                    let mut graph_files = sources.clone();
+                    graph_files.extend(self.export_readers(&shown_anew));
+                    TableScope::Files {
+                        sources,
+                        graph_files,
+                    }
+                }
+            };
+            if matches!(scope, TableScope::All) {
                 // Salsa re-verifies every memo derived from the tree after such a write,
-                // one query at a time; on every core instead, before the workspace-wide
-                // queries need them.
+                // one query at a time; on every core instead, before the tables need
+                // them.
                 self.prefetch();
             }
-            self.finish_report(Some(&out));
+            self.finish_report(Some(&out), scope);
             // Salsa frees the memos an input change made stale at the next write, which
             // would otherwise be the first query's session: the refresh pays for its own
             // garbage instead of the query after it. (No LRU capacity is configured, so
@@ -898,11 +1129,11 @@ impl<D: crate::Db> Index<D> {
         report.add("graph: name table", graph.names.heap_bytes());
         let (mut postings, mut decl_words, mut path_words, mut import_keys) = (0, 0, 0, 0);
         for chunk in term_chunks(db, ws) {
-            postings += term_chunk_postings(db, ws, chunk).heap_bytes();
-            decl_words += decl_word_chunk(db, ws, chunk).heap_bytes();
+            postings += crate::db::indexed_postings(db, ws, chunk).heap_bytes();
+            decl_words += crate::db::indexed_decl_words(db, ws, chunk).heap_bytes();
             path_words += crate::db::path_word_chunk(db, ws, chunk).heap_bytes();
             path_words += crate::db::path_literal_chunk(db, ws, chunk).heap_bytes();
-            import_keys += crate::db::import_key_chunk(db, ws, chunk).heap_bytes();
+            import_keys += crate::db::indexed_import_keys(db, ws, chunk).heap_bytes();
         }
         report.add("search: term postings", postings);
         report.add("search: declaration words", decl_words);
@@ -940,6 +1171,20 @@ struct ChunkTotals {
     parse_errors: u32,
     files_with_parse_errors: u32,
     files_with_elided_names: u32,
+}
+
+/// One term chunk's tables as [`Index::update_tables`] derives them.
+type TermTableValues = (
+    Arc<crate::idf::PartialStats>,
+    Arc<crate::idf::Postings>,
+    Arc<crate::db::DeclWords>,
+    Arc<crate::db::FilesByKey>,
+);
+
+/// Whether two shared values are equal, by identity first (a derivation that backdated
+/// hands back the very value the input holds).
+fn same<T: PartialEq>(a: &Arc<T>, b: &Arc<T>) -> bool {
+    Arc::ptr_eq(a, b) || a == b
 }
 
 /// [`ChunkTotals`] of one chunk: the report sums one of these per chunk after a refresh

@@ -7,8 +7,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::db::{
-    Db, SourceFile, Workspace, decl_word_chunk, file_positions, term_chunk_postings, term_chunks,
-    term_stats, workspace_graph,
+    Db, SourceFile, Workspace, file_positions, term_chunks, term_stats, workspace_graph,
 };
 use crate::graph::{EdgeKind, Graph, NodeId};
 use crate::path_traits::PathTraits;
@@ -395,7 +394,7 @@ fn name_hits(
     let mut last_facts: Option<(SourceFile, std::sync::Arc<crate::db::FileIndex>)> = None;
     let chunks: Vec<_> = term_chunks(db, ws)
         .into_iter()
-        .map(|chunk| decl_word_chunk(db, ws, chunk))
+        .map(|chunk| crate::db::indexed_decl_words(db, ws, chunk))
         .collect();
     let positions = file_positions(db, ws);
     for t in &terms.terms {
@@ -557,7 +556,7 @@ fn lexical_scores(
 ) -> rustc_hash::FxHashMap<SourceFile, f64> {
     let mut out: rustc_hash::FxHashMap<SourceFile, f64> = Default::default();
     for chunk in term_chunks(db, ws) {
-        let postings = term_chunk_postings(db, ws, chunk);
+        let postings = crate::db::indexed_postings(db, ws, chunk);
         for t in &terms.terms {
             for p in postings.get(t.term.as_str()).map_or(&[][..], Vec::as_slice) {
                 let tf = f64::from(p.tf);
@@ -621,7 +620,7 @@ fn scored_files<T, U>(
             .terms
             .iter()
             .any(|t| t.compound)
-            .then(|| crate::db::import_key_chunk(db, ws, chunk));
+            .then(|| crate::db::indexed_import_keys(db, ws, chunk));
         for t in &terms.terms {
             let (table, seen) = if t.compound {
                 (import_keys.as_deref(), &mut by_import)

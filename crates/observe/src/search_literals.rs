@@ -10,8 +10,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::db::{
-    Db, SourceFile, Workspace, decl_word_chunk, file_index, file_positions, path_literal_chunk,
-    term_chunk_postings, term_chunks, term_stats,
+    Db, SourceFile, Workspace, file_index, file_positions, path_literal_chunk, term_chunks,
+    term_stats,
 };
 use crate::graph::{Graph, NodeId};
 use crate::literal::{Literal, literal_idf};
@@ -90,7 +90,7 @@ pub(crate) fn literal_evidence(
         };
         if let Some(lookup) = lookup {
             for chunk in &chunks {
-                let index = decl_word_chunk(db, ws, *chunk);
+                let index = crate::db::indexed_decl_words(db, ws, *chunk);
                 for (file, decl) in index.get(&lookup).map_or(&[][..], Vec::as_slice) {
                     let Some(&pos) = positions.get(file) else {
                         continue;
@@ -133,7 +133,7 @@ pub(crate) fn literal_evidence(
         if let Some(rarest) = probe_key {
             let mut probes: Vec<SourceFile> = Vec::new();
             for chunk in &chunks {
-                let postings = term_chunk_postings(db, ws, *chunk);
+                let postings = crate::db::indexed_postings(db, ws, *chunk);
                 probes.extend(
                     postings
                         .get(rarest.as_str())

@@ -55,7 +55,8 @@ pub struct Session {
     #[serde(default)]
     pub body_edit_watched_ms: Vec<f64>,
     /// Where the walked shape edits' time went: the index report's refresh phases
-    /// (`refresh walk`, `graph`, `term stats`, `query tables`, `totals`), one sample each.
+    /// (`refresh walk`, `tables`: deriving the changed chunks' and blocks' tables, `graph`,
+    /// `term stats`, `query tables`, `totals`), one sample each.
     pub shape_edit_parts_ms: BTreeMap<String, Vec<f64>>,
     /// A new source file (an exported function) next to each edited file, told to the
     /// index by path; a path the index does not hold yet makes it walk the tree.

@@ -183,8 +183,9 @@ fn edit_targets(index: &Index, count: usize) -> Vec<String> {
 }
 
 /// The index report's timings a refresh sets (see `Session::shape_edit_parts_ms`).
-const REFRESH_PARTS: [&str; 5] = [
+const REFRESH_PARTS: [&str; 6] = [
     "refresh walk",
+    "tables",
     "graph",
     "term stats",
     "query tables",

@@ -34,7 +34,7 @@ use crate::facts::{DeclKind, HeritageKind, UsageKind};
 use crate::resolve::Resolution;
 
 /// How many re-export hops are followed to find where an imported name is declared.
-const MAX_REEXPORT_HOPS: u32 = 4;
+pub(crate) const MAX_REEXPORT_HOPS: u32 = 4;
 /// How many files one re-export lookup may look at, across all its branches.
 const MAX_REEXPORT_VISITS: u32 = 64;
 /// How many unresolved specifiers a file keeps as examples for diagnostics.

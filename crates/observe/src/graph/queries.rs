@@ -74,7 +74,7 @@ pub fn file_link<'db>(db: &'db dyn Db, ws: Workspace, file: SourceFile) -> FileL
 
 /// The files of `file`'s package, itself included ([`crate::db::package_files`]); none
 /// for a file whose language has no packages.
-fn package_of(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<[SourceFile]> {
+pub(crate) fn package_of(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<[SourceFile]> {
     let FileRole::Source(id) = file.role(db) else {
         return Arc::from(Vec::new());
     };
@@ -258,11 +258,13 @@ pub fn graph_chunk<'db>(
 }
 
 /// Every file's cached graph parts, one [`graph_chunk`] after another (files grouped by
-/// chunk, not in workspace order).
+/// chunk, not in workspace order), as the index last set them
+/// ([`crate::db::BlockGraph`]): reading them reaches no file's memos, so a file's first
+/// edit does not make the assembly re-verify every file's edges.
 pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
     file_blocks(db, ws)
         .into_iter()
-        .map(|block| graph_chunk(db, ws, block))
+        .map(|block| crate::db::indexed_graph_chunk(db, ws, block))
         .collect()
 }
 
@@ -276,8 +278,9 @@ pub fn graph_parts(db: &dyn Db, ws: Workspace) -> Vec<Arc<Vec<FileGraphPart>>> {
 /// [`graph_chunk`]), so it re-executes after any edit that changes a file's declarations
 /// or outgoing edges (its cost is a pass over nodes and edges); a later edit that only
 /// moves lines backdates at [`file_shape`], and one that changes usages without changing
-/// edges backdates at [`file_edges`], and both leave it alone (a file's first edit lowers
-/// its durability, which salsa never backdates: that one edit re-assembles it).
+/// edges backdates at [`file_edges`], and both leave it alone (so does a file's first
+/// edit: salsa would not backdate what its lowered durability reaches, but the index
+/// compares a block's parts by value before it sets them).
 #[salsa::tracked(returns(clone))]
 pub fn workspace_graph(db: &dyn Db, ws: Workspace) -> Arc<Graph> {
     let chunks = graph_parts(db, ws);
