@@ -614,17 +614,30 @@ impl<D: crate::Db + Clone> Index<D> {
         } else {
             for (c, (stats, postings, decl_words, import_keys)) in terms {
                 let input = ws.term_tables(&self.db)[c as usize];
-                if !same(&input.stats(&self.db), &stats) {
-                    input
-                        .set_stats(&mut self.db)
-                        .with_durability(EDITED_SOURCE_DURABILITY)
-                        .to(stats);
-                }
-                if !same(&input.postings(&self.db), &postings) {
+                let old_postings = input.postings(&self.db);
+                let postings = if same(&old_postings, &postings) {
+                    old_postings
+                } else {
                     input
                         .set_postings(&mut self.db)
                         .with_durability(EDITED_SOURCE_DURABILITY)
-                        .to(postings);
+                        .to(postings.clone());
+                    postings
+                };
+                // The stats read their frequencies from the postings the table keeps. Stats
+                // equal by frequencies but holding other postings are set anyway, or the
+                // input would keep the chunk's replaced postings alive beside the new ones
+                // (the `term_stats` this wakes is a sum of handles, and comes out equal).
+                let old_stats = input.stats(&self.db);
+                if !same(&old_stats, &stats) || !Arc::ptr_eq(&old_stats.postings, &postings) {
+                    let stats = crate::idf::PartialStats {
+                        postings,
+                        ..(*stats).clone()
+                    };
+                    input
+                        .set_stats(&mut self.db)
+                        .with_durability(EDITED_SOURCE_DURABILITY)
+                        .to(Arc::new(stats));
                 }
                 if !same(&input.decl_words(&self.db), &decl_words) {
                     input
