@@ -160,9 +160,15 @@ pub fn build_packet(registry: &Registry, terms: &QueryTerms, opts: &PacketOption
         let _ = write!(line, " {}", c.label());
         let _ = write!(
             line,
-            " | score {:.2} (tool {:.2}, name {:.2}, lexical {:.2}, x{:.2} width, x{:.2} traits)",
+            " | score {:.2} (tool {:.2}, name {:.2}, lexical {:.2}, x{:.2} width, x{:.2} traits",
             s.total, s.tool, s.name, s.lexical, s.tightness, s.trait_factor
         );
+        // The file-size prior, where it moves the score at the printed precision: the
+        // printed factors then multiply out to the total.
+        if format!("{:.2}", s.prior) != "1.00" {
+            let _ = write!(line, ", x{:.2} size", s.prior);
+        }
+        line.push(')');
         if used + line.len() + 1 > opts.budget_chars {
             break;
         }
