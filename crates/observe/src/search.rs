@@ -198,7 +198,12 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         let Some(Some(traits)) = source_traits.get(fi as usize) else {
             continue;
         };
-        let lexical = lexical_by_file.get(&f).copied().unwrap_or_default();
+        // The file's term count comes with its postings; only a file no term reached
+        // asks its memo.
+        let (lexical, terms_total) = match lexical_by_file.get(&f) {
+            Some(&(score, total)) => (score, total),
+            None => (0.0, crate::db::file_terms(db, f).total),
+        };
         // A path holding none of the query's words scores nothing, nor does a file
         // importing none of its identifiers: their tables are not read.
         let (path_stem, path_dir) = match scored.by_path.contains(&fi) {
@@ -245,7 +250,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
             literal_path: lit.path,
             literal_text: lit.text,
             proximity: 0.0,
-            size: (f64::from(crate::db::file_terms(db, f).total).max(1.0) / avg_len).ln(),
+            size: (f64::from(terms_total).max(1.0) / avg_len).ln(),
             trait_factor,
         };
         hits.push(FileHit {
@@ -544,17 +549,18 @@ fn import_score(keys: &[(String, bool)], terms: &QueryTerms, shape: &SearchShape
     best
 }
 
-/// BM25 of every source file holding a query term, from the per-chunk postings: files
-/// holding none are never visited. (Which terms a file holds is asked of the few files
-/// shown, [`matched_terms`].)
+/// BM25 of every source file holding a query term, with the file's number of terms (what
+/// its postings carry for BM25's length), from the per-chunk postings: files holding none
+/// are never visited. (Which terms a file holds is asked of the few files shown,
+/// [`matched_terms`].)
 fn lexical_scores(
     db: &dyn Db,
     ws: Workspace,
     terms: &QueryTerms,
     avg_len: f64,
     shape: &SearchShape,
-) -> rustc_hash::FxHashMap<SourceFile, f64> {
-    let mut out: rustc_hash::FxHashMap<SourceFile, f64> = Default::default();
+) -> rustc_hash::FxHashMap<SourceFile, (f64, u32)> {
+    let mut out: rustc_hash::FxHashMap<SourceFile, (f64, u32)> = Default::default();
     for chunk in term_chunks(db, ws) {
         let postings = crate::db::indexed_postings(db, ws, chunk);
         for t in &terms.terms {
@@ -563,8 +569,8 @@ fn lexical_scores(
                 if tf == 0.0 {
                     continue;
                 }
-                *out.entry(p.file).or_default() +=
-                    shape.bm25(t.idf, tf, f64::from(p.total), avg_len);
+                let entry = out.entry(p.file).or_insert((0.0, p.total));
+                entry.0 += shape.bm25(t.idf, tf, f64::from(p.total), avg_len);
             }
         }
     }

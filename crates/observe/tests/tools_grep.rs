@@ -1,7 +1,6 @@
 //! `grep` over small temporary repositories.
 
-use std::fs;
-use std::path::Path;
+mod common;
 
 use sightline_observe::paths::{PathError, RepoRoot};
 use sightline_observe::tools::ToolError;
@@ -9,11 +8,7 @@ use sightline_observe::tools::grep::{self, GrepArgs, GrepResult};
 use sightline_observe::tools::grep_skipped::SkipReason;
 use tempfile::TempDir;
 
-fn write(root: &Path, rel: &str, contents: impl AsRef<[u8]>) {
-    let path = root.join(rel);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, contents).unwrap();
-}
+use common::create_file as write;
 
 fn repo() -> (TempDir, RepoRoot) {
     let dir = tempfile::tempdir().unwrap();
@@ -592,20 +587,14 @@ fn listed_in(text: &str) -> Vec<(String, usize)> {
 /// or at the root, keeps its whole path.
 #[test]
 fn files_only_prints_a_shared_directory_once() {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, body) in [
+    let (_dir, root) = common::temp_repo(&[
         ("README.md", "needle\n"),
         ("top.ts", "needle\nneedle\n"),
         ("src/deep/dir/a.ts", "needle\n"),
         ("src/deep/dir/b.ts", "needle\nneedle\nneedle\n"),
         ("src/deep/dir/sub/c.ts", "needle\n"),
         ("src/deep/other.ts", "needle\n"),
-    ] {
-        let file = dir.path().join(path);
-        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        std::fs::write(file, body).unwrap();
-    }
-    let root = RepoRoot::new(dir.path()).unwrap();
+    ]);
     let files = search(
         &root,
         GrepArgs {

@@ -1,31 +1,19 @@
 //! `grep` folds secondary files' hits (tests, examples, generated, vendored) to one count
 //! per file when primary files match too, and cuts a long matching line around its match.
 
-use std::fs;
-use std::path::Path;
+mod common;
 
 use proptest::prelude::*;
 use sightline_observe::path_traits::path_traits;
 use sightline_observe::paths::RepoRoot;
 use sightline_observe::tools::grep::{self, GrepArgs, GrepResult, MAX_LINE_CHARS};
 
-fn write(root: &Path, rel: &str, contents: &str) {
-    let path = root.join(rel);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, contents).unwrap();
-}
-
 fn search(root: &RepoRoot, args: GrepArgs) -> GrepResult {
     grep::run(root, &args).unwrap()
 }
 
 fn repo(files: &[(&str, String)]) -> (tempfile::TempDir, RepoRoot) {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, body) in files {
-        write(dir.path(), path, body);
-    }
-    let root = RepoRoot::new(dir.path()).unwrap();
-    (dir, root)
+    common::temp_repo(files)
 }
 
 fn secondary(root: &RepoRoot, path: &str) -> bool {

@@ -72,6 +72,25 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Creates `rel` under `root`, with its directories, holding `contents`.
+pub fn create_file(root: &Path, rel: &str, contents: impl AsRef<[u8]>) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("a file's directory")).expect("mkdir");
+    std::fs::write(path, contents).expect("write");
+}
+
+/// A temporary repository holding `files` (path, contents), and its root.
+pub fn temp_repo<C: AsRef<[u8]>>(
+    files: &[(&str, C)],
+) -> (tempfile::TempDir, sightline_observe::paths::RepoRoot) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (path, contents) in files {
+        create_file(dir.path(), path, contents);
+    }
+    let root = sightline_observe::paths::RepoRoot::new(dir.path()).expect("root");
+    (dir, root)
+}
+
 /// Rewrites a file so its stamp changes even on coarse-mtime filesystems.
 pub fn write_file(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
