@@ -2,7 +2,8 @@
 //! (a file watcher keeps the index fresh), timed per call with nothing changed and right
 //! after appending a declaration to a file:
 //! `cargo run --release -p sightline-server --example serve_latency -- ROOT CACHE_DIR QUERIES_FILE [EDITED_FILE…]`
-//! (QUERIES_FILE: one query per line; each edited file is restored afterwards).
+//! (QUERIES_FILE: one query per line; each edited file is restored afterwards, and a
+//! new file is then created beside each one, explored and removed).
 //! `SERVE_LATENCY_BURST=LIST` (one repo-relative path a line) then appends a declaration
 //! to every listed file at once (a branch switch), times the `explore` that sees the
 //! last one, restores them all and times the `explore` after that; resident memory is
@@ -86,6 +87,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!("after the queries: {}", rss());
+    reset_peak();
     let mut after_edit: Vec<f64> = Vec::new();
     for (i, path) in edited.iter().enumerate() {
         let file = root.join(path);
@@ -100,6 +102,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         explore(&mut engine, &name)?;
     }
     println!("after the edits: {}", rss());
+    // A new file beside each edited one, explored, removed and explored again (a write
+    // of the file list: every table is derived again).
+    reset_peak();
+    let mut after_new: Vec<f64> = Vec::new();
+    for (i, path) in edited.iter().enumerate() {
+        let dir = std::path::Path::new(path)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
+        let file = root.join(dir).join(format!("serve_latency_new_{i}.ts"));
+        let name = format!("serveLatencyNew{i}");
+        std::fs::write(&file, format!("export function {name}() {{ return 0; }}\n"))?;
+        let ms = explore(&mut engine, &name);
+        std::fs::remove_file(&file)?;
+        after_new.push(ms?);
+        explore(&mut engine, &name)?;
+    }
+    println!("after the new files: {}", rss());
     if let Ok(list) = std::env::var("SERVE_LATENCY_BURST") {
         burst(&mut engine, &root, &std::fs::read_to_string(list)?)?;
     }
@@ -114,6 +133,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (label, samples) in [
         ("unchanged", &mut unchanged),
         ("after edit", &mut after_edit),
+        ("after new file", &mut after_new),
     ] {
         samples.sort_by(f64::total_cmp);
         if samples.is_empty() {
