@@ -553,14 +553,17 @@ impl<D: crate::Db + Clone> Index<D> {
     /// edited file's text; a new layout (a file added or removed changed the number of
     /// chunks or blocks) creates every input anew.
     ///
-    /// Over existing inputs, in phases of [`PREFETCH_PHASE`] chunks or blocks, each set
-    /// before the next is derived: a chunk's previous tables are held by its input, by
-    /// the memos its new tables replaced (freed at the next write) and by the term
+    /// Over existing inputs, the term tables in phases of [`PREFETCH_PHASE`] chunks, each
+    /// set before the next is derived: a chunk's previous tables are held by its input,
+    /// by the memos its new tables replaced (freed at the next write) and by the term
     /// statistics (which hold every chunk's postings), so deriving every changed chunk
     /// before setting any (a burst, a branch switch) kept all the previous tables alive
     /// beside all the new ones. After each phase the statistics are taken again and the
     /// memos they replaced freed, so the previous tables of a phase are gone before the
-    /// next phase is built.
+    /// next phase is built. The graph parts (a fifth of the size) are all derived before
+    /// the first table is set and set after the last: an input's first write is at the
+    /// durability it was created with (medium), which would make the memos the graph
+    /// reads verify again (a first edit's block after its chunk).
     fn update_tables(&mut self, scope: TableScope) {
         let ws = self.workspace;
         let chunk_count = crate::db::term_chunk_layout(&self.db, ws).len();
@@ -586,6 +589,7 @@ impl<D: crate::Db + Clone> Index<D> {
                 (of(sources, chunk_count), of(graph_files, block_count))
             }
         };
+        let graphs = self.derive_graphs(&blocks);
         if ws.term_tables(&self.db).len() != chunk_count {
             let mut tables = Vec::with_capacity(chunk_count);
             for (_, (stats, postings, decl_words, import_keys)) in self.derive_terms(&chunks) {
@@ -612,7 +616,7 @@ impl<D: crate::Db + Clone> Index<D> {
         if ws.block_graphs(&self.db).len() != block_count {
             let mut inputs = Vec::with_capacity(block_count);
             self.block_totals.clear();
-            for (_, parts, totals) in self.derive_graphs(&blocks) {
+            for (_, parts, totals) in graphs {
                 let input = crate::db::BlockGraph::builder(parts)
                     .durability(SOURCE_DURABILITY)
                     .new(&self.db);
@@ -623,20 +627,16 @@ impl<D: crate::Db + Clone> Index<D> {
                 .with_durability(FILE_LIST_DURABILITY)
                 .to(inputs);
         } else {
-            for phase in blocks.chunks(PREFETCH_PHASE) {
-                for (b, parts, totals) in self.derive_graphs(phase) {
-                    let input = ws.block_graphs(&self.db)[b as usize];
-                    if !same(&input.parts(&self.db), &parts) {
-                        input
-                            .set_parts(&mut self.db)
-                            .with_durability(EDITED_SOURCE_DURABILITY)
-                            .to(parts);
-                    }
-                    self.block_totals[b as usize] = totals;
+            for (b, parts, totals) in graphs {
+                let input = ws.block_graphs(&self.db)[b as usize];
+                if !same(&input.parts(&self.db), &parts) {
+                    input
+                        .set_parts(&mut self.db)
+                        .with_durability(EDITED_SOURCE_DURABILITY)
+                        .to(parts);
                 }
+                self.block_totals[b as usize] = totals;
             }
-            // The phases' last replaced memos (the others were freed by the next write).
-            salsa::Database::trigger_lru_eviction(&mut self.db);
         }
     }
 
