@@ -658,11 +658,19 @@ pub fn term_chunk_postings<'db>(
     for f in term_chunk_files(db, ws, chunk).iter() {
         let counts = file_terms(db, *f);
         for (term, tf) in &counts.terms {
-            postings.entry(term.clone()).or_default().push(Posting {
+            let posting = Posting {
                 file: *f,
                 tf: *tf,
                 total: counts.total,
-            });
+            };
+            // The term is copied only when the chunk first meets it (most of a file's
+            // terms are already in the table from its other files).
+            match postings.get_mut(term) {
+                Some(list) => list.push(posting),
+                None => {
+                    postings.insert(term.clone(), vec![posting]);
+                }
+            }
         }
     }
     Arc::new(compacted(postings))
@@ -776,7 +784,12 @@ pub fn import_key_chunk<'db>(
         for (key, _) in keys.iter() {
             if !seen.contains(&key.as_str()) {
                 seen.push(key);
-                index.entry(key.clone()).or_default().push(*f);
+                match index.get_mut(key) {
+                    Some(files) => files.push(*f),
+                    None => {
+                        index.insert(key.clone(), vec![*f]);
+                    }
+                }
             }
         }
     }

@@ -552,6 +552,18 @@ impl<D: crate::Db + Clone> Index<D> {
     /// different. A table set once is set at low durability from then on, like an
     /// edited file's text; a new layout (a file added or removed changed the number of
     /// chunks or blocks) creates every input anew.
+    ///
+    /// Over existing inputs, the term tables in phases of [`PREFETCH_PHASE`] chunks, each
+    /// set before the next is derived: a chunk's previous tables are held by its input,
+    /// by the memos its new tables replaced (freed at the next write) and by the term
+    /// statistics (which hold every chunk's postings), so deriving every changed chunk
+    /// before setting any (a burst, a branch switch) kept all the previous tables alive
+    /// beside all the new ones. After each phase the statistics are taken again and the
+    /// memos they replaced freed, so the previous tables of a phase are gone before the
+    /// next phase is built. The graph parts (a fifth of the size) are all derived before
+    /// the first table is set and set after the last: an input's first write is at the
+    /// durability it was created with (medium), which would make the memos the graph
+    /// reads verify again (a first edit's block after its chunk).
     fn update_tables(&mut self, scope: TableScope) {
         let ws = self.workspace;
         let chunk_count = crate::db::term_chunk_layout(&self.db, ws).len();
@@ -577,31 +589,10 @@ impl<D: crate::Db + Clone> Index<D> {
                 (of(sources, chunk_count), of(graph_files, block_count))
             }
         };
-        let db = &self.db;
-        let terms: Vec<(u32, TermTableValues)> = chunks
-            .into_iter()
-            .map(|c| {
-                let chunk = TermChunk::new(db, c);
-                let values = (
-                    crate::db::term_chunk_stats(db, ws, chunk),
-                    term_chunk_postings(db, ws, chunk),
-                    decl_word_chunk(db, ws, chunk),
-                    crate::db::import_key_chunk(db, ws, chunk),
-                );
-                (c, values)
-            })
-            .collect();
-        let graphs: Vec<(u32, Arc<Vec<crate::db::FileGraphPart>>, ChunkTotals)> = blocks
-            .into_iter()
-            .map(|b| {
-                let block = FileBlock::new(db, b);
-                let parts = crate::db::graph_chunk(db, ws, block);
-                (b, parts, *chunk_totals(db, ws, block))
-            })
-            .collect();
+        let graphs = self.derive_graphs(&blocks);
         if ws.term_tables(&self.db).len() != chunk_count {
             let mut tables = Vec::with_capacity(chunk_count);
-            for (_, (stats, postings, decl_words, import_keys)) in terms {
+            for (_, (stats, postings, decl_words, import_keys)) in self.derive_terms(&chunks) {
                 let input =
                     crate::db::TermTables::builder(stats, postings, decl_words, import_keys)
                         .durability(SOURCE_DURABILITY)
@@ -612,44 +603,13 @@ impl<D: crate::Db + Clone> Index<D> {
                 .with_durability(FILE_LIST_DURABILITY)
                 .to(tables);
         } else {
-            for (c, (stats, postings, decl_words, import_keys)) in terms {
-                let input = ws.term_tables(&self.db)[c as usize];
-                let old_postings = input.postings(&self.db);
-                let postings = if same(&old_postings, &postings) {
-                    old_postings
-                } else {
-                    input
-                        .set_postings(&mut self.db)
-                        .with_durability(EDITED_SOURCE_DURABILITY)
-                        .to(postings.clone());
-                    postings
-                };
-                // The stats read their frequencies from the postings the table keeps. Stats
-                // equal by frequencies but holding other postings are set anyway, or the
-                // input would keep the chunk's replaced postings alive beside the new ones
-                // (the `term_stats` this wakes is a sum of handles, and comes out equal).
-                let old_stats = input.stats(&self.db);
-                if !same(&old_stats, &stats) || !Arc::ptr_eq(&old_stats.postings, &postings) {
-                    let stats = crate::idf::PartialStats {
-                        postings,
-                        ..(*stats).clone()
-                    };
-                    input
-                        .set_stats(&mut self.db)
-                        .with_durability(EDITED_SOURCE_DURABILITY)
-                        .to(Arc::new(stats));
-                }
-                if !same(&input.decl_words(&self.db), &decl_words) {
-                    input
-                        .set_decl_words(&mut self.db)
-                        .with_durability(EDITED_SOURCE_DURABILITY)
-                        .to(decl_words);
-                }
-                if !same(&input.import_keys(&self.db), &import_keys) {
-                    input
-                        .set_import_keys(&mut self.db)
-                        .with_durability(EDITED_SOURCE_DURABILITY)
-                        .to(import_keys);
+            for phase in chunks.chunks(PREFETCH_PHASE) {
+                let terms = self.derive_terms(phase);
+                if self.set_terms(terms) {
+                    // The statistics that held the phase's previous postings, replaced
+                    // and freed now rather than after every phase.
+                    let _ = term_stats(&self.db, ws);
+                    salsa::Database::trigger_lru_eviction(&mut self.db);
                 }
             }
         }
@@ -678,6 +638,89 @@ impl<D: crate::Db + Clone> Index<D> {
                 self.block_totals[b as usize] = totals;
             }
         }
+    }
+
+    /// The term tables of `chunks`, derived ([`Self::update_tables`]).
+    fn derive_terms(&self, chunks: &[u32]) -> Vec<(u32, TermTableValues)> {
+        let (db, ws) = (&self.db, self.workspace);
+        chunks
+            .iter()
+            .map(|&c| {
+                let chunk = TermChunk::new(db, c);
+                let values = (
+                    crate::db::term_chunk_stats(db, ws, chunk),
+                    term_chunk_postings(db, ws, chunk),
+                    decl_word_chunk(db, ws, chunk),
+                    crate::db::import_key_chunk(db, ws, chunk),
+                );
+                (c, values)
+            })
+            .collect()
+    }
+
+    /// The graph parts and report counts of `blocks`, derived ([`Self::update_tables`]).
+    fn derive_graphs(
+        &self,
+        blocks: &[u32],
+    ) -> Vec<(u32, Arc<Vec<crate::db::FileGraphPart>>, ChunkTotals)> {
+        let (db, ws) = (&self.db, self.workspace);
+        blocks
+            .iter()
+            .map(|&b| {
+                let block = FileBlock::new(db, b);
+                let parts = crate::db::graph_chunk(db, ws, block);
+                (b, parts, *chunk_totals(db, ws, block))
+            })
+            .collect()
+    }
+
+    /// Sets the existing term tables of `terms`' chunks to their derived values, each
+    /// field only where it came out different. Returns whether a chunk's statistics
+    /// were set.
+    fn set_terms(&mut self, terms: Vec<(u32, TermTableValues)>) -> bool {
+        let mut stats_set = false;
+        for (c, (stats, postings, decl_words, import_keys)) in terms {
+            let input = self.workspace.term_tables(&self.db)[c as usize];
+            let old_postings = input.postings(&self.db);
+            let postings = if same(&old_postings, &postings) {
+                old_postings
+            } else {
+                input
+                    .set_postings(&mut self.db)
+                    .with_durability(EDITED_SOURCE_DURABILITY)
+                    .to(postings.clone());
+                postings
+            };
+            // The stats read their frequencies from the postings the table keeps. Stats
+            // equal by frequencies but holding other postings are set anyway, or the
+            // input would keep the chunk's replaced postings alive beside the new ones
+            // (the `term_stats` this wakes is a sum of handles, and comes out equal).
+            let old_stats = input.stats(&self.db);
+            if !same(&old_stats, &stats) || !Arc::ptr_eq(&old_stats.postings, &postings) {
+                let stats = crate::idf::PartialStats {
+                    postings,
+                    ..(*stats).clone()
+                };
+                input
+                    .set_stats(&mut self.db)
+                    .with_durability(EDITED_SOURCE_DURABILITY)
+                    .to(Arc::new(stats));
+                stats_set = true;
+            }
+            if !same(&input.decl_words(&self.db), &decl_words) {
+                input
+                    .set_decl_words(&mut self.db)
+                    .with_durability(EDITED_SOURCE_DURABILITY)
+                    .to(decl_words);
+            }
+            if !same(&input.import_keys(&self.db), &import_keys) {
+                input
+                    .set_import_keys(&mut self.db)
+                    .with_durability(EDITED_SOURCE_DURABILITY)
+                    .to(import_keys);
+            }
+        }
+        stats_set
     }
 
     /// The files, beside `files`, whose edges changed because what `files` show other

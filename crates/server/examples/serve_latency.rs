@@ -2,7 +2,12 @@
 //! (a file watcher keeps the index fresh), timed per call with nothing changed and right
 //! after appending a declaration to a file:
 //! `cargo run --release -p sightline-server --example serve_latency -- ROOT CACHE_DIR QUERIES_FILE [EDITED_FILE…]`
-//! (QUERIES_FILE: one query per line; each edited file is restored afterwards).
+//! (QUERIES_FILE: one query per line; each edited file is restored afterwards, and a
+//! new file is then created beside each one, explored and removed).
+//! `SERVE_LATENCY_BURST=LIST` (one repo-relative path a line) then appends a declaration
+//! to every listed file at once (a branch switch), times the `explore` that sees the
+//! last one, restores them all and times the `explore` after that; resident memory is
+//! printed after each phase with its peak during that phase alone.
 //! It allocates as `sightline serve` does (mimalloc, counted, freed pages purged at once),
 //! so a profile of it shows the server's allocation costs.
 
@@ -82,6 +87,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!("after the queries: {}", rss());
+    reset_peak();
     let mut after_edit: Vec<f64> = Vec::new();
     for (i, path) in edited.iter().enumerate() {
         let file = root.join(path);
@@ -96,6 +102,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         explore(&mut engine, &name)?;
     }
     println!("after the edits: {}", rss());
+    // A new file beside each edited one, explored, removed and explored again (a write
+    // of the file list: every table is derived again).
+    reset_peak();
+    let mut after_new: Vec<f64> = Vec::new();
+    for (i, path) in edited.iter().enumerate() {
+        let dir = std::path::Path::new(path)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
+        let file = root.join(dir).join(format!("serve_latency_new_{i}.ts"));
+        let name = format!("serveLatencyNew{i}");
+        std::fs::write(&file, format!("export function {name}() {{ return 0; }}\n"))?;
+        let ms = explore(&mut engine, &name);
+        std::fs::remove_file(&file)?;
+        after_new.push(ms?);
+        explore(&mut engine, &name)?;
+    }
+    println!("after the new files: {}", rss());
+    if let Ok(list) = std::env::var("SERVE_LATENCY_BURST") {
+        burst(&mut engine, &root, &std::fs::read_to_string(list)?)?;
+    }
     let mut walls = walls.take();
     walls.sort_by(f64::total_cmp);
     println!(
@@ -107,6 +133,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (label, samples) in [
         ("unchanged", &mut unchanged),
         ("after edit", &mut after_edit),
+        ("after new file", &mut after_new),
     ] {
         samples.sort_by(f64::total_cmp);
         if samples.is_empty() {
@@ -121,6 +148,65 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     Ok(())
+}
+
+/// Appends a declaration to every file of `list` at once, times the `explore` that sees
+/// the last one (the watcher's refresh included), restores every file and times the
+/// `explore` after that. Each phase's peak is its own (the kernel's peak is reset first).
+fn burst(
+    engine: &mut Engine,
+    root: &std::path::Path,
+    list: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let files: Vec<&str> = list.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut originals = Vec::with_capacity(files.len());
+    for (i, path) in files.iter().enumerate() {
+        let file = root.join(path);
+        let original = std::fs::read(&file)?;
+        let mut text = original.clone();
+        text.extend_from_slice(
+            format!("\nexport function serveLatencyBurst{i}() {{ return 0; }}\n").as_bytes(),
+        );
+        std::fs::write(&file, text)?;
+        originals.push((file, original));
+    }
+    let last = format!("serveLatencyBurst{}", files.len().saturating_sub(1));
+    let explore = |engine: &mut Engine, query: &str| {
+        engine.explore(&ExploreParams {
+            query: query.to_owned(),
+            intent: Intent::Locate,
+            max_files: sightline_agent::DETERMINISTIC_FILES,
+        })
+    };
+    reset_peak();
+    let t = Instant::now();
+    let reply = explore(engine, &last)?;
+    let cites = reply
+        .text
+        .contains(files.last().copied().unwrap_or_default());
+    println!(
+        "burst of {} files: fresh in {:.0} ms (cites the last: {cites}), {}",
+        files.len(),
+        t.elapsed().as_secs_f64() * 1e3,
+        rss()
+    );
+    for (file, original) in originals {
+        std::fs::write(file, original)?;
+    }
+    reset_peak();
+    let t = Instant::now();
+    explore(engine, &last)?;
+    println!(
+        "burst restored: fresh in {:.0} ms, {}",
+        t.elapsed().as_secs_f64() * 1e3,
+        rss()
+    );
+    Ok(())
+}
+
+/// Resets the kernel's peak resident memory (`VmHWM`) to the current resident memory.
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// CPU time of every thread of this process so far, in ns (Linux scheduler accounting).
@@ -146,5 +232,12 @@ fn rss() -> String {
             .and_then(|kb| kb.parse::<u64>().ok())
             .map_or(0, |kb| kb / 1024)
     };
-    format!("RSS {} MB (peak {} MB)", field("VmRSS:"), field("VmHWM:"))
+    let mb = |b: Option<u64>| b.map_or(0, |b| b >> 20);
+    format!(
+        "RSS {} MB (peak {} MB), live heap {} MB (peak so far {} MB)",
+        field("VmRSS:"),
+        field("VmHWM:"),
+        mb(sightline_observe::memory::live_bytes()),
+        mb(sightline_observe::memory::peak_bytes())
+    )
 }

@@ -1,6 +1,7 @@
 //! The MCP surface: tool declarations (names, descriptions, schemas) and the mapping of
-//! engine results to MCP results. Tool bodies run on the blocking pool under the engine's
-//! lock, because the index's database is not `Sync` and a call may parse files.
+//! engine results to MCP results. Tool bodies run on the engine thread ([`crate::worker`])
+//! under the engine's lock, because the index's database is not `Sync` and a call may
+//! parse files.
 
 use std::sync::Arc;
 
@@ -274,7 +275,7 @@ impl MapServer {
 }
 
 impl MapServer {
-    /// Runs a tool body on the blocking pool under the engine lock and maps its result,
+    /// Runs a tool body on the engine thread under the engine lock and maps its result,
     /// first waiting for the index (with progress notifications when `ctx` asked for them).
     async fn run<T, F>(&self, ctx: &RequestContext<RoleServer>, body: F) -> CallToolResult
     where
@@ -307,7 +308,7 @@ impl MapServer {
             return CallToolResult::error(vec![ContentBlock::text(message)]);
         }
         let engine = Arc::clone(&self.shared.engine);
-        let joined = tokio::task::spawn_blocking(move || {
+        let joined = crate::worker::run(move || {
             // A panic in an earlier call poisons the lock; the index itself stays usable,
             // so keep serving rather than failing every later call.
             let mut slot = engine
@@ -319,7 +320,11 @@ impl MapServer {
             }
         })
         .await;
-        let result = joined.unwrap_or_else(|e| Err(CallError::Internal(e.to_string())));
+        let result = joined.unwrap_or_else(|| {
+            Err(CallError::Internal(
+                "the call panicked (its message is on the server's stderr)".into(),
+            ))
+        });
         match result.and_then(structured) {
             Ok(done) => done,
             Err(e) => {

@@ -67,6 +67,7 @@ mod startup;
 mod toolset;
 mod transport;
 pub mod value_model;
+mod worker;
 
 pub use engine::{Engine, Reply};
 pub use error::{CallError, ServerError};

@@ -35,10 +35,19 @@ fn start(slot: Weak<Mutex<Option<Engine>>>, signal: Arc<Signal>) {
                 let Some(slot) = slot.upgrade() else {
                     return;
                 };
-                let mut engine = slot.lock().unwrap_or_else(|e| e.into_inner());
-                match engine.as_mut() {
-                    Some(engine) => engine.refresh(),
-                    None => return,
+                // On the engine thread, like every call ([`crate::worker`]).
+                let refreshed = crate::worker::run_blocking(move || {
+                    let mut engine = slot.lock().unwrap_or_else(|e| e.into_inner());
+                    match engine.as_mut() {
+                        Some(engine) => {
+                            engine.refresh();
+                            true
+                        }
+                        None => false,
+                    }
+                });
+                if refreshed != Some(true) {
+                    return;
                 }
             }
         });

@@ -27,7 +27,7 @@ impl SamplingProvider {
     }
 
     /// `runtime` runs the requests; `complete` blocks on it, so it must be called off the
-    /// runtime's own worker threads (the tool bodies run on the blocking pool).
+    /// runtime's own worker threads (the tool bodies run on the engine thread).
     pub fn new(peer: Peer<RoleServer>, runtime: tokio::runtime::Handle) -> SamplingProvider {
         SamplingProvider { peer, runtime }
     }
