@@ -2,8 +2,7 @@
 //! declaration names weighted by the repository's IDF, file-level BM25 over split
 //! identifiers, path words, and spreading over the graph from the best name hits.
 
-use std::collections::HashMap;
-
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::db::{
@@ -164,9 +163,13 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     }
     expand(&graph, &mut symbols, opts.max_depth, shape);
 
-    // Best name, name rest, graph.
-    let mut by_file: rustc_hash::FxHashMap<u32, (f64, f64, f64)> = Default::default();
-    for h in symbols.values() {
+    // Best name, name rest, graph. The rest is a float sum, so its order is fixed (by
+    // node): a map's iteration order would change its last bits from run to run (a random
+    // hasher) or with how the hits were gathered, and flip ties in the ranking.
+    let mut by_file: FxHashMap<u32, (f64, f64, f64)> = Default::default();
+    let mut in_order: Vec<&SymbolHit> = symbols.values().collect();
+    in_order.sort_unstable_by_key(|h| h.node);
+    for h in in_order {
         let e = by_file.entry(graph.file_of(h.node)).or_default();
         if h.name_score > e.0 {
             e.1 += e.0;
@@ -388,9 +391,9 @@ fn name_hits(
     graph: &Graph,
     terms: &QueryTerms,
     shape: &SearchShape,
-) -> HashMap<NodeId, SymbolHit> {
+) -> FxHashMap<NodeId, SymbolHit> {
     let files = ws.files(db);
-    let mut hits = HashMap::new();
+    let mut hits = FxHashMap::default();
     let mut names_seen: rustc_hash::FxHashSet<NodeId> = Default::default();
     // Many declarations share a name (members, overloads, re-declarations): each name is
     // split, stemmed and scored once per query.
@@ -476,7 +479,7 @@ fn edge_weight(kind: EdgeKind, incoming: bool, certain: bool, shape: &SearchShap
 /// Spreads score from the best name hits over the graph, breadth first, decaying per hop.
 fn expand(
     graph: &Graph,
-    hits: &mut HashMap<NodeId, SymbolHit>,
+    hits: &mut FxHashMap<NodeId, SymbolHit>,
     max_depth: u32,
     shape: &SearchShape,
 ) {
