@@ -19,7 +19,22 @@ fn lowercase_chars(w: &str) -> impl Iterator<Item = char> + '_ {
 }
 
 fn lowercase_word(w: &str) -> String {
-    lowercase_chars(w).collect()
+    let mut out = String::with_capacity(w.len());
+    push_lowercase(&mut out, w);
+    out
+}
+
+/// Appends [`lowercase_chars`] of `w` to `out`. A word of ASCII letters and digits (nearly
+/// every word of source code) is lowercased bytewise, which gives the same characters: the
+/// char-by-char path (`to_lowercase` yields an iterator per char) is for other scripts.
+fn push_lowercase(out: &mut String, w: &str) {
+    if w.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        let start = out.len();
+        out.push_str(w);
+        out[start..].make_ascii_lowercase();
+    } else {
+        out.extend(lowercase_chars(w));
+    }
 }
 
 /// Splits an identifier into lowercase subwords on camelCase, PascalCase acronyms,
@@ -93,6 +108,39 @@ pub(crate) fn for_each_term(lower: &str, mut emit: impl FnMut(&str)) {
     }
 }
 
+/// The openings (first two bytes, or the whole of a shorter term) of a few terms: a
+/// lowercase word whose normal form is one of them starts with its opening, so a caller
+/// looking for those terms stems only the words that do ([`for_each_term_where`]).
+/// Compared bytewise: a `starts_with` per term and word is a `memcmp` call each.
+#[derive(Clone, Debug)]
+pub(crate) struct Openings(Vec<(u8, [u8; 2])>);
+
+impl Openings {
+    /// The openings of `terms`.
+    pub(crate) fn of<'a>(terms: impl IntoIterator<Item = &'a str>) -> Openings {
+        Openings(
+            terms
+                .into_iter()
+                .map(|t| match t.as_bytes() {
+                    [] => (0, [0, 0]),
+                    [a] => (1, [*a, 0]),
+                    [a, b, ..] => (2, [*a, *b]),
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether `lower` starts with one of the openings.
+    pub(crate) fn admit(&self, lower: &str) -> bool {
+        let b = lower.as_bytes();
+        self.0.iter().any(|&(len, o)| match len {
+            0 => true,
+            1 => b.first() == Some(&o[0]),
+            _ => b.len() >= 2 && b[0] == o[0] && b[1] == o[1],
+        })
+    }
+}
+
 /// The terms of an identifier as the engine indexes and matches them: its subwords,
 /// lowercased and normalised (`for_each_term`), in order, duplicates kept.
 pub fn term_words(ident: &str) -> Vec<String> {
@@ -114,7 +162,7 @@ pub(crate) fn for_each_term_where(
     let mut lower = String::new();
     split_words(ident, |w| {
         lower.clear();
-        lower.extend(lowercase_chars(w));
+        push_lowercase(&mut lower, w);
         if worth(&lower) {
             for_each_term(&lower, &mut emit);
         }
@@ -219,7 +267,7 @@ impl TermCounts {
             split_words(tok, |w| {
                 parts += 1;
                 buf.clear();
-                buf.extend(lowercase_chars(w));
+                push_lowercase(&mut buf, w);
                 compound.push_str(&buf);
                 let mut counted = false;
                 for_each_term(&buf, |t| {
@@ -264,7 +312,7 @@ fn bump(map: &mut FxHashMap<String, u32>, key: &str, by: u32) {
 /// `recordStore`, `record_store` and `RecordStore` share one key.
 pub(crate) fn compound_key(ident: &str) -> String {
     let mut key = String::with_capacity(ident.len());
-    split_words(ident, |w| key.extend(lowercase_chars(w)));
+    split_words(ident, |w| push_lowercase(&mut key, w));
     key
 }
 
@@ -410,6 +458,24 @@ mod tests {
             let terms = term_words(&s);
             proptest::prop_assert!(terms.len() <= 2 * split_identifier(&s).len());
             proptest::prop_assert!(terms.iter().all(|t| !t.is_empty()));
+        }
+
+        #[test]
+        fn openings_admit_what_starts_with_does(
+            terms in proptest::collection::vec("[a-c]{0,3}|\\PC{0,3}", 0..4),
+            word in "[a-c]{0,4}|\\PC{0,4}",
+        ) {
+            let openings = Openings::of(terms.iter().map(String::as_str));
+            let expected = terms
+                .iter()
+                .any(|t| word.as_bytes().starts_with(&t.as_bytes()[..t.len().min(2)]));
+            proptest::prop_assert_eq!(openings.admit(&word), expected);
+        }
+
+        #[test]
+        fn lowercasing_bytewise_equals_lowercasing_by_char(w in "[a-zA-Z0-9]{0,12}|\\PC{0,12}") {
+            let by_char: String = lowercase_chars(&w).collect();
+            proptest::prop_assert_eq!(lowercase_word(&w), by_char);
         }
     }
 }
