@@ -148,8 +148,42 @@ mod inputs {
     }
 }
 
-/// Declarations by the words of their names, as (file, declaration position in it).
-pub type DeclWords = rustc_hash::FxHashMap<String, Vec<(SourceFile, u32)>>;
+/// One term chunk's declarations by the lowercase words (and compound key) of their
+/// names ([`decl_word_chunk`]), each with its name: the search scores a query's
+/// declarations from this table alone, each distinct name once, without reading any
+/// file's facts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeclWords {
+    /// The declarations filed under each word.
+    pub by_word: rustc_hash::FxHashMap<String, Vec<DeclRef>>,
+    /// The chunk's distinct declaration names, each with whether it names a member
+    /// (a property or variable, which the search weighs apart), in first-seen order.
+    pub names: Vec<(Box<str>, bool)>,
+}
+
+/// A declaration as [`DeclWords`] files it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeclRef {
+    /// Its file.
+    pub file: SourceFile,
+    /// Its position among the file's declarations.
+    pub decl: u32,
+    /// Its name and kind: a position in [`DeclWords::names`].
+    pub name: u32,
+}
+
+impl DeclWords {
+    /// The declarations filed under `word`.
+    pub fn get(&self, word: &str) -> &[DeclRef] {
+        self.by_word.get(word).map_or(&[], Vec::as_slice)
+    }
+}
+
+impl crate::memory::HeapSize for DeclWords {
+    fn heap_bytes(&self) -> usize {
+        self.by_word.heap_bytes() + self.names.heap_bytes()
+    }
+}
 
 /// Files by a key of theirs.
 pub type FilesByKey = rustc_hash::FxHashMap<String, Vec<SourceFile>>;
@@ -689,7 +723,7 @@ pub(crate) fn compacted<K: std::hash::Hash + Eq, V>(
 }
 
 /// The declarations of one chunk's source files by the lowercase words (and compound
-/// key) of their names, as (file, declaration position in it): what a query's terms find
+/// key) of their names, with their names ([`DeclWords`]): what a query's terms find
 /// declarations by. Per chunk and from the files' shapes, so an edit rebuilds one chunk's
 /// table, never a workspace-wide one.
 #[salsa::tracked(returns(clone))]
@@ -697,12 +731,25 @@ pub fn decl_word_chunk<'db>(
     db: &'db dyn Db,
     ws: Workspace,
     chunk: TermChunk<'db>,
-) -> Arc<rustc_hash::FxHashMap<String, Vec<(SourceFile, u32)>>> {
-    let mut index: rustc_hash::FxHashMap<String, Vec<(SourceFile, u32)>> = Default::default();
-    for f in term_chunk_files(db, ws, chunk).iter() {
-        let shape = file_shape(db, *f);
+) -> Arc<DeclWords> {
+    let mut by_word: rustc_hash::FxHashMap<String, Vec<DeclRef>> = Default::default();
+    let mut names: Vec<(Box<str>, bool)> = Vec::new();
+    let mut name_ids: rustc_hash::FxHashMap<(&str, bool), u32> = Default::default();
+    let shapes: Vec<(SourceFile, Arc<FileShape>)> = term_chunk_files(db, ws, chunk)
+        .iter()
+        .map(|f| (*f, file_shape(db, *f)))
+        .collect();
+    for (f, shape) in &shapes {
         for (d, decl) in shape.decls().iter().enumerate() {
             let name = decl.name.as_str();
+            let member = matches!(
+                decl.kind,
+                crate::facts::DeclKind::Property | crate::facts::DeclKind::Variable
+            );
+            let id = *name_ids.entry((name, member)).or_insert_with(|| {
+                names.push((name.into(), member));
+                (names.len() - 1) as u32
+            });
             let mut keys: Vec<String> = crate::terms::term_words(name);
             if crate::terms::subword_count(name) > 1 {
                 keys.push(crate::terms::compound_key(name));
@@ -710,11 +757,19 @@ pub fn decl_word_chunk<'db>(
             keys.sort();
             keys.dedup();
             for k in keys {
-                index.entry(k).or_default().push((*f, d as u32));
+                by_word.entry(k).or_default().push(DeclRef {
+                    file: *f,
+                    decl: d as u32,
+                    name: id,
+                });
             }
         }
     }
-    Arc::new(compacted(index))
+    names.shrink_to_fit();
+    Arc::new(DeclWords {
+        by_word: compacted(by_word),
+        names,
+    })
 }
 
 /// The source files of one chunk by each word of their paths (stem and directories,

@@ -59,8 +59,13 @@ impl TermStats {
 
     /// BM25's IDF, always positive: rare terms weigh more, terms in every file weigh ~0.
     pub fn idf(&self, term: &str) -> f64 {
+        self.idf_of(self.df(term))
+    }
+
+    /// [`TermStats::idf`] of a term held by `df` documents (its [`TermStats::df`]).
+    pub fn idf_of(&self, df: u32) -> f64 {
         let n = f64::from(self.documents);
-        let df = f64::from(self.df(term));
+        let df = f64::from(df);
         ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
     }
 

@@ -209,7 +209,8 @@ plain!(
 plain!(
     crate::facts::HeritageKind,
     crate::db::SourceFile,
-    crate::db::Posting
+    crate::db::Posting,
+    crate::db::DeclRef
 );
 
 impl<T: HeapSize> HeapSize for Vec<T> {

@@ -78,6 +78,7 @@ impl QueryTerms {
     /// Adds a term the repository uses; compound keys it does not use are reported unknown
     /// (plain words are reported by [`QueryTerms::parse`] as the query spelled them).
     fn push(&mut self, term: String, stats: &TermStats, compound: bool) {
+        // The frequency sums over every chunk of the repository: looked up once.
         let df = stats.df(&term);
         if df == 0 {
             if compound {
@@ -85,7 +86,7 @@ impl QueryTerms {
             }
         } else {
             self.terms.push(QueryTerm {
-                idf: stats.idf(&term),
+                idf: stats.idf_of(df),
                 df,
                 term,
                 compound,

@@ -2,8 +2,7 @@
 //! declaration names weighted by the repository's IDF, file-level BM25 over split
 //! identifiers, path words, and spreading over the graph from the best name hits.
 
-use std::collections::HashMap;
-
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::db::{
@@ -12,7 +11,7 @@ use crate::db::{
 use crate::graph::{EdgeKind, Graph, NodeId};
 use crate::path_traits::PathTraits;
 use crate::query::QueryTerms;
-use crate::terms::{compound_key, subword_count, term_words};
+use crate::terms::NameWords;
 
 /// How many of the best name hits seed the graph expansion.
 const MAX_SEEDS: usize = 12;
@@ -164,9 +163,13 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     }
     expand(&graph, &mut symbols, opts.max_depth, shape);
 
-    // Best name, name rest, graph.
-    let mut by_file: rustc_hash::FxHashMap<u32, (f64, f64, f64)> = Default::default();
-    for h in symbols.values() {
+    // Best name, name rest, graph. The rest is a float sum, so its order is fixed (by
+    // node): a map's iteration order would change its last bits from run to run (a random
+    // hasher) or with how the hits were gathered, and flip ties in the ranking.
+    let mut by_file: FxHashMap<u32, (f64, f64, f64)> = Default::default();
+    let mut in_order: Vec<&SymbolHit> = symbols.values().collect();
+    in_order.sort_unstable_by_key(|h| h.node);
+    for h in in_order {
         let e = by_file.entry(graph.file_of(h.node)).or_default();
         if h.name_score > e.0 {
             e.1 += e.0;
@@ -347,39 +350,65 @@ fn query_names_file(
 }
 
 /// How well a declaration's name matches the query, in IDF units, with the name's
-/// subwords that matched (as written, lowercased, not as stems: they are shown).
-fn name_score(name: &str, terms: &QueryTerms, shape: &SearchShape) -> (f64, Vec<String>) {
-    let words = term_words(name);
-    if words.is_empty() {
+/// subwords that matched (as written, lowercased, not as stems: they are shown). `words`
+/// is scratch reused from one name to the next: the name is split, lowercased and
+/// normalised once ([`NameWords`]).
+fn name_score(
+    name: &str,
+    terms: &QueryTerms,
+    shape: &SearchShape,
+    words: &mut NameWords,
+) -> (f64, Vec<String>) {
+    words.read(name);
+    let count = words.term_count();
+    if count == 0 {
         return (0.0, Vec::new());
     }
-    let mut matched: Vec<String> = Vec::new();
+    // The name's terms in order: the distinct ones, and those the query has (each once,
+    // its IDF summed in the order the name spells them) with the subwords they came from.
+    let mut distinct_words = 0;
+    let mut matched = 0;
     let mut score = 0.0;
-    for w in &words {
-        if matched.contains(w) {
+    let mut hit_subwords: u64 = 0;
+    let mut hit_beyond: Vec<usize> = Vec::new();
+    for i in 0..count {
+        let (term, subword) = words.term(i);
+        let repeated = (0..i).any(|j| words.term(j).0 == term);
+        let Some(t) = terms.get(term).filter(|t| !t.compound) else {
+            distinct_words += usize::from(!repeated);
             continue;
+        };
+        match subword {
+            0..64 => hit_subwords |= 1 << subword,
+            _ => hit_beyond.push(subword),
         }
-        if let Some(t) = terms.get(w).filter(|t| !t.compound) {
+        if !repeated {
+            distinct_words += 1;
+            matched += 1;
             score += t.idf;
-            matched.push(w.clone());
         }
     }
-    if matched.is_empty() {
-        return (0.0, matched);
+    if matched == 0 {
+        return (0.0, Vec::new());
     }
-    let distinct_words = {
-        let mut w = words.clone();
-        w.sort();
-        w.dedup();
-        w.len()
-    };
-    let coverage = matched.len() as f64 / distinct_words as f64;
+    let coverage = matched as f64 / distinct_words as f64;
     score *= shape.coverage(coverage);
     // The query wrote this exact multi-word identifier.
-    if subword_count(name) > 1 && terms.get(&compound_key(name)).is_some_and(|t| t.compound) {
+    if words.subword_count() > 1 && terms.get(words.compound_key()).is_some_and(|t| t.compound) {
         score *= shape.compound_name;
     }
-    (score, crate::terms::matched_subwords(name, &matched))
+    let mut shown: Vec<String> = Vec::new();
+    for i in 0..words.subword_count() {
+        let hit = match i {
+            0..64 => hit_subwords & (1 << i) != 0,
+            _ => hit_beyond.contains(&i),
+        };
+        let lower = words.subword(i);
+        if hit && !shown.iter().any(|s| s == lower) {
+            shown.push(lower.to_owned());
+        }
+    }
+    (score, shown)
 }
 
 fn name_hits(
@@ -388,73 +417,65 @@ fn name_hits(
     graph: &Graph,
     terms: &QueryTerms,
     shape: &SearchShape,
-) -> HashMap<NodeId, SymbolHit> {
-    let files = ws.files(db);
-    let mut hits = HashMap::new();
-    let mut names_seen: rustc_hash::FxHashSet<NodeId> = Default::default();
-    // Many declarations share a name (members, overloads, re-declarations): each name is
-    // split, stemmed and scored once per query.
-    let mut by_name: rustc_hash::FxHashMap<String, (f64, Vec<String>)> = Default::default();
-    // A table lists a file's declarations together: its facts are looked up once per run.
-    let mut last_facts: Option<(SourceFile, std::sync::Arc<crate::db::FileIndex>)> = None;
+) -> FxHashMap<NodeId, SymbolHit> {
+    let mut hits = FxHashMap::default();
     let chunks: Vec<_> = term_chunks(db, ws)
         .into_iter()
         .map(|chunk| crate::db::indexed_decl_words(db, ws, chunk))
         .collect();
     let positions = file_positions(db, ws);
+    // Every declaration some query term names, once (a name holding two terms is listed
+    // under both), with its chunk and its name there.
+    let mut found: Vec<(NodeId, u32, u32)> = Vec::new();
     for t in &terms.terms {
-        let nodes = chunks
-            .iter()
-            .filter_map(|chunk| chunk.get(&t.term))
-            .flatten()
-            .filter_map(|(file, decl)| Some(graph.decl_node(*positions.get(file)?, *decl)));
-        for node in nodes {
-            if !names_seen.insert(node) {
-                continue;
-            }
-            let Some(decl) = graph.decl_of(node) else {
-                continue;
-            };
-            let file = files[graph.file_of(node) as usize];
-            let index = match &last_facts {
-                Some((f, index)) if *f == file => index.clone(),
-                _ => {
-                    let index = crate::db::file_index(db, file);
-                    last_facts = Some((file, index.clone()));
-                    index
+        for (c, chunk) in chunks.iter().enumerate() {
+            for r in chunk.get(&t.term) {
+                if let Some(&pos) = positions.get(&r.file) {
+                    found.push((graph.decl_node(pos, r.decl), c as u32, r.name));
                 }
-            };
-            let Some(d) = index.facts.decls.get(decl as usize) else {
-                continue;
-            };
-            let (score, matched) = match by_name.get(d.name.as_str()) {
-                Some((score, _)) if *score <= 0.0 => continue,
-                Some(known) => known.clone(),
-                None => {
-                    let scored = name_score(&d.name, terms, shape);
-                    by_name.insert(d.name.clone(), scored.clone());
-                    scored
-                }
-            };
-            if score > 0.0 {
-                let kind_weight = match d.kind {
-                    crate::facts::DeclKind::Property | crate::facts::DeclKind::Variable => {
-                        shape.member_kind
-                    }
-                    _ => 1.0,
-                };
-                hits.insert(
-                    node,
-                    SymbolHit {
-                        node,
-                        name_score: score * kind_weight,
-                        graph_score: 0.0,
-                        literal: 0.0,
-                        via: HitVia::Name { matched },
-                    },
-                );
             }
         }
+    }
+    found.sort_unstable_by_key(|&(node, _, _)| node);
+    found.dedup_by_key(|&mut (node, _, _)| node);
+    // Many declarations share a name (members, overloads, re-declarations): each name is
+    // split, stemmed and scored once per query (`scores`), and looked up by its text once
+    // per chunk naming it.
+    let mut scores: Vec<(f64, Vec<String>)> = Vec::new();
+    let mut by_name: FxHashMap<&str, u32> = Default::default();
+    let mut by_ref: FxHashMap<(u32, u32), u32> = Default::default();
+    let mut words = NameWords::default();
+    hits.reserve(found.len());
+    for (node, c, name) in found {
+        if graph.decl_of(node).is_none() {
+            continue;
+        }
+        let Some((text, member)) = chunks[c as usize].names.get(name as usize) else {
+            continue;
+        };
+        let at = *by_ref.entry((c, name)).or_insert_with(|| {
+            *by_name.entry(text).or_insert_with(|| {
+                scores.push(name_score(text, terms, shape, &mut words));
+                (scores.len() - 1) as u32
+            })
+        });
+        let (score, matched) = &scores[at as usize];
+        if *score <= 0.0 {
+            continue;
+        }
+        let kind_weight = if *member { shape.member_kind } else { 1.0 };
+        hits.insert(
+            node,
+            SymbolHit {
+                node,
+                name_score: *score * kind_weight,
+                graph_score: 0.0,
+                literal: 0.0,
+                via: HitVia::Name {
+                    matched: matched.clone(),
+                },
+            },
+        );
     }
     hits
 }
@@ -476,7 +497,7 @@ fn edge_weight(kind: EdgeKind, incoming: bool, certain: bool, shape: &SearchShap
 /// Spreads score from the best name hits over the graph, breadth first, decaying per hop.
 fn expand(
     graph: &Graph,
-    hits: &mut HashMap<NodeId, SymbolHit>,
+    hits: &mut FxHashMap<NodeId, SymbolHit>,
     max_depth: u32,
     shape: &SearchShape,
 ) {

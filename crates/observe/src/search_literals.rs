@@ -91,17 +91,17 @@ pub(crate) fn literal_evidence(
         if let Some(lookup) = lookup {
             for chunk in &chunks {
                 let index = crate::db::indexed_decl_words(db, ws, *chunk);
-                for (file, decl) in index.get(&lookup).map_or(&[][..], Vec::as_slice) {
-                    let Some(&pos) = positions.get(file) else {
+                for r in index.get(&lookup) {
+                    let Some(&pos) = positions.get(&r.file) else {
                         continue;
                     };
-                    let facts = &file_index(db, *file).facts;
+                    let facts = &file_index(db, r.file).facts;
                     if facts
                         .decls
-                        .get(*decl as usize)
+                        .get(r.decl as usize)
                         .is_some_and(|d| lit.names(&d.name, &d.qualified))
                     {
-                        m.names.push((pos, *decl));
+                        m.names.push((pos, r.decl));
                     }
                 }
             }

@@ -5,7 +5,7 @@
 
 use crate::facts::LineRange;
 use crate::query::QueryTerms;
-use crate::terms::{for_each_term_where, identifier_tokens};
+use crate::terms::{Openings, for_each_term_where, identifier_tokens};
 
 /// Lines in the run the feature looks at: about one function.
 pub(crate) const RUN_LINES: usize = 24;
@@ -33,11 +33,8 @@ pub(crate) fn proximity(text: &str, terms: &QueryTerms) -> Option<(f64, LineRang
     // are tokenised.
     let lines: Vec<&str> = text.lines().collect();
     let candidates = candidate_lines(text, &lines, &tracked);
-    let openings: Vec<&[u8]> = tracked
-        .iter()
-        .map(|(t, _)| &t.as_bytes()[..t.len().min(2)])
-        .collect();
-    let worth = |lower: &str| openings.iter().any(|o| lower.as_bytes().starts_with(o));
+    let openings = Openings::of(tracked.iter().map(|(t, _)| *t));
+    let worth = |lower: &str| openings.admit(lower);
     let masks: Vec<u64> = lines
         .iter()
         .zip(&candidates)

@@ -6,6 +6,75 @@ use sightline_base::EdgeWeights;
 
 const S: SearchShape = SearchShape::UNFITTED;
 
+use crate::terms::{compound_key, matched_subwords, subword_count, term_words};
+
+/// [`super::name_score`] with fresh scratch.
+fn name_score(name: &str, terms: &QueryTerms, shape: &SearchShape) -> (f64, Vec<String>) {
+    super::name_score(name, terms, shape, &mut NameWords::default())
+}
+
+/// The name score as the separate passes over the name compute it (split and stem it,
+/// count its subwords, build its compound key, find its matched subwords): what the one
+/// pass of [`super::name_score`] must equal, bit for bit.
+fn name_score_by_passes(name: &str, terms: &QueryTerms, shape: &SearchShape) -> (f64, Vec<String>) {
+    let words = term_words(name);
+    if words.is_empty() {
+        return (0.0, Vec::new());
+    }
+    let mut matched: Vec<String> = Vec::new();
+    let mut score = 0.0;
+    for w in &words {
+        if matched.contains(w) {
+            continue;
+        }
+        if let Some(t) = terms.get(w).filter(|t| !t.compound) {
+            score += t.idf;
+            matched.push(w.clone());
+        }
+    }
+    if matched.is_empty() {
+        return (0.0, matched);
+    }
+    let distinct_words = {
+        let mut w = words.clone();
+        w.sort();
+        w.dedup();
+        w.len()
+    };
+    let coverage = matched.len() as f64 / distinct_words as f64;
+    score *= shape.coverage(coverage);
+    if subword_count(name) > 1 && terms.get(&compound_key(name)).is_some_and(|t| t.compound) {
+        score *= shape.compound_name;
+    }
+    (score, matched_subwords(name, &matched))
+}
+
+proptest::proptest! {
+    #[test]
+    fn one_pass_name_scores_equal_the_separate_passes(
+        name in "([a-zA-Z]{1,7}[0-9]{0,2}|[_$.]|HTTP|Routes|routing|İx){0,10}|\\PC{0,16}",
+        query in proptest::collection::vec(
+            ("[a-z]{2,6}[0-9]{0,1}|rout|http|routingroutes", 0.1f64..9.0, proptest::bool::ANY),
+            0..6,
+        ),
+    ) {
+        let list: Vec<(&str, f64, bool)> =
+            query.iter().map(|(t, idf, c)| (t.as_str(), *idf, *c)).collect();
+        let mut q = terms(&list);
+        // Also the terms the name itself has, so that names match.
+        for (i, t) in term_words(&name).into_iter().enumerate().step_by(2) {
+            q.terms.push(crate::query::QueryTerm { term: t, idf: 0.5 + i as f64, df: 1, compound: false });
+        }
+        q.terms.push(crate::query::QueryTerm { term: compound_key(&name), idf: 3.0, df: 1, compound: true });
+        let mut scratch = NameWords::default();
+        scratch.read("unrelatedPreviousName");
+        let (score, shown) = super::name_score(&name, &q, &S, &mut scratch);
+        let (expected, expected_shown) = name_score_by_passes(&name, &q, &S);
+        proptest::prop_assert_eq!(score.to_bits(), expected.to_bits());
+        proptest::prop_assert_eq!(shown, expected_shown);
+    }
+}
+
 /// Query terms with the given IDFs; `compound` marks whole multi-word identifiers.
 fn terms(list: &[(&str, f64, bool)]) -> QueryTerms {
     QueryTerms {

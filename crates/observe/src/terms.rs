@@ -19,7 +19,22 @@ fn lowercase_chars(w: &str) -> impl Iterator<Item = char> + '_ {
 }
 
 fn lowercase_word(w: &str) -> String {
-    lowercase_chars(w).collect()
+    let mut out = String::with_capacity(w.len());
+    push_lowercase(&mut out, w);
+    out
+}
+
+/// Appends [`lowercase_chars`] of `w` to `out`. A word of ASCII letters and digits (nearly
+/// every word of source code) is lowercased bytewise, which gives the same characters: the
+/// char-by-char path (`to_lowercase` yields an iterator per char) is for other scripts.
+fn push_lowercase(out: &mut String, w: &str) {
+    if w.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        let start = out.len();
+        out.push_str(w);
+        out[start..].make_ascii_lowercase();
+    } else {
+        out.extend(lowercase_chars(w));
+    }
 }
 
 /// Splits an identifier into lowercase subwords on camelCase, PascalCase acronyms,
@@ -93,6 +108,39 @@ pub(crate) fn for_each_term(lower: &str, mut emit: impl FnMut(&str)) {
     }
 }
 
+/// The openings (first two bytes, or the whole of a shorter term) of a few terms: a
+/// lowercase word whose normal form is one of them starts with its opening, so a caller
+/// looking for those terms stems only the words that do ([`for_each_term_where`]).
+/// Compared bytewise: a `starts_with` per term and word is a `memcmp` call each.
+#[derive(Clone, Debug)]
+pub(crate) struct Openings(Vec<(u8, [u8; 2])>);
+
+impl Openings {
+    /// The openings of `terms`.
+    pub(crate) fn of<'a>(terms: impl IntoIterator<Item = &'a str>) -> Openings {
+        Openings(
+            terms
+                .into_iter()
+                .map(|t| match t.as_bytes() {
+                    [] => (0, [0, 0]),
+                    [a] => (1, [*a, 0]),
+                    [a, b, ..] => (2, [*a, *b]),
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether `lower` starts with one of the openings.
+    pub(crate) fn admit(&self, lower: &str) -> bool {
+        let b = lower.as_bytes();
+        self.0.iter().any(|&(len, o)| match len {
+            0 => true,
+            1 => b.first() == Some(&o[0]),
+            _ => b.len() >= 2 && b[0] == o[0] && b[1] == o[1],
+        })
+    }
+}
+
 /// The terms of an identifier as the engine indexes and matches them: its subwords,
 /// lowercased and normalised (`for_each_term`), in order, duplicates kept.
 pub fn term_words(ident: &str) -> Vec<String> {
@@ -114,7 +162,7 @@ pub(crate) fn for_each_term_where(
     let mut lower = String::new();
     split_words(ident, |w| {
         lower.clear();
-        lower.extend(lowercase_chars(w));
+        push_lowercase(&mut lower, w);
         if worth(&lower) {
             for_each_term(&lower, &mut emit);
         }
@@ -123,7 +171,10 @@ pub(crate) fn for_each_term_where(
 
 /// The lowercase subwords of `ident` that produced one of `matched` (terms as
 /// [`term_words`] gives them), each once, in order: the words a reader recognises in the
-/// name, where the terms themselves may be stems (`rout` for `route`).
+/// name, where the terms themselves may be stems (`rout` for `route`). (The search finds
+/// them in its one pass over a name, [`NameWords`]; this is the reference its tests
+/// compare with.)
+#[cfg(test)]
 pub(crate) fn matched_subwords(ident: &str, matched: &[String]) -> Vec<String> {
     let mut shown: Vec<String> = Vec::new();
     split_words(ident, |w| {
@@ -135,6 +186,77 @@ pub(crate) fn matched_subwords(ident: &str, matched: &[String]) -> Vec<String> {
         }
     });
     shown
+}
+
+/// An identifier's lowercase subwords and its terms (as [`term_words`] lists them, each
+/// with the subword it came from), read in one pass into buffers reused from one
+/// identifier to the next: what scoring a declaration's name needs, where splitting,
+/// lowercasing and normalising it once per question asked of it (its terms, its subword
+/// count, its compound key, its matched subwords) cost an allocation each.
+#[derive(Debug, Default)]
+pub(crate) struct NameWords {
+    /// The subwords, lowercased and packed: together they are the compound key.
+    words: String,
+    /// Where each subword ends in `words`.
+    word_ends: Vec<usize>,
+    /// The terms, packed.
+    terms: String,
+    /// Where each term ends in `terms`, and the subword it came from.
+    term_ends: Vec<(usize, usize)>,
+}
+
+impl NameWords {
+    /// Reads `ident`, forgetting the previous identifier.
+    pub(crate) fn read(&mut self, ident: &str) {
+        let NameWords {
+            words,
+            word_ends,
+            terms,
+            term_ends,
+        } = self;
+        words.clear();
+        word_ends.clear();
+        terms.clear();
+        term_ends.clear();
+        split_words(ident, |w| {
+            let start = words.len();
+            push_lowercase(words, w);
+            let subword = word_ends.len();
+            word_ends.push(words.len());
+            for_each_term(&words[start..], |t| {
+                terms.push_str(t);
+                term_ends.push((terms.len(), subword));
+            });
+        });
+    }
+
+    /// How many subwords the identifier splits into ([`subword_count`]).
+    pub(crate) fn subword_count(&self) -> usize {
+        self.word_ends.len()
+    }
+
+    /// The lowercase subword `i`.
+    pub(crate) fn subword(&self, i: usize) -> &str {
+        let start = i.checked_sub(1).map_or(0, |j| self.word_ends[j]);
+        &self.words[start..self.word_ends[i]]
+    }
+
+    /// The identifier's [`compound_key`].
+    pub(crate) fn compound_key(&self) -> &str {
+        &self.words
+    }
+
+    /// How many terms the identifier has, duplicates counted.
+    pub(crate) fn term_count(&self) -> usize {
+        self.term_ends.len()
+    }
+
+    /// Term `i` (in [`term_words`] order) and the subword it came from.
+    pub(crate) fn term(&self, i: usize) -> (&str, usize) {
+        let start = i.checked_sub(1).map_or(0, |j| self.term_ends[j].0);
+        let (end, subword) = self.term_ends[i];
+        (&self.terms[start..end], subword)
+    }
 }
 
 /// How many subwords `ident` splits into (a compound key is indexed when there are several).
@@ -219,7 +341,7 @@ impl TermCounts {
             split_words(tok, |w| {
                 parts += 1;
                 buf.clear();
-                buf.extend(lowercase_chars(w));
+                push_lowercase(&mut buf, w);
                 compound.push_str(&buf);
                 let mut counted = false;
                 for_each_term(&buf, |t| {
@@ -264,7 +386,7 @@ fn bump(map: &mut FxHashMap<String, u32>, key: &str, by: u32) {
 /// `recordStore`, `record_store` and `RecordStore` share one key.
 pub(crate) fn compound_key(ident: &str) -> String {
     let mut key = String::with_capacity(ident.len());
-    split_words(ident, |w| key.extend(lowercase_chars(w)));
+    split_words(ident, |w| push_lowercase(&mut key, w));
     key
 }
 
@@ -410,6 +532,50 @@ mod tests {
             let terms = term_words(&s);
             proptest::prop_assert!(terms.len() <= 2 * split_identifier(&s).len());
             proptest::prop_assert!(terms.iter().all(|t| !t.is_empty()));
+        }
+
+        #[test]
+        fn openings_admit_what_starts_with_does(
+            terms in proptest::collection::vec("[a-c]{0,3}|\\PC{0,3}", 0..4),
+            word in "[a-c]{0,4}|\\PC{0,4}",
+        ) {
+            let openings = Openings::of(terms.iter().map(String::as_str));
+            let expected = terms
+                .iter()
+                .any(|t| word.as_bytes().starts_with(&t.as_bytes()[..t.len().min(2)]));
+            proptest::prop_assert_eq!(openings.admit(&word), expected);
+        }
+
+        #[test]
+        fn lowercasing_bytewise_equals_lowercasing_by_char(w in "[a-zA-Z0-9]{0,12}|\\PC{0,12}") {
+            let by_char: String = lowercase_chars(&w).collect();
+            proptest::prop_assert_eq!(lowercase_word(&w), by_char);
+        }
+
+        #[test]
+        fn name_words_answer_what_the_separate_passes_do(
+            s in "([a-zA-Z]{1,6}[0-9]{0,2}|[_.$-]|HTTP|İx|größe){0,8}|\\PC{0,20}"
+        ) {
+            let mut words = NameWords::default();
+            // Read over another identifier first: the buffers are reused.
+            words.read("someOtherName_2");
+            words.read(&s);
+            let terms: Vec<String> =
+                (0..words.term_count()).map(|i| words.term(i).0.to_owned()).collect();
+            proptest::prop_assert_eq!(&terms, &term_words(&s));
+            proptest::prop_assert_eq!(words.subword_count(), subword_count(&s));
+            proptest::prop_assert_eq!(words.compound_key(), compound_key(&s));
+            let mut lowers = Vec::new();
+            split_words(&s, |w| lowers.push(lowercase_word(w)));
+            for i in 0..words.term_count() {
+                let (term, subword) = words.term(i);
+                let mut from_subword = Vec::new();
+                for_each_term(&lowers[subword], |t| from_subword.push(t.to_owned()));
+                proptest::prop_assert!(from_subword.iter().any(|t| t == term));
+            }
+            for (i, lower) in lowers.iter().enumerate() {
+                proptest::prop_assert_eq!(words.subword(i), lower.as_str());
+            }
         }
     }
 }

@@ -7,11 +7,11 @@
 //! enough. Every threshold compares the query's own scores with each other, never with a
 //! fixed amount of text.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::query::QueryTerms;
 use crate::search::{FileHit, SearchResult, SymbolHit};
-use crate::terms::{for_each_term_where, identifier_tokens};
+use crate::terms::{Openings, for_each_term_where, identifier_tokens};
 
 /// A place's body is shown when its own evidence is at least this share of the best
 /// place's: below it, a place matched fewer or more common words than the best one did.
@@ -34,13 +34,16 @@ pub fn margin(files: &[&FileHit]) -> f64 {
 /// on it, and mentions of the declarations the query matched by name.
 pub struct LineEvidence<'a> {
     terms: &'a QueryTerms,
-    names: HashMap<String, f64>,
+    /// Looked up for every token of every line weighed.
+    names: FxHashMap<String, f64>,
+    /// The query terms' openings: only the words starting with one are stemmed.
+    openings: Openings,
 }
 
 impl<'a> LineEvidence<'a> {
     /// Evidence for `found`'s query; `name_of` gives a matched declaration's name.
     pub fn new(found: &'a SearchResult, name_of: &dyn Fn(&SymbolHit) -> Option<String>) -> Self {
-        let mut names: HashMap<String, f64> = HashMap::new();
+        let mut names: FxHashMap<String, f64> = FxHashMap::default();
         for s in found
             .symbols
             .iter()
@@ -55,6 +58,7 @@ impl<'a> LineEvidence<'a> {
         LineEvidence {
             terms: &found.terms,
             names,
+            openings: Openings::of(found.terms.terms.iter().map(|t| t.term.as_str())),
         }
     }
 
@@ -64,13 +68,7 @@ impl<'a> LineEvidence<'a> {
         let mut seen: Vec<&str> = Vec::new();
         let mut w = 0.0;
         let mut mention: f64 = 0.0;
-        let openings: Vec<&[u8]> = self
-            .terms
-            .terms
-            .iter()
-            .map(|t| &t.term.as_bytes()[..t.term.len().min(2)])
-            .collect();
-        let worth = |lower: &str| openings.iter().any(|o| lower.as_bytes().starts_with(o));
+        let worth = |lower: &str| self.openings.admit(lower);
         for tok in identifier_tokens(line) {
             if let Some(s) = self.names.get(tok) {
                 mention = mention.max(*s);
