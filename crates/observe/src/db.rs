@@ -697,17 +697,25 @@ pub fn term_chunk_postings<'db>(
                 tf: *tf,
                 total: counts.total,
             };
-            // The term is copied only when the chunk first meets it (most of a file's
-            // terms are already in the table from its other files).
-            match postings.get_mut(term) {
-                Some(list) => list.push(posting),
-                None => {
-                    postings.insert(term.clone(), vec![posting]);
-                }
-            }
+            push_keyed(&mut postings, term, posting);
         }
     }
     Arc::new(compacted(postings))
+}
+
+/// Appends `value` to `key`'s list in `table`, copying the key only when the table first
+/// meets it: a chunk's files share most of their keys, and an `entry` call would copy the
+/// key for every file.
+fn push_keyed<K, V>(table: &mut rustc_hash::FxHashMap<K, Vec<V>>, key: &str, value: V)
+where
+    K: std::borrow::Borrow<str> + std::hash::Hash + Eq + for<'a> From<&'a str>,
+{
+    match table.get_mut(key) {
+        Some(list) => list.push(value),
+        None => {
+            table.insert(K::from(key), vec![value]);
+        }
+    }
 }
 
 /// `table` without spare capacity: most of a chunk's lists hold one or two entries, and
@@ -734,6 +742,9 @@ pub fn decl_word_chunk<'db>(
 ) -> Arc<DeclWords> {
     let mut by_word: rustc_hash::FxHashMap<String, Vec<DeclRef>> = Default::default();
     let mut names: Vec<(Box<str>, bool)> = Vec::new();
+    // The words each distinct name is filed under, by its position in `names`: split
+    // and stemmed once per name, not once per declaration bearing it.
+    let mut name_keys: Vec<Vec<String>> = Vec::new();
     let mut name_ids: rustc_hash::FxHashMap<(&str, bool), u32> = Default::default();
     let shapes: Vec<(SourceFile, Arc<FileShape>)> = term_chunk_files(db, ws, chunk)
         .iter()
@@ -748,20 +759,22 @@ pub fn decl_word_chunk<'db>(
             );
             let id = *name_ids.entry((name, member)).or_insert_with(|| {
                 names.push((name.into(), member));
+                let mut keys: Vec<String> = crate::terms::term_words(name);
+                if crate::terms::subword_count(name) > 1 {
+                    keys.push(crate::terms::compound_key(name));
+                }
+                keys.sort();
+                keys.dedup();
+                name_keys.push(keys);
                 (names.len() - 1) as u32
             });
-            let mut keys: Vec<String> = crate::terms::term_words(name);
-            if crate::terms::subword_count(name) > 1 {
-                keys.push(crate::terms::compound_key(name));
-            }
-            keys.sort();
-            keys.dedup();
-            for k in keys {
-                by_word.entry(k).or_default().push(DeclRef {
+            for k in &name_keys[id as usize] {
+                let decl = DeclRef {
                     file: *f,
                     decl: d as u32,
                     name: id,
-                });
+                };
+                push_keyed(&mut by_word, k, decl);
             }
         }
     }
@@ -839,12 +852,7 @@ pub fn import_key_chunk<'db>(
         for (key, _) in keys.iter() {
             if !seen.contains(&key.as_str()) {
                 seen.push(key);
-                match index.get_mut(key) {
-                    Some(files) => files.push(*f),
-                    None => {
-                        index.insert(key.clone(), vec![*f]);
-                    }
-                }
+                push_keyed(&mut index, key, *f);
             }
         }
     }

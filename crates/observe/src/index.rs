@@ -253,10 +253,7 @@ pub struct Index<D = ObserveDatabase> {
     /// The source files the refresh in progress changed, with what other files' edges
     /// saw of each before ([`crate::db::file_exports`]): when each still shows the same,
     /// only the blocks and chunks of these files can have changed.
-    changed_sources: Vec<(
-        SourceFile,
-        Option<Arc<crate::graph::FileExports<SourceFile>>>,
-    )>,
+    changed_sources: Vec<ChangedSource>,
     /// What each file block counts for the report ([`chunk_totals`]), as last derived.
     block_totals: Vec<ChunkTotals>,
 }
@@ -723,6 +720,24 @@ impl<D: crate::Db + Clone> Index<D> {
         stats_set
     }
 
+    /// The tables to derive again after a refresh that set only the texts of `changed`
+    /// (each with what it showed other files before): their chunks and blocks, and the
+    /// blocks of the files reading what one of them now shows differently.
+    fn scope_of(&self, changed: Vec<ChangedSource>) -> TableScope {
+        let shown_anew: Vec<SourceFile> = changed
+            .iter()
+            .filter(|(f, before)| crate::db::file_exports(&self.db, self.workspace, *f) != *before)
+            .map(|(f, _)| *f)
+            .collect();
+        let sources: Vec<SourceFile> = changed.into_iter().map(|(f, _)| f).collect();
+        let mut graph_files = sources.clone();
+        graph_files.extend(self.export_readers(&shown_anew));
+        TableScope::Files {
+            sources,
+            graph_files,
+        }
+    }
+
     /// The files, beside `files`, whose edges changed because what `files` show other
     /// files changed ([`crate::db::file_exports`]). A file's edges read the tables of its
     /// package peers and of the files its imports reach, following their imports at most
@@ -772,7 +787,7 @@ impl<D: crate::Db + Clone> Index<D> {
             let now = crate::db::file_edges(db, ws, *r);
             match held {
                 Some(part) => match (&part.edges, &now) {
-                    (Some(a), Some(b)) => !(Arc::ptr_eq(a, b) || a == b),
+                    (Some(a), Some(b)) => !same(a, b),
                     (a, b) => a.is_some() != b.is_some(),
                 },
                 None => true,
@@ -1062,24 +1077,10 @@ impl<D: crate::Db + Clone> Index<D> {
         let reverify_all = std::mem::take(&mut self.durable_write) || set_changed;
         let changed = std::mem::take(&mut self.changed_sources);
         if !out.is_empty() {
-            let scope = match reverify_all {
-                true => TableScope::All,
-                false => {
-                    let shown_anew: Vec<SourceFile> = changed
-                        .iter()
-                        .filter(|(f, before)| {
-                            crate::db::file_exports(&self.db, self.workspace, *f) != *before
-                        })
-                        .map(|(f, _)| *f)
-                        .collect();
-                    let sources: Vec<SourceFile> = changed.into_iter().map(|(f, _)| f).collect();
-                    let mut graph_files = sources.clone();
-                    graph_files.extend(self.export_readers(&shown_anew));
-                    TableScope::Files {
-                        sources,
-                        graph_files,
-                    }
-                }
+            let scope = if reverify_all {
+                TableScope::All
+            } else {
+                self.scope_of(changed)
             };
             if matches!(scope, TableScope::All) {
                 // Salsa re-verifies every memo derived from the tree after such a write,
@@ -1228,6 +1229,13 @@ struct ChunkTotals {
     files_with_parse_errors: u32,
     files_with_elided_names: u32,
 }
+
+/// A source file a refresh set the text of, with what other files' edges saw of it
+/// before ([`crate::db::file_exports`]).
+type ChangedSource = (
+    SourceFile,
+    Option<Arc<crate::graph::FileExports<SourceFile>>>,
+);
 
 /// One term chunk's tables as [`Index::update_tables`] derives them.
 type TermTableValues = (
