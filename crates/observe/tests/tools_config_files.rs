@@ -41,7 +41,24 @@ fn config_files_are_searched_read_and_listed() {
     );
     let root = RepoRoot::new(dir.path()).unwrap();
 
-    let found = grep::run(&root, &GrepArgs::new("strictmode")).unwrap();
+    // Next to a source file's match they fold to one count each, named; `secondary: true`
+    // prints their lines.
+    let folded = grep::run(&root, &GrepArgs::new("strictmode")).unwrap();
+    let shown: Vec<&str> = folded.matches.iter().map(|m| m.path.as_str()).collect();
+    assert_eq!(shown, ["src/main.ts"]);
+    let mut named: Vec<&str> = folded.folded.iter().map(|f| f.path.as_str()).collect();
+    named.sort_unstable();
+    let mut configs = CONFIGS.to_vec();
+    configs.sort_unstable();
+    assert_eq!(named, configs);
+    let found = grep::run(
+        &root,
+        &GrepArgs {
+            secondary: true,
+            ..GrepArgs::new("strictmode")
+        },
+    )
+    .unwrap();
     let mut paths: Vec<&str> = found.matches.iter().map(|m| m.path.as_str()).collect();
     paths.sort_unstable();
     let mut expected: Vec<&str> = CONFIGS.to_vec();

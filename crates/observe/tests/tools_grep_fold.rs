@@ -1,5 +1,7 @@
-//! `grep` folds secondary files' hits (tests, examples, generated, vendored) to one count
-//! per file when primary files match too, and cuts a long matching line around its match.
+//! `grep` folds the hits of files no registered language reads as source (a changelog, a
+//! schema) and of secondary files (tests, examples, generated, vendored) to one count per
+//! file when source files match too (a non-source file's match folds the secondary
+//! files'), and cuts a long matching line around its match.
 
 mod common;
 
@@ -16,14 +18,23 @@ fn repo(files: &[(&str, String)]) -> (tempfile::TempDir, RepoRoot) {
     common::temp_repo(files)
 }
 
-fn secondary(root: &RepoRoot, path: &str) -> bool {
-    path_traits(root.languages(), path).is_secondary()
+/// The order `grep` searches a file in: 0 source, 1 no language's source, 2 secondary.
+fn tier(root: &RepoRoot, path: &str) -> u8 {
+    if path_traits(root.languages(), path).is_secondary() {
+        2
+    } else if root.languages().of_path(path).is_none() {
+        1
+    } else {
+        0
+    }
 }
 
 #[test]
 fn secondary_hits_come_after_primary_ones_as_counts() {
     let (_dir, root) = repo(&[
+        ("CHANGELOG.md", "needle\n".into()),
         ("src/a.ts", "needle\nx\nneedle\n".into()),
+        ("src/schema.yaml", "needle\nneedle\n".into()),
         ("src/a.test.ts", "needle\n".into()),
         ("src/z.ts", "needle\n".into()),
         ("tests/unit/b.py", "needle\nneedle\n".into()),
@@ -65,7 +76,7 @@ fn files() -> impl Strategy<Value = Vec<(String, usize)>> {
         "dist/",
     ]);
     let stems = prop::sample::select(vec!["a", "b", "c.test", "d_test", "e.spec", "f"]);
-    let exts = prop::sample::select(vec!["ts", "py"]);
+    let exts = prop::sample::select(vec!["ts", "py", "md", "yaml"]);
     prop::collection::btree_map((dirs, stems, exts), 0usize..4, 1..12).prop_map(|m| {
         m.into_iter()
             .map(|((d, s, e), n)| (format!("{d}{s}.{e}"), n))
@@ -84,10 +95,11 @@ fn body(matches: usize) -> String {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
-    /// Nothing is dropped by folding: with a primary hit, every matching secondary file
-    /// is counted in `folded` (no line of it printed) with its exact count; without one,
-    /// secondary files print as with `secondary: true`; totals never change; files-only
-    /// lists primary files before secondary ones.
+    /// Nothing is dropped by folding: only the first group (source, then non-source, then
+    /// secondary files) with a hit prints lines, every matching file of a later group is
+    /// counted in `folded` with its exact count (a `path` under it or `secondary: true`
+    /// prints them); totals never change; files-only lists primary files (source or not)
+    /// before secondary ones.
     #[test]
     fn folding_loses_no_match(files in files(), max in 1usize..40) {
         let mut written: Vec<(&str, String)> =
@@ -98,41 +110,36 @@ proptest! {
         let folded = search(&root, args.clone());
         let all = search(&root, GrepArgs { secondary: true, ..args.clone() });
         prop_assert_eq!(folded.total_matches, all.total_matches);
-        let primary_hits: usize = files
-            .iter()
-            .filter(|(p, _)| !secondary(&root, p))
-            .map(|(_, n)| n)
-            .sum();
-        let secondary_files: Vec<(String, usize)> = {
+        let first = files.iter().filter(|(_, n)| *n > 0).map(|(p, _)| tier(&root, p)).min();
+        let later: Vec<(String, usize)> = {
             let mut v: Vec<(String, usize)> = files
                 .iter()
-                .filter(|(p, n)| secondary(&root, p) && *n > 0)
+                .filter(|(p, n)| first.is_some_and(|t| tier(&root, p) > t) && *n > 0)
                 .cloned()
                 .collect();
             v.sort();
             v
         };
-        if primary_hits > 0 {
-            prop_assert!(folded.matches.iter().all(|m| !secondary(&root, &m.path)));
-            prop_assert_eq!(folded.folded_files, secondary_files.len());
-            let total: usize = secondary_files.iter().map(|(_, n)| n).sum();
-            prop_assert_eq!(folded.folded_matches, total);
-            let mut listed: Vec<(String, usize)> =
-                folded.folded.iter().map(|f| (f.path.clone(), f.matches)).collect();
-            listed.sort();
-            prop_assert_eq!(&listed, &secondary_files);
-            if !secondary_files.is_empty() {
-                prop_assert!(folded.render_text().contains("`secondary: true`"));
-            }
-        } else {
+        prop_assert!(folded.matches.iter().all(|m| Some(tier(&root, &m.path)) == first));
+        prop_assert_eq!(folded.folded_files, later.len());
+        let total: usize = later.iter().map(|(_, n)| n).sum();
+        prop_assert_eq!(folded.folded_matches, total);
+        let mut listed: Vec<(String, usize)> =
+            folded.folded.iter().map(|f| (f.path.clone(), f.matches)).collect();
+        listed.sort();
+        prop_assert_eq!(&listed, &later);
+        if !later.is_empty() {
+            prop_assert!(folded.render_text().contains("`secondary: true`"));
+        }
+        if first == Some(2) {
             prop_assert_eq!(&folded.matches, &all.matches);
-            prop_assert_eq!(folded.folded_files, 0);
         }
         // A search under a secondary directory prints its lines.
         let under = search(&root, GrepArgs { path: Some("tests".into()), ..args.clone() });
         prop_assert_eq!(under.folded_files, 0);
         let only = search(&root, GrepArgs { files_only: true, max_matches: 500, ..args });
-        let kinds: Vec<bool> = only.file_counts.iter().map(|f| secondary(&root, &f.path)).collect();
+        let kinds: Vec<bool> =
+            only.file_counts.iter().map(|f| tier(&root, &f.path) == 2).collect();
         prop_assert!(kinds.windows(2).all(|w| w[0] <= w[1]), "primary first: {:?}", only.file_counts);
         prop_assert_eq!(only.total_matches, all.total_matches);
     }

@@ -15,6 +15,7 @@ use super::path_glob::PathGlob;
 use super::walk::{self, SkipCounts};
 use crate::path_traits::path_traits;
 use crate::paths::{RepoRoot, to_rel};
+use sightline_lang::Languages;
 
 /// Default for [`GrepArgs::max_matches`].
 pub(crate) const DEFAULT_MAX_MATCHES: usize = 50;
@@ -32,7 +33,7 @@ pub(crate) const MAX_COUNTED_MATCHES: usize = 100_000;
 /// Bytes of files read only to count matches (after `max_matches` was reached) before
 /// counting stops; bounds the extra work on a huge repository.
 pub(crate) const MAX_COUNTED_BYTES: u64 = 256 << 20;
-/// Folded secondary files listed by name; the rest are counted.
+/// Folded files listed by name; the rest are counted.
 pub const MAX_FOLDED_LISTED: usize = 20;
 /// Diagnostics beyond this many are summarized in one final entry.
 const MAX_DIAGNOSTICS: usize = 100;
@@ -76,9 +77,11 @@ pub struct GrepArgs {
     /// at a pattern that may match widely.
     #[serde(default)]
     pub files_only: bool,
-    /// Print the lines of secondary files (tests, examples, generated or vendored code, by
-    /// [`path_traits`]) even when primary files match too; by default they are then
-    /// folded to one count per file after the primary files' lines.
+    /// Print the lines of every file that matched: by default a source file's match folds
+    /// the lines of files no registered language reads as source (a changelog, a schema)
+    /// and of secondary files (tests, examples, generated or vendored code, by
+    /// [`path_traits`]) to one count per file after the printed lines, and a non-source
+    /// file's match folds the secondary files' (see `Tier`).
     #[serde(default)]
     pub secondary: bool,
 }
@@ -139,20 +142,21 @@ pub struct GrepMatch {
 /// Result of [`run`].
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 pub struct GrepResult {
-    /// Matches in path order (directory contents right after the directory), then line
-    /// order; secondary files' only when no primary file matched (see `folded`).
+    /// Matches of source files, then of non-source files, then of secondary files, each in
+    /// path order (directory contents right after the directory), then line order; a
+    /// group's only when no earlier group matched (see `folded`).
     pub matches: Vec<GrepMatch>,
     /// With [`GrepArgs::files_only`]: the files with a match and their counts of matching
-    /// lines (at most `max_matches` files), instead of `matches`: primary files first,
-    /// then secondary ones, each in path order.
+    /// lines (at most `max_matches` files), instead of `matches`: primary files (source
+    /// or not) first, then secondary ones, each in path order.
     #[serde(default)]
     pub file_counts: Vec<FileCount>,
-    /// Secondary files whose lines were left out of `matches` because primary files
-    /// matched too (unless [`GrepArgs::secondary`]), with their counts, in path order; at
-    /// most 20 (`folded_files` counts them all).
+    /// Non-source and secondary files whose lines were left out of `matches` because an
+    /// earlier group matched (unless [`GrepArgs::secondary`]), with their counts, in the
+    /// order of `matches`; at most 20 (`folded_files` counts them all).
     #[serde(default)]
     pub folded: Vec<FileCount>,
-    /// Secondary files folded, listed or not.
+    /// Files folded, listed or not.
     #[serde(default)]
     pub folded_files: usize,
     /// Matching lines in the folded files (part of `total_matches`).
@@ -347,23 +351,31 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     let mut counter = SearcherBuilder::new()
         .binary_detection(BinaryDetection::quit(0))
         .build();
-    // Primary files are searched first; secondary files after them, their lines folded
-    // to counts when a primary file matched (a search under a secondary path, or one
-    // matching secondary files only, prints them as any other).
-    let (primary, secondary): (Vec<FoundFile>, Vec<FoundFile>) = match args.secondary {
-        true => (files, Vec::new()),
-        false => files
-            .into_iter()
-            .partition(|(rel, ..)| !path_traits(root.languages(), rel).is_secondary()),
-    };
+    // Source files are searched first, then the files no language reads as source, then
+    // secondary files (see [`Tier`]). A later tier's lines fold to counts when an earlier
+    // tier matched (a search under a secondary path, or one that only a later tier
+    // matches, prints them as any other).
+    let mut tiers: [Vec<FoundFile>; 3] = Default::default();
+    for file in files {
+        let tier = match (args.secondary, Tier::of(root.languages(), &file.0)) {
+            (true, _) => Tier::Source,
+            // A files-only listing folds nothing: non-source files keep their path order
+            // among the source files (one directory line for both), secondary ones follow.
+            (false, Tier::Other) if args.files_only => Tier::Source,
+            (false, tier) => tier,
+        };
+        tiers[tier as usize].push(file);
+    }
     let mut counted_bytes = 0u64;
-    // Whether a primary file matched, known once the first secondary file is reached.
-    let mut primary_matched: Option<bool> = None;
-    let in_order = primary.iter().map(|f| (f, false));
-    for ((rel, abs, size), is_secondary) in in_order.chain(secondary.iter().map(|f| (f, true))) {
-        let fold = is_secondary
-            && !args.files_only
-            && *primary_matched.get_or_insert(result.total_matches > 0);
+    // Whether an earlier tier matched, known once a tier's first file is reached.
+    let mut earlier_matched: [Option<bool>; 3] = [Some(false), None, None];
+    let in_order = tiers
+        .iter()
+        .enumerate()
+        .flat_map(|(tier, files)| files.iter().map(move |f| (f, tier)));
+    for ((rel, abs, size), tier) in in_order {
+        let fold =
+            !args.files_only && *earlier_matched[tier].get_or_insert(result.total_matches > 0);
         // Files read only to count (after the limit, or folded) are bounded in bytes.
         let count_only = result.truncated || fold;
         if result.total_matches >= MAX_COUNTED_MATCHES
@@ -423,7 +435,7 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
         }
     }
     if result.total_matches == 0 {
-        let files: Vec<FoundFile> = primary.into_iter().chain(secondary).collect();
+        let files: Vec<FoundFile> = tiers.into_iter().flatten().collect();
         result.other_reading = other_reading(args, &files);
     }
     skipped
@@ -433,6 +445,33 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     result.skipped_files_unlisted = skipped.unlisted;
     cap_diagnostics(&mut result.diagnostics);
     Ok(result)
+}
+
+/// The order `grep` searches files in; a tier's lines fold to counts when an earlier tier
+/// matched. An agent looking for code rarely needs a changelog's or a schema's lines in
+/// full next to the code's, nor a test's; the fold names each such file with its count,
+/// and `secondary: true` or a `path` under it prints them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tier {
+    /// A registered language reads it as source, and its path is not secondary.
+    Source = 0,
+    /// No registered language reads it as source (a changelog, a page, a schema, a
+    /// manifest), and its path is not secondary.
+    Other = 1,
+    /// Secondary by its path ([`path_traits`]): tests, examples, generated or vendored code.
+    Secondary = 2,
+}
+
+impl Tier {
+    fn of(languages: Languages, rel: &str) -> Tier {
+        if path_traits(languages, rel).is_secondary() {
+            Tier::Secondary
+        } else if languages.of_path(rel).is_none() {
+            Tier::Other
+        } else {
+            Tier::Source
+        }
+    }
 }
 
 /// Characters that make a literal pattern mean something else as a regex.
