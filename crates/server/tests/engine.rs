@@ -116,6 +116,29 @@ fn a_session_accumulates_calls_and_closes_on_an_accepted_submission() {
 }
 
 #[test]
+fn only_the_first_new_session_says_how_to_pass_it_on() {
+    let (_dir, mut engine) = engine();
+    let grep = || ToolCall::Grep(params(json!({"pattern": "handleSave"})));
+    let first = engine.call(None, grep()).unwrap();
+    let id = first.structured.session.clone();
+    let hint = format!("session {id} (new: pass \"session\": \"{id}\" to later calls)\n");
+    assert!(first.text.starts_with(&hint), "{}", first.text);
+    // An agent that never passes a session reads the advice once, not on every call.
+    let second = engine.call(None, grep()).unwrap();
+    let id = second.structured.session.clone();
+    assert!(
+        second.text.starts_with(&format!("session {id} (new)\n")),
+        "{}",
+        second.text
+    );
+    assert_eq!(
+        first.text.split_once('\n').map(|(_, rest)| rest),
+        second.text.split_once('\n').map(|(_, rest)| rest),
+        "the same result under either line"
+    );
+}
+
+#[test]
 fn every_session_tool_can_start_a_session_and_submit_sets_the_intent() {
     let (_dir, mut engine) = engine();
     for call in [
