@@ -105,7 +105,9 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                 let line = line.strip_prefix(indent).unwrap_or("");
                 match inner.iter().find(|(at, _)| *at == number) {
                     Some((_, c)) => {
-                        let _ = writeln!(out, "{number:>4} {} {line}", label(c));
+                        // A one-line declaration's range is the line number beside it.
+                        let own_line = LineRange::new(number, number);
+                        let _ = writeln!(out, "{number:>4} {} {line}", label_beside(c, own_line));
                     }
                     None => {
                         let _ = writeln!(out, "{number:>4} {line}");

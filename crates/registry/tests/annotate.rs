@@ -175,3 +175,50 @@ fn an_unlabelled_match_shares_the_label_above_it() {
         assert!(unlabelled > 0, "no unlabelled match to check:\n{text}");
     }
 }
+
+/// A read labels each declaration it shows whole at its signature line, with the range
+/// only when the line number beside it does not already say it (a one-line declaration).
+#[test]
+fn a_read_labels_a_one_line_declaration_without_repeating_its_line() {
+    use sightline_observe::tools::read_file::{self, ReadFileArgs};
+    let index = Index::open(
+        &fixture(),
+        &IndexOptions {
+            cache: CacheMode::Disabled,
+            progress: None,
+        },
+    )
+    .unwrap();
+    let root = RepoRoot::new(fixture()).unwrap();
+    let outline = DbOutline {
+        db: index.db(),
+        ws: index.workspace(),
+    };
+    let mut registry = Registry::new();
+    let args: ReadFileArgs = serde_json::from_value(serde_json::json!({
+        "path": "src/handlers/save.ts"
+    }))
+    .unwrap();
+    let read = Observation::ReadFile(read_file::run(&root, &args).unwrap());
+    registry.record(0, &read, &outline);
+    let text = render_observation(&read, &registry);
+    let constant = registry
+        .iter()
+        .find(|c| c.range.is_some_and(|r| r.start == 4 && r.end == 4))
+        .expect("the one-line constant at line 4 is a candidate");
+    assert!(
+        text.contains(&format!("   4 [{}] const MAX_TITLE_LENGTH", constant.id)),
+        "{text}"
+    );
+    // A longer declaration keeps its range: the reader cannot see where it ends.
+    let longer = registry
+        .iter()
+        .filter(|c| c.symbols.len() == 1)
+        .find(|c| c.range.is_some_and(|r| r.len() > 1))
+        .expect("a multi-line declaration inside the read");
+    let r = longer.range.unwrap();
+    assert!(
+        text.contains(&format!("[{} {}-{}]", longer.id, r.start, r.end)),
+        "{text}"
+    );
+}
