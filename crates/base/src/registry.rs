@@ -10,7 +10,8 @@
 //!   ([`SHORT_DECLARATION_LINES`]), and otherwise the hit with its context lines, never a
 //!   whole class: [`hit_range`]. At a declaration it joins a candidate near-identical to
 //!   that declaration; on its own lines, the smallest candidate already holding the line
-//!   up to the short limit;
+//!   up to the short limit that a searching tool showed (a span only reads covered is not
+//!   a place: the report cites the hit's lines, not the read's);
 //! - a candidate's range never changes, and the text it holds lies within its range: what
 //!   a sighting showed past the candidate's range is not kept for it.
 
@@ -309,16 +310,18 @@ impl Registry {
                 // At a declaration: a candidate that is that declaration (near enough);
                 // the declaration is the place, not a narrower view a read happened to
                 // take. On its own lines: any candidate holding the line up to the short
-                // limit.
-                let joins = |r: LineRange| {
+                // limit that a tool showed as a place, not a span only reads covered
+                // (no declaration that short holds the line, so such a candidate is never
+                // one; the report cites the hit's lines, not the read's).
+                let joins = |i: usize, r: LineRange| {
                     if s.symbols.is_empty() {
-                        r.len() <= range.len().max(SHORT_DECLARATION_LINES)
+                        r.len() <= range.len().max(SHORT_DECLARATION_LINES) && !self.only_read(i)
                     } else {
                         near_identical(r, range)
                     }
                 };
                 ranged()
-                    .filter(|(_, r)| r.contains_line(line) && joins(*r))
+                    .filter(|(i, r)| r.contains_line(line) && joins(*i, *r))
                     .min_by_key(|(i, r)| (r.len(), *i))
                     .map(|(i, _)| i)
             }
@@ -333,6 +336,17 @@ impl Registry {
                 .map(|(i, _)| i),
             Location::File => None,
         }
+    }
+}
+
+impl Registry {
+    /// Whether only reads ever showed candidate `i`: its range is a span a read covered
+    /// (or a declaration inside one), not a place a searching tool showed.
+    fn only_read(&self, i: usize) -> bool {
+        self.candidates[i]
+            .provenance
+            .iter()
+            .all(|p| p.tool == ToolName::ReadFile)
     }
 }
 

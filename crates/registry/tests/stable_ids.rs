@@ -9,7 +9,7 @@ use sightline_observe::LineRange;
 use sightline_observe::tools::grep::{GrepMatch, GrepResult};
 use sightline_observe::tools::read_file::ReadFileResult;
 use sightline_registry::{
-    CandidateSymbol, Location, Observation, Outline, RecordObservation as _, Registry,
+    CandidateSymbol, Location, Observation, Outline, RecordObservation as _, Registry, ToolName,
 };
 
 const PATH: &str = "src/a.ts";
@@ -148,6 +148,14 @@ proptest! {
                         r.len() <= SHORT_DECLARATION_LINES.max(innermost_len(*line)),
                         "hit {line} went to {r:?}"
                     );
+                    // Outside a short declaration, never a span only reads showed: the
+                    // report cites the hit's lines, not the read's.
+                    if innermost_len(*line) == 0 || innermost_len(*line) > SHORT_DECLARATION_LINES {
+                        prop_assert!(
+                            c.provenance.first().is_some_and(|p| p.tool != ToolName::ReadFile),
+                            "hit {line} joined the read {r:?}"
+                        );
+                    }
                 }
             }
             seen.push((here, c.id));
@@ -228,6 +236,23 @@ fn a_hit_inside_a_read_of_its_declaration_joins_it_and_near_identical_reads_too(
     assert_eq!(
         registry.iter().next().unwrap().range,
         Some(LineRange::new(25, 45))
+    );
+}
+
+#[test]
+fn a_hit_outside_short_declarations_is_its_own_place_even_inside_a_read() {
+    let mut registry = Registry::new();
+    // 50-80 lies in the long class 5-150 only; a read of it is a span, not a place.
+    registry.record(0, &observation(&Call::Read(50, 80)), &Nested);
+    registry.record(1, &observation(&Call::Grep(60)), &Nested);
+    let hit = registry.at(PATH, Location::Hit(60)).unwrap();
+    assert_eq!(hit.range, Some(LineRange::new(60, 60)));
+    // Inside a short declaration the read of it is the place.
+    registry.record(3, &observation(&Call::Read(165, 180)), &Nested);
+    registry.record(4, &observation(&Call::Grep(170)), &Nested);
+    assert_eq!(
+        registry.at(PATH, Location::Hit(170)).unwrap().range,
+        Some(LineRange::new(165, 180))
     );
 }
 
