@@ -128,7 +128,7 @@ pub struct GrepParams {
     /// true: each matching file once with its count of matching lines, no lines.
     #[serde(default)]
     pub files_only: bool,
-    /// Lines of tests, examples, non-source files too.
+    /// Print folded files' lines.
     #[serde(default)]
     pub secondary: bool,
     /// Its default is in the schema.
