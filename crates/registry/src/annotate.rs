@@ -100,6 +100,9 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
             let inner = read.map_or_else(Vec::new, |shown| {
                 declarations_inside(registry, &r.path, shown, header.map(|c| c.id))
             });
+            // Numbers are right-aligned to the widest one printed, so the code's own
+            // indentation lines up without padding every line to a fixed width.
+            let width = r.end_line.max(r.start_line).to_string().len();
             for (i, line) in r.text.lines().enumerate() {
                 let number = r.start_line + i as u32;
                 let line = line.strip_prefix(indent).unwrap_or("");
@@ -107,10 +110,11 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                     Some((_, c)) => {
                         // A one-line declaration's range is the line number beside it.
                         let own_line = LineRange::new(number, number);
-                        let _ = writeln!(out, "{number:>4} {} {line}", label_beside(c, own_line));
+                        let label = label_beside(c, own_line);
+                        let _ = writeln!(out, "{number:>width$} {label} {line}");
                     }
                     None => {
-                        let _ = writeln!(out, "{number:>4} {line}");
+                        let _ = writeln!(out, "{number:>width$} {line}");
                     }
                 }
             }

@@ -207,7 +207,7 @@ fn a_read_labels_a_one_line_declaration_without_repeating_its_line() {
         .find(|c| c.range.is_some_and(|r| r.start == 4 && r.end == 4))
         .expect("the one-line constant at line 4 is a candidate");
     assert!(
-        text.contains(&format!("   4 [{}] const MAX_TITLE_LENGTH", constant.id)),
+        text.contains(&format!("\n 4 [{}] const MAX_TITLE_LENGTH", constant.id)),
         "{text}"
     );
     // A longer declaration keeps its range: the reader cannot see where it ends.

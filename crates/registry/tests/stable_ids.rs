@@ -280,6 +280,6 @@ fn a_read_over_several_declarations_labels_each_short_one() {
         &observation(&Call::Read(8, 50)),
         &registry,
     );
-    assert!(text.contains("  10 [c2 10-20] line 10"), "{text}");
-    assert!(text.contains("  25 [c3 25-45] line 25"), "{text}");
+    assert!(text.contains("\n10 [c2 10-20] line 10"), "{text}");
+    assert!(text.contains("\n25 [c3 25-45] line 25"), "{text}");
 }
