@@ -53,17 +53,16 @@ fn literal_search_is_case_insensitive_by_default() {
     let result = search(&root, GrepArgs::new("foobar"));
     assert_eq!(
         located(&result),
-        [
-            "README.md:1",
-            "src/app.ts:2",
-            "src/app.ts:3",
-            "src/util.tsx:1"
-        ]
+        ["src/app.ts:2", "src/app.ts:3", "src/util.tsx:1"]
     );
-    assert_eq!(result.files_with_matches, 3);
+    assert_eq!(result.files_with_matches, 2);
+    // The README is no language's source: next to the code's hits it is a count.
+    assert_eq!(result.folded.len(), 1);
+    assert_eq!(result.folded[0].path, "README.md");
+    assert_eq!(result.total_matches, 4);
     assert!(!result.truncated);
     assert!(result.diagnostics.is_empty(), "{:?}", result.diagnostics);
-    assert_eq!(result.matches[1].text, "export function fooBar() {}");
+    assert_eq!(result.matches[0].text, "export function fooBar() {}");
 
     let exact = search(
         &root,
@@ -90,7 +89,8 @@ fn literal_and_regex_differ_on_metacharacters() {
     assert_eq!(located(&regex), ["src/dots.ts:1", "src/dots.ts:2"]);
     // Parentheses are plain text in literal mode.
     let call = search(&root, GrepArgs::new("fooBar()"));
-    assert_eq!(located(&call), ["README.md:1", "src/app.ts:2"]);
+    assert_eq!(located(&call), ["src/app.ts:2"]);
+    assert_eq!(call.folded_matches, 1, "the README's line, folded");
 }
 
 #[test]
@@ -247,16 +247,16 @@ fn truncation_flag_is_set_only_when_matches_were_left_out() {
             ..GrepArgs::new("foobar")
         },
     );
-    assert_eq!(located(&cut), ["README.md:1", "src/app.ts:2"]);
+    assert_eq!(located(&cut), ["src/app.ts:2", "src/app.ts:3"]);
     assert!(cut.truncated);
     let exact = search(
         &root,
         GrepArgs {
-            max_matches: 4,
+            max_matches: 3,
             ..GrepArgs::new("foobar")
         },
     );
-    assert_eq!(exact.matches.len(), 4);
+    assert_eq!(exact.matches.len(), 3);
     assert!(!exact.truncated);
     // Over-large limits are lowered to the cap instead of failing.
     let capped = search(
@@ -266,7 +266,7 @@ fn truncation_flag_is_set_only_when_matches_were_left_out() {
             ..GrepArgs::new("foobar")
         },
     );
-    assert_eq!(capped.matches.len(), 4);
+    assert_eq!(capped.matches.len(), 3);
 }
 
 #[test]
@@ -611,7 +611,14 @@ fn files_only_prints_a_shared_directory_once() {
 fn files_only_lists_each_matching_file_once_with_its_count() {
     let (_dir, root) = repo();
     for pattern in ["foobar", "a", "export", "nothing-matches-this"] {
-        let full = search(&root, GrepArgs::new(pattern));
+        // Every matching file's lines, none folded (a files-only listing folds nothing).
+        let full = search(
+            &root,
+            GrepArgs {
+                secondary: true,
+                ..GrepArgs::new(pattern)
+            },
+        );
         let files = search(
             &root,
             GrepArgs {
