@@ -76,13 +76,13 @@ pub enum Confidence {
 /// What the caller should do next with the result.
 #[schemars(description = "")]
 pub enum Action {
-    /// The report answers the question (explain/locate only).
+    /// The report answers it (explain/locate only).
     AnswerFromReport,
-    /// Read the listed targets next.
+    /// Read the targets next.
     ReadTargets,
-    /// Run the listed bounded searches next.
+    /// Run the searches next.
     TargetedGapSearch,
-    /// Nothing relevant was found; proceed without this result.
+    /// Nothing relevant found.
     SkipExploreResult,
 }
 
@@ -100,6 +100,7 @@ impl Action {
 
 /// One step of the explained flow, backed by a verbatim quote from the candidate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[schemars(description = "")]
 pub struct FlowLink {
     /// The place this step is.
     #[schemars(description = "")]

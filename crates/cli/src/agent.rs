@@ -124,7 +124,7 @@ fn print_run(args: &AgentCmd, run: &AgentRun) -> anyhow::Result<()> {
         fell_back: validated.fell_back,
         elapsed_ms: run.elapsed.as_millis(),
     });
-    crate::output::print_report(&report.text, out.as_ref())
+    crate::output::print_report(report.prose(), out.as_ref())
 }
 
 /// One line for stderr: what the run cost and why it stopped.

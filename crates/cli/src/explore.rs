@@ -104,7 +104,7 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
         drops: crate::output::drop_lines(&validated),
         fell_back: validated.fell_back,
     });
-    crate::output::print_report(&report.text, out.as_ref())?;
+    crate::output::print_report(report.prose(), out.as_ref())?;
     session.close(&mut index);
     Ok(())
 }

@@ -33,9 +33,9 @@ pub struct ServeCmd {
     /// The value model's name.
     #[arg(long, requires = "value_model")]
     pub model: Option<String>,
-    /// The tools to offer, comma-separated: tool names, `default` (explore_code, grep,
-    /// read_file, definition, references, outline, submit_report) and `all` (adds explore
-    /// and list_files). submit_report joins any set with a session tool.
+    /// The tools to offer, comma-separated: tool names, `default` (explore, explore_code,
+    /// grep, read_file, definition, references, outline, submit_report) and `all` (adds
+    /// list_files). submit_report joins any set with a session tool.
     #[arg(long, env = "SIGHTLINE_TOOLS", default_value = "default", value_parser = parse_tools)]
     pub tools: ToolSet,
     /// Do not watch the tree for changes: every call walks it instead (slower on large

@@ -23,10 +23,11 @@ pub const DEFAULT_BUDGET_CHARS: usize = 2_500;
 
 pub(crate) fn fit(mut parts: Parts, budget_chars: usize) -> Report {
     loop {
-        let text = text::write(&parts);
+        let (text, prose_len) = text::write(&parts);
         if text.chars().count() <= budget_chars || !drop_next(&mut parts) {
             return Report {
                 text,
+                prose_len,
                 json: parts.json,
             };
         }

@@ -72,8 +72,19 @@ use sightline_validate::Validated;
 pub struct Report {
     /// The report text, at most the budget in characters.
     pub text: String,
+    /// Where the text's fenced machine block starts: `text[..prose_len]` is the report
+    /// for a reader that gets the block as structured data instead.
+    pub prose_len: usize,
     /// The machine-readable block the text ends with.
     pub json: ReportJson,
+}
+
+impl Report {
+    /// The text without its fenced machine block, for a reader that receives `json`
+    /// as structured data (an MCP client gets it as `structuredContent`).
+    pub fn prose(&self) -> &str {
+        self.text.get(..self.prose_len).unwrap_or(&self.text)
+    }
 }
 
 /// Renders the report for `validated`, at most `budget_chars` characters (see

@@ -124,8 +124,8 @@ fn flow_order(parts: &Parts, places: &[&Place]) -> Option<String> {
     Some(shown.join(" → "))
 }
 
-/// The whole report text for `parts`.
-pub(crate) fn write(parts: &Parts) -> String {
+/// The whole report text for `parts`, and where its machine block starts in it.
+pub(crate) fn write(parts: &Parts) -> (String, usize) {
     let mut out = header(parts);
     out.push('\n');
     if parts.action == Action::SkipExploreResult {
@@ -251,6 +251,7 @@ pub(crate) fn write(parts: &Parts) -> String {
     let json = serde_json::to_string(&crate::json::BlockJson::from(&parts.json))
         .unwrap_or_else(|_| "{}".to_owned());
     let json = sightline_base::escape::json_in_fence(&json);
+    let prose_len = out.len();
     let _ = write!(out, "```json\n{json}\n```\n");
-    out
+    (out, prose_len)
 }

@@ -68,7 +68,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let w = Instant::now();
         engine.explore(&ExploreParams {
             query: query.to_owned(),
-            intent: Intent::Locate,
+            intent: Some(Intent::Locate),
             max_files: sightline_agent::DETERMINISTIC_FILES,
         })?;
         walls.borrow_mut().push(w.elapsed().as_secs_f64() * 1e3);
@@ -174,7 +174,7 @@ fn burst(
     let explore = |engine: &mut Engine, query: &str| {
         engine.explore(&ExploreParams {
             query: query.to_owned(),
-            intent: Intent::Locate,
+            intent: Some(Intent::Locate),
             max_files: sightline_agent::DETERMINISTIC_FILES,
         })
     };

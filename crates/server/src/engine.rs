@@ -139,7 +139,7 @@ impl Engine {
         client_model: Option<&dyn ChatProvider>,
     ) -> Result<Reply<ReportOut>, CallError> {
         self.refresh();
-        let mut session = self.start(&params.query, params.intent)?;
+        let mut session = self.start(&params.query, params.intent.unwrap_or(Intent::Locate))?;
         let budgets = Budgets::default();
         let judge = self
             .value_model
@@ -152,9 +152,11 @@ impl Engine {
         let finished = value_model::explore(&mut self.index, &mut session, params.max_files, judge);
         session.close(&mut self.index);
         let finished = finished?;
+        // The typed fields carry the machine block: the text need not repeat it.
+        let text = finished.report.prose().to_owned();
         Ok(Reply {
-            structured: ReportOut::new(finished.report.json, finished.report.text.clone(), None),
-            text: finished.report.text,
+            structured: ReportOut::new(finished.report.json, text.clone(), None),
+            text,
             validation: None,
         })
     }
@@ -223,13 +225,10 @@ impl Engine {
                 .remove(&params.session)?
                 .close(&mut self.index);
         }
+        let text = finished.report.prose().to_owned();
         Ok(Reply {
-            structured: ReportOut::new(
-                finished.report.json,
-                finished.report.text.clone(),
-                validation.clone(),
-            ),
-            text: finished.report.text,
+            structured: ReportOut::new(finished.report.json, text.clone(), validation.clone()),
+            text,
             validation,
         })
     }

@@ -56,8 +56,8 @@ pub fn instructions(tools: &ToolSet) -> String {
     }
     if tools.contains("explore") {
         out.push_str(
-            " `explore` answers in one call with a checked report, when you need not judge the \
-             evidence yourself.",
+            " Start with `explore`: one call, one checked report; check with the other tools \
+             only what it leaves open.",
         );
     }
     out.push_str(&format!(
@@ -125,7 +125,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "One call, one checked report for a question: the places that matter in order, each with a verbatim quote, ranges to read and a next action fitting `intent`. Judged by the server's value model, else the client's model through sampling, else deterministically.",
+        description = "Start here: one call answers a question with a checked report, the places that matter best first, each with a verbatim quote.",
         input_schema = schema::input::<ExploreParams>("explore"),
         title = "Report in one call",
         annotations(read_only_hint = true, open_world_hint = false)
@@ -147,7 +147,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Start here for a question: source windows of the declarations the query names and of the code linked to them, best first, each place labelled with its candidate ID.",
+        description = "Source windows of the declarations a query names and of the code linked to them, best first.",
         input_schema = schema::input::<ExploreCodeParams>("explore_code"),
         title = "Explore code",
         annotations(read_only_hint = true, open_world_hint = false)
@@ -175,7 +175,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Lines of a file, numbered; every declaration inside is labelled with its ID.",
+        description = "Lines of a file, numbered.",
         input_schema = schema::input::<ReadFileParams>("read_file"),
         title = "Read lines",
         annotations(read_only_hint = true, open_world_hint = false)
@@ -245,7 +245,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Close a session with your judgment, made only of IDs its calls showed: `primary` places in order of importance, an ordered `flow` of links each quoting at most 2 lines verbatim, `read_targets`. Unverifiable IDs and quotes are dropped, confidence is only lowered, and the report comes back. A selection that does not parse keeps the session open.",
+        description = "Close a session with your judgment, made only of IDs its calls showed: `primary` places in order of importance, an ordered `flow`, `read_targets`. Unverifiable IDs and quotes are dropped, confidence is only lowered, and the report comes back; a selection that does not parse keeps the session open.",
         input_schema = schema::submit(),
         title = "Submit the report",
         annotations(read_only_hint = true, open_world_hint = false)

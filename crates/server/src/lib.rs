@@ -43,7 +43,7 @@
 //! let mut engine = Engine::new(index);
 //! let reply = engine.explore(&ExploreParams {
 //!     query: "saveRecord".into(),
-//!     intent: Intent::Locate,
+//!     intent: Some(Intent::Locate),
 //!     max_files: 8,
 //! })?;
 //! assert_eq!(reply.structured.primary[0].path, "save.ts");

@@ -25,12 +25,14 @@ use sightline_registry::{Intent, Selection, ToolCall};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(description = "")]
 pub struct ExploreParams {
-    /// What to find: identifiers, or a short description in the code's own vocabulary.
+    /// Identifiers, or a short description in the code's own words.
     pub query: String,
-    /// What the report is for; edit and debug get exact ranges to read first.
-    pub intent: Intent,
-    /// Most files the first exploration looks at (default 8, 1..=8); a value model, when
-    /// the server has one, sizes its own explorations.
+    /// What the report is for (default locate); edit and debug add ranges to read.
+    #[serde(default)]
+    pub intent: Option<Intent>,
+    /// Most files the first exploration looks at; a value model sizes its own. (The name
+    /// says enough to a model.)
+    #[schemars(description = "")]
     #[serde(default = "default_explore_files")]
     #[schemars(range(min = 1, max = MAX_FILES_CAP))]
     pub max_files: u32,

@@ -1,9 +1,11 @@
 //! Which tools a server offers. A client loads every offered tool's description and schema
 //! into each session of its model, so the default set is the tools an agent reaches for
-//! instead of grep and read (`explore_code` to start, `grep`, `read_file`, `definition`,
-//! `references`, `outline`, `submit_report`); the one-call `explore` and `list_files`
-//! (which `outline` of a directory mostly replaces) are turned on by name
-//! (`sightline serve --tools default,explore` or `SIGHTLINE_TOOLS=all`).
+//! instead of grep and read: the one-call `explore` to start (in the agent A/B it answers
+//! in about a thousand characters what grep and read take several calls for), the session
+//! tools to check what it leaves open (`explore_code`, `grep`, `read_file`, `definition`,
+//! `references`, `outline`, `submit_report`); `list_files` (which `outline` of a directory
+//! mostly replaces) is turned on by name (`sightline serve --tools default,list_files` or
+//! `SIGHTLINE_TOOLS=all`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,13 +24,14 @@ pub const ALL_TOOLS: [&str; 9] = [
 ];
 
 /// The tools offered when none are named.
-pub const DEFAULT_TOOLS: [&str; 7] = [
+pub const DEFAULT_TOOLS: [&str; 8] = [
     "explore_code",
     "grep",
     "read_file",
     "definition",
     "references",
     "outline",
+    "explore",
     "submit_report",
 ];
 

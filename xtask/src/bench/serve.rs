@@ -44,7 +44,7 @@ pub fn measure(
     let mut engine = Engine::new(index);
     let params = ExploreParams {
         query: query.to_owned(),
-        intent: Intent::Locate,
+        intent: Some(Intent::Locate),
         max_files: sightline_agent::DETERMINISTIC_FILES,
     };
     let explore = |engine: &mut Engine| -> anyhow::Result<f64> {
