@@ -117,7 +117,7 @@ fn print_run(args: &AgentCmd, run: &AgentRun) -> anyhow::Result<()> {
         query: &args.query,
         intent: args.intent,
         report: &report.json,
-        text: &report.text,
+        text: report.prose(),
         stop: &run.stop,
         stats: &run.stats,
         drops: crate::output::drop_lines(validated),

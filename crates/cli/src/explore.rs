@@ -100,7 +100,7 @@ pub fn run(args: &ExploreCmd) -> anyhow::Result<()> {
         query: &args.query,
         intent: args.intent,
         report: sightline_render::render_json(&validated, &registry),
-        text: &report.text,
+        text: report.prose(),
         drops: crate::output::drop_lines(&validated),
         fell_back: validated.fell_back,
     });
