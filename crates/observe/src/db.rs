@@ -688,19 +688,22 @@ pub fn term_chunk_postings<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<crate::idf::Postings> {
-    let mut postings = crate::idf::Postings::default();
-    for f in term_chunk_files(db, ws, chunk).iter() {
-        let counts = file_terms(db, *f);
-        for (term, tf) in &counts.terms {
-            let posting = Posting {
-                file: *f,
-                tf: *tf,
-                total: counts.total,
-            };
-            push_keyed(&mut postings, term, posting);
-        }
-    }
-    Arc::new(compacted(postings))
+    let counts: Vec<(SourceFile, Arc<TermCounts>)> = term_chunk_files(db, ws, chunk)
+        .iter()
+        .map(|f| (*f, file_terms(db, *f)))
+        .collect();
+    Arc::new(crate::idf::Postings::build(counts.iter().flat_map(
+        |(file, counts)| {
+            counts.iter().map(|(term, tf)| {
+                let posting = Posting {
+                    file: *file,
+                    tf,
+                    total: counts.total,
+                };
+                (term, posting)
+            })
+        },
+    )))
 }
 
 /// Appends `value` to `key`'s list in `table`, copying the key only when the table first
