@@ -79,7 +79,9 @@ impl TermStats {
     }
 }
 
-pub use crate::postings::Postings;
+/// A group's postings ([`crate::db::term_chunk_postings`]): the documents holding each
+/// term, with its count in each.
+pub type Postings = crate::postings::Keyed<crate::db::Posting>;
 
 /// Document frequencies of one group of documents (see [`TermStats::from_partials`]): the
 /// group's postings, whose lists' lengths are the frequencies. The search's own table, not

@@ -1,45 +1,55 @@
-//! One term chunk's postings, packed: which source files of the chunk hold each term, with
-//! its count in each ([`crate::db::term_chunk_postings`]).
+//! A term chunk's tables of lists by key, packed ([`Keyed`]): which source files of the
+//! chunk hold each term, with its count in each ([`crate::db::term_chunk_postings`]), and
+//! the chunk's declarations, path words and import keys by word.
 //!
 //! A chunk of about 64 files holds thousands of distinct terms, most in one or two files.
-//! As a map from a boxed term to a list, each term cost a key allocation, a list
-//! allocation and a slot of 40 bytes, several times the term and its one posting. Here
-//! the terms are concatenated in one string, every posting is in one slice grouped by
-//! term, and a hash table of term positions finds a term: five allocations per chunk,
-//! whatever its vocabulary.
+//! As a map from a boxed key to a list, each key cost a key allocation, a list
+//! allocation and a slot of 40 bytes, several times the key and its one entry. Here the
+//! keys are concatenated in one string, every entry is in one slice grouped by key, and a
+//! hash table of key positions finds a key: four allocations per table, whatever its
+//! vocabulary.
 
 use std::hash::BuildHasher as _;
 
 use hashbrown::HashTable;
 
-use crate::db::Posting;
-
-/// A chunk's postings: for each distinct term, the files holding it in the order they
-/// were added, each once.
-#[derive(Clone, Default)]
-pub struct Postings {
-    /// The terms, concatenated in the order they were first added.
+/// Lists of values by a string key: for each distinct key, its values in the order they
+/// were added.
+#[derive(Clone)]
+pub struct Keyed<V> {
+    /// The keys, concatenated in the order they were first added.
     text: Box<str>,
-    /// Each term's end in `text` and the end of its list in `postings`.
+    /// Each key's end in `text` and the end of its list in `postings`.
     ends: Box<[(u32, u32)]>,
-    /// Every posting, grouped by term in term order.
-    postings: Box<[Posting]>,
-    /// Each term's position, by a hash of the term.
+    /// Every value, grouped by key in key order.
+    postings: Box<[V]>,
+    /// Each key's position, by a hash of the key.
     index: HashTable<u32>,
+}
+
+impl<V> Default for Keyed<V> {
+    fn default() -> Keyed<V> {
+        Keyed {
+            text: Box::default(),
+            ends: Box::default(),
+            postings: Box::default(),
+            index: HashTable::new(),
+        }
+    }
 }
 
 fn hash(term: &str) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(term)
 }
 
-impl Postings {
-    /// The postings of `entries` (term, posting), in their order: a term's list holds its
-    /// postings in the order given. Terms past `u32::MAX` bytes, or postings past
-    /// `u32::MAX`, in all are not kept.
-    pub fn build<'a>(entries: impl IntoIterator<Item = (&'a str, Posting)>) -> Postings {
+impl<V: Copy> Keyed<V> {
+    /// The lists of `entries` (key, value), in their order: a key's list holds its
+    /// values in the order given. Keys past `u32::MAX` bytes, or values past `u32::MAX`,
+    /// in all are not kept.
+    pub fn build<'a>(entries: impl IntoIterator<Item = (&'a str, V)>) -> Keyed<V> {
         let mut ids: HashTable<(&'a str, u32)> = HashTable::new();
         let mut terms: Vec<&'a str> = Vec::new();
-        let mut tagged: Vec<(u32, Posting)> = Vec::new();
+        let mut tagged: Vec<(u32, V)> = Vec::new();
         for (term, posting) in entries {
             let h = hash(term);
             let id = match ids.find(h, |(t, _)| *t == term) {
@@ -65,13 +75,13 @@ impl Postings {
             starts[i] += starts[i - 1];
         }
         let mut next = starts.clone();
-        let mut postings: Vec<Option<Posting>> = vec![None; tagged.len()];
+        let mut postings: Vec<Option<V>> = vec![None; tagged.len()];
         for (id, posting) in tagged {
             let slot = &mut next[id as usize];
             postings[*slot as usize] = Some(posting);
             *slot += 1;
         }
-        let postings: Box<[Posting]> = postings.into_iter().flatten().collect();
+        let postings: Box<[V]> = postings.into_iter().flatten().collect();
         let mut text = String::with_capacity(terms.iter().map(|t| t.len()).sum());
         let mut ends = Vec::with_capacity(terms.len());
         let mut index = HashTable::with_capacity(terms.len());
@@ -83,40 +93,42 @@ impl Postings {
             ends.push((end, starts[id + 1]));
             index.insert_unique(hash(term), id as u32, |&i| hash(terms[i as usize]));
         }
-        Postings {
+        Keyed {
             text: text.into_boxed_str(),
             ends: ends.into_boxed_slice(),
             postings,
             index,
         }
     }
+}
 
-    /// The files holding `term`, with its count in each; `None` when none does.
-    pub fn get(&self, term: &str) -> Option<&[Posting]> {
+impl<V> Keyed<V> {
+    /// The values filed under `term`; `None` when none is.
+    pub fn get(&self, term: &str) -> Option<&[V]> {
         let id = *self
             .index
             .find(hash(term), |&id| self.term(id as usize) == term)?;
         Some(self.list(id as usize))
     }
 
-    /// How many files hold `term`.
+    /// How many values are filed under `term` (for postings: how many files hold it).
     pub fn df(&self, term: &str) -> u32 {
         self.get(term)
             .map_or(0, |list| u32::try_from(list.len()).unwrap_or(u32::MAX))
     }
 
-    /// How many distinct terms the chunk holds.
+    /// How many distinct keys the table holds.
     pub fn len(&self) -> usize {
         self.ends.len()
     }
 
-    /// Whether the chunk holds no term.
+    /// Whether the table holds no key.
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
 
-    /// Every term with its list, in the order the terms were first added.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &[Posting])> + '_ {
+    /// Every key with its list, in the order the keys were first added.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &[V])> + '_ {
         (0..self.ends.len()).map(|i| (self.term(i), self.list(i)))
     }
 
@@ -128,7 +140,7 @@ impl Postings {
         self.text.get(start..self.ends[i].0 as usize).unwrap_or("")
     }
 
-    fn list(&self, i: usize) -> &[Posting] {
+    fn list(&self, i: usize) -> &[V] {
         let start = match i {
             0 => 0,
             _ => self.ends[i - 1].1 as usize,
@@ -139,10 +151,10 @@ impl Postings {
     }
 }
 
-/// Equal when every term has the same list (in the same order): the terms' order and
-/// the hash table do not count.
-impl PartialEq for Postings {
-    fn eq(&self, other: &Postings) -> bool {
+/// Equal when every key has the same list (in the same order): the keys' order and the
+/// hash table do not count.
+impl<V: PartialEq> PartialEq for Keyed<V> {
+    fn eq(&self, other: &Keyed<V>) -> bool {
         self.len() == other.len()
             && self.postings.len() == other.postings.len()
             && self
@@ -151,15 +163,15 @@ impl PartialEq for Postings {
     }
 }
 
-impl Eq for Postings {}
+impl<V: Eq> Eq for Keyed<V> {}
 
-impl std::fmt::Debug for Postings {
+impl<V: std::fmt::Debug> std::fmt::Debug for Keyed<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_map().entries(self.iter()).finish()
     }
 }
 
-impl crate::memory::HeapSize for Postings {
+impl<V> crate::memory::HeapSize for Keyed<V> {
     fn heap_bytes(&self) -> usize {
         // hashbrown: a slot per bucket plus a control byte.
         let buckets = match self.index.capacity() {
@@ -168,7 +180,7 @@ impl crate::memory::HeapSize for Postings {
         };
         self.text.len()
             + std::mem::size_of_val(&*self.ends)
-            + std::mem::size_of_val(&*self.postings)
+            + std::mem::size_of_val::<[V]>(&self.postings)
             + buckets * (std::mem::size_of::<u32>() + 1)
     }
 }
@@ -179,7 +191,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::db::{ObserveDatabase, SourceFile};
+    use crate::db::{ObserveDatabase, Posting, SourceFile};
 
     proptest::proptest! {
         /// The packed postings answer exactly what a map of lists built from the same
@@ -201,7 +213,7 @@ mod tests {
             for (t, p) in &entries {
                 expected.entry(t.as_str()).or_default().push(*p);
             }
-            let packed = Postings::build(entries.iter().map(|(t, p)| (t.as_str(), *p)));
+            let packed = Keyed::build(entries.iter().map(|(t, p)| (t.as_str(), *p)));
             proptest::prop_assert_eq!(packed.len(), expected.len());
             for (t, list) in &expected {
                 proptest::prop_assert_eq!(packed.get(t), Some(list.as_slice()));
@@ -214,7 +226,7 @@ mod tests {
             // Built again from the same entries in reverse term order: equal.
             let mut reversed = entries.clone();
             reversed.sort_by(|a, b| b.0.cmp(&a.0));
-            let again = Postings::build(reversed.iter().map(|(t, p)| (t.as_str(), *p)));
+            let again = Keyed::build(reversed.iter().map(|(t, p)| (t.as_str(), *p)));
             proptest::prop_assert!(again == packed);
         }
     }
