@@ -822,7 +822,7 @@ pub fn import_key_chunk<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<FilesByKey> {
-    let keyed: Vec<(SourceFile, Arc<Vec<(String, bool)>>)> = term_chunk_files(db, ws, chunk)
+    let keyed: Vec<_> = term_chunk_files(db, ws, chunk)
         .iter()
         .map(|f| (*f, file_import_keys(db, *f)))
         .collect();
