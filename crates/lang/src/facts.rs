@@ -212,7 +212,7 @@ pub struct Usage {
     pub kind: UsageKind,
     /// The referenced name: the last segment of a member callee (`save` in `this.store.save()`).
     /// Boxed, not `String` (here and in `receiver`): a usage never grows, and a large
-    /// repository keeps a million of them (16 MB of capacity fields on a 15k-file
+    /// repository keeps a million of them (19 MB of capacity fields on a 15k-file
     /// workspace).
     pub name: Box<str>,
     /// The receiver text for member callees (`this.store`), empty otherwise. At most 80 chars.

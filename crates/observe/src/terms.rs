@@ -306,7 +306,7 @@ fn char_at(text: &str, at: usize) -> Option<char> {
 ///
 /// Packed: the sorted terms concatenated in one string, and each term's end in it with
 /// its count, two allocations per file. A repository holds millions of (file, term) pairs
-/// (1.4 million on a 15k-file workspace), and a boxed string per pair cost its pointer,
+/// (1.5 million on a 15k-file workspace), and a boxed string per pair cost its pointer,
 /// length and allocation beside a term of seven bytes on average; the cache decodes each
 /// file's counts in two allocations instead of one per term.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
