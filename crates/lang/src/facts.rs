@@ -211,9 +211,12 @@ pub struct Usage {
     /// How the name is used.
     pub kind: UsageKind,
     /// The referenced name: the last segment of a member callee (`save` in `this.store.save()`).
-    pub name: String,
+    /// Boxed, not `String` (here and in `receiver`): a usage never grows, and a large
+    /// repository keeps a million of them (19 MB of capacity fields on a 15k-file
+    /// workspace).
+    pub name: Box<str>,
     /// The receiver text for member callees (`this.store`), empty otherwise. At most 80 chars.
-    pub receiver: String,
+    pub receiver: Box<str>,
     /// 1-based line of the use.
     pub line: u32,
     /// The innermost enclosing declaration, `None` at module level.

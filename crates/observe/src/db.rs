@@ -155,7 +155,7 @@ mod inputs {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DeclWords {
     /// The declarations filed under each word.
-    pub by_word: rustc_hash::FxHashMap<String, Vec<DeclRef>>,
+    pub by_word: crate::postings::Keyed<DeclRef>,
     /// The chunk's distinct declaration names, each with whether it names a member
     /// (a property or variable, which the search weighs apart), in first-seen order.
     pub names: Vec<(Box<str>, bool)>,
@@ -175,7 +175,7 @@ pub struct DeclRef {
 impl DeclWords {
     /// The declarations filed under `word`.
     pub fn get(&self, word: &str) -> &[DeclRef] {
-        self.by_word.get(word).map_or(&[], Vec::as_slice)
+        self.by_word.get(word).unwrap_or(&[])
     }
 }
 
@@ -186,7 +186,7 @@ impl crate::memory::HeapSize for DeclWords {
 }
 
 /// Files by a key of theirs.
-pub type FilesByKey = rustc_hash::FxHashMap<String, Vec<SourceFile>>;
+pub type FilesByKey = crate::postings::Keyed<SourceFile>;
 
 /// The tables of term chunk `chunk` as the index last set them; `None` past the end
 /// (a workspace whose index has not derived them).
@@ -688,46 +688,22 @@ pub fn term_chunk_postings<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<crate::idf::Postings> {
-    let mut postings = crate::idf::Postings::default();
-    for f in term_chunk_files(db, ws, chunk).iter() {
-        let counts = file_terms(db, *f);
-        for (term, tf) in &counts.terms {
-            let posting = Posting {
-                file: *f,
-                tf: *tf,
-                total: counts.total,
-            };
-            push_keyed(&mut postings, term, posting);
-        }
-    }
-    Arc::new(compacted(postings))
-}
-
-/// Appends `value` to `key`'s list in `table`, copying the key only when the table first
-/// meets it: a chunk's files share most of their keys, and an `entry` call would copy the
-/// key for every file.
-fn push_keyed<K, V>(table: &mut rustc_hash::FxHashMap<K, Vec<V>>, key: &str, value: V)
-where
-    K: std::borrow::Borrow<str> + std::hash::Hash + Eq + for<'a> From<&'a str>,
-{
-    match table.get_mut(key) {
-        Some(list) => list.push(value),
-        None => {
-            table.insert(K::from(key), vec![value]);
-        }
-    }
-}
-
-/// `table` without spare capacity: most of a chunk's lists hold one or two entries, and
-/// a list grown by `push` keeps room for four; the tables live as long as the index.
-pub(crate) fn compacted<K: std::hash::Hash + Eq, V>(
-    mut table: rustc_hash::FxHashMap<K, Vec<V>>,
-) -> rustc_hash::FxHashMap<K, Vec<V>> {
-    for list in table.values_mut() {
-        list.shrink_to_fit();
-    }
-    table.shrink_to_fit();
-    table
+    let counts: Vec<(SourceFile, Arc<TermCounts>)> = term_chunk_files(db, ws, chunk)
+        .iter()
+        .map(|f| (*f, file_terms(db, *f)))
+        .collect();
+    Arc::new(crate::idf::Postings::build(counts.iter().flat_map(
+        |(file, counts)| {
+            counts.iter().map(|(term, tf)| {
+                let posting = Posting {
+                    file: *file,
+                    tf,
+                    total: counts.total,
+                };
+                (term, posting)
+            })
+        },
+    )))
 }
 
 /// The declarations of one chunk's source files by the lowercase words (and compound
@@ -740,7 +716,8 @@ pub fn decl_word_chunk<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
 ) -> Arc<DeclWords> {
-    let mut by_word: rustc_hash::FxHashMap<String, Vec<DeclRef>> = Default::default();
+    // Each declaration with its name's position, filed under the name's words below.
+    let mut filed: Vec<DeclRef> = Vec::new();
     let mut names: Vec<(Box<str>, bool)> = Vec::new();
     // The words each distinct name is filed under, by its position in `names`: split
     // and stemmed once per name, not once per declaration bearing it.
@@ -768,21 +745,20 @@ pub fn decl_word_chunk<'db>(
                 name_keys.push(keys);
                 (names.len() - 1) as u32
             });
-            for k in &name_keys[id as usize] {
-                let decl = DeclRef {
-                    file: *f,
-                    decl: d as u32,
-                    name: id,
-                };
-                push_keyed(&mut by_word, k, decl);
-            }
+            filed.push(DeclRef {
+                file: *f,
+                decl: d as u32,
+                name: id,
+            });
         }
     }
+    let by_word = crate::postings::Keyed::build(filed.iter().flat_map(|decl| {
+        name_keys[decl.name as usize]
+            .iter()
+            .map(move |k| (k.as_str(), *decl))
+    }));
     names.shrink_to_fit();
-    Arc::new(DeclWords {
-        by_word: compacted(by_word),
-        names,
-    })
+    Arc::new(DeclWords { by_word, names })
 }
 
 /// The source files of one chunk by each word of their paths (stem and directories,
@@ -794,7 +770,7 @@ pub fn path_word_chunk<'db>(
     db: &'db dyn Db,
     ws: Workspace,
     chunk: TermChunk<'db>,
-) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
+) -> Arc<FilesByKey> {
     files_by_key(db, ws, chunk, |f| {
         let words = file_path_words(db, f);
         words.0.iter().chain(&words.1).cloned().collect()
@@ -807,18 +783,19 @@ fn files_by_key<'db>(
     ws: Workspace,
     chunk: TermChunk<'db>,
     keys: impl Fn(SourceFile) -> Vec<String>,
-) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
-    let mut index: rustc_hash::FxHashMap<String, Vec<SourceFile>> = Default::default();
-    for f in term_chunk_files(db, ws, chunk).iter() {
-        for key in keys(*f) {
-            let files = index.entry(key).or_default();
-            // A file's keys are visited together, so a repeated key finds it last.
-            if files.last() != Some(f) {
-                files.push(*f);
-            }
-        }
-    }
-    Arc::new(compacted(index))
+) -> Arc<FilesByKey> {
+    let keyed: Vec<(SourceFile, Vec<String>)> = term_chunk_files(db, ws, chunk)
+        .iter()
+        .map(|f| {
+            let mut keys = keys(*f);
+            keys.sort_unstable();
+            keys.dedup();
+            (*f, keys)
+        })
+        .collect();
+    Arc::new(crate::postings::Keyed::build(keyed.iter().flat_map(
+        |(f, keys)| keys.iter().map(move |k| (k.as_str(), *f)),
+    )))
 }
 
 /// The source files of one chunk by the keys a query's literal can name their paths by
@@ -830,7 +807,7 @@ pub fn path_literal_chunk<'db>(
     db: &'db dyn Db,
     ws: Workspace,
     chunk: TermChunk<'db>,
-) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
+) -> Arc<FilesByKey> {
     files_by_key(db, ws, chunk, |f| {
         crate::literal::path_literal_keys(f.path(db))
     })
@@ -844,19 +821,20 @@ pub fn import_key_chunk<'db>(
     db: &'db dyn Db,
     ws: Workspace,
     chunk: TermChunk<'db>,
-) -> Arc<rustc_hash::FxHashMap<String, Vec<SourceFile>>> {
-    let mut index: rustc_hash::FxHashMap<String, Vec<SourceFile>> = Default::default();
-    for f in term_chunk_files(db, ws, chunk).iter() {
-        let keys = file_import_keys(db, *f);
-        let mut seen: Vec<&str> = Vec::new();
-        for (key, _) in keys.iter() {
-            if !seen.contains(&key.as_str()) {
-                seen.push(key);
-                push_keyed(&mut index, key, *f);
-            }
-        }
-    }
-    Arc::new(compacted(index))
+) -> Arc<FilesByKey> {
+    let keyed: Vec<_> = term_chunk_files(db, ws, chunk)
+        .iter()
+        .map(|f| (*f, file_import_keys(db, *f)))
+        .collect();
+    Arc::new(crate::postings::Keyed::build(keyed.iter().flat_map(
+        |(f, keys)| {
+            // Each key once per file, at its first place.
+            keys.iter()
+                .enumerate()
+                .filter(|(i, (key, _))| !keys[..*i].iter().any(|(k, _)| k == key))
+                .map(move |(_, (key, _))| (key.as_str(), *f))
+        },
+    )))
 }
 
 /// The words of a file's path: its stem's (a file its language names by its directory

@@ -29,8 +29,8 @@ impl TermStats {
     pub fn add_document(&mut self, counts: &TermCounts) {
         self.documents += 1;
         self.total_terms += u64::from(counts.total);
-        for (term, _) in &counts.terms {
-            if let Some(n) = self.own.get_mut(&**term) {
+        for (term, _) in counts.iter() {
+            if let Some(n) = self.own.get_mut(term) {
                 *n += 1;
             } else {
                 self.own.insert(term.to_string(), 1);
@@ -81,7 +81,7 @@ impl TermStats {
 
 /// A group's postings ([`crate::db::term_chunk_postings`]): the documents holding each
 /// term, with its count in each.
-pub type Postings = FxHashMap<Box<str>, Vec<crate::db::Posting>>;
+pub type Postings = crate::postings::Keyed<crate::db::Posting>;
 
 /// Document frequencies of one group of documents (see [`TermStats::from_partials`]): the
 /// group's postings, whose lists' lengths are the frequencies. The search's own table, not
@@ -99,9 +99,7 @@ pub struct PartialStats {
 impl PartialStats {
     /// Documents of the group holding `term`.
     pub fn df(&self, term: &str) -> u32 {
-        self.postings
-            .get(term)
-            .map_or(0, |list| u32::try_from(list.len()).unwrap_or(u32::MAX))
+        self.postings.df(term)
     }
 }
 
@@ -151,24 +149,26 @@ mod tests {
         let role = crate::walk::FileRole::of(crate::LANGUAGES, "a.ts").unwrap();
         let mut whole = TermStats::default();
         let mut parts = vec![PartialStats::default(); 2];
-        let mut postings = vec![Postings::default(); 2];
+        let mut postings: Vec<Vec<(String, Posting)>> = vec![Vec::new(); 2];
         for (i, t) in texts.iter().enumerate() {
             let c = TermCounts::from_text(t);
             whole.add_document(&c);
             let file = SourceFile::new(&db, i as u32, format!("{i}.ts"), Arc::from(*t), role, None);
             parts[i % 2].documents += 1;
             parts[i % 2].total_terms += u64::from(c.total);
-            for (term, tf) in &c.terms {
+            for (term, tf) in c.iter() {
                 let p = Posting {
                     file,
-                    tf: *tf,
+                    tf,
                     total: c.total,
                 };
-                postings[i % 2].entry(term.clone()).or_default().push(p);
+                postings[i % 2].push((term.to_owned(), p));
             }
         }
         for (part, postings) in parts.iter_mut().zip(postings) {
-            part.postings = Arc::new(postings);
+            part.postings = Arc::new(Postings::build(
+                postings.iter().map(|(t, p)| (t.as_str(), *p)),
+            ));
         }
         let merged = TermStats::from_partials(parts.into_iter().map(Arc::new));
         assert_eq!(merged.documents, whole.documents);

@@ -60,6 +60,7 @@ pub mod literal;
 mod not_indexed;
 pub mod path_traits;
 pub mod paths;
+pub mod postings;
 pub mod query;
 pub mod resolve;
 mod stem;

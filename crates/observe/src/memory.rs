@@ -304,7 +304,7 @@ impl HeapSize for crate::facts::FileFacts {
 
 impl HeapSize for crate::terms::TermCounts {
     fn heap_bytes(&self) -> usize {
-        self.terms.heap_bytes()
+        crate::terms::TermCounts::heap_bytes(self)
     }
 }
 

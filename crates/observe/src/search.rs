@@ -585,7 +585,7 @@ fn lexical_scores(
     for chunk in term_chunks(db, ws) {
         let postings = crate::db::indexed_postings(db, ws, chunk);
         for t in &terms.terms {
-            for p in postings.get(t.term.as_str()).map_or(&[][..], Vec::as_slice) {
+            for p in postings.get(t.term.as_str()).unwrap_or(&[]) {
                 let tf = f64::from(p.tf);
                 if tf == 0.0 {
                     continue;

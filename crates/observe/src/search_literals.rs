@@ -110,7 +110,7 @@ pub(crate) fn literal_evidence(
         for chunk in &chunks {
             let index = path_literal_chunk(db, ws, *chunk);
             for key in &lookup_keys {
-                for f in index.get(key).map_or(&[][..], Vec::as_slice) {
+                for f in index.get(key).unwrap_or(&[]) {
                     if let Some(&pos) = positions.get(f)
                         && lit.names_path(f.path(db))
                     {

@@ -269,8 +269,8 @@ mod tests {
         for (i, (name, receiver, line)) in seed.iter().enumerate() {
             f.usages.push(Usage {
                 kind: UsageKind::Call,
-                name: format!("n{}", name % 4),
-                receiver: format!("r{}", receiver % 2),
+                name: format!("n{}", name % 4).into(),
+                receiver: format!("r{}", receiver % 2).into(),
                 line: *line,
                 enclosing: None,
             });
@@ -341,7 +341,7 @@ mod tests {
             let f = facts(&seed);
             let mut renamed = f.clone();
             let u = which.index(renamed.usages.len());
-            renamed.usages[u].name.push('x');
+            renamed.usages[u].name = format!("{}x", renamed.usages[u].name).into();
             prop_assert!(FileShape::of(&f) != FileShape::of(&renamed));
             let mut redeclared = f.clone();
             redeclared.decls[0].name.push('x');

@@ -19,8 +19,8 @@ fn postings_hold_exactly_the_files_term_counts() {
             continue;
         }
         let counts = file_terms(db, *f);
-        for (term, tf) in &counts.terms {
-            from_files.insert((term.to_string(), f.path(db).clone(), *tf, counts.total));
+        for (term, tf) in counts.iter() {
+            from_files.insert((term.to_string(), f.path(db).clone(), tf, counts.total));
         }
     }
     assert!(!from_files.is_empty());

@@ -28,12 +28,7 @@ pub fn subword_counts(text: &str) -> TermCounts {
             }
         }
     }
-    let mut terms: Vec<(Box<str>, u32)> = map
-        .into_iter()
-        .map(|(term, n)| (term.into_boxed_str(), n))
-        .collect();
-    terms.sort_unstable();
-    TermCounts { terms, total }
+    TermCounts::from_map(map, total)
 }
 
 /// Query terms: the same tokenization, each distinct subword once.

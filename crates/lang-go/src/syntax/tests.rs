@@ -31,8 +31,8 @@ fn usages(f: &FileFacts) -> Vec<(UsageKind, String, String, Option<String>)> {
         .map(|u| {
             (
                 u.kind,
-                u.receiver.clone(),
-                u.name.clone(),
+                u.receiver.to_string(),
+                u.name.to_string(),
                 u.enclosing.map(|e| f.decls[e as usize].qualified.clone()),
             )
         })
@@ -268,7 +268,7 @@ fn calls_instantiations_and_references() {
     assert!(has_usage(&f, Reference, "", "methodTrees", "Engine.trees"));
     assert!(has_usage(&f, Call, "", "New", "defaultEngine"));
     // Predeclared identifiers are never usages, keyed fields never references.
-    let names: Vec<String> = f.usages.iter().map(|u| u.name.clone()).collect();
+    let names: Vec<String> = f.usages.iter().map(|u| u.name.to_string()).collect();
     for absent in ["len", "string", "error", "int", "nil", "Keys", "any"] {
         assert!(!names.contains(&absent.to_owned()), "{absent}: {names:?}");
     }
@@ -279,7 +279,7 @@ fn calls_instantiations_and_references() {
         .filter(|u| u.kind == Reference && u.receiver.is_empty())
         .map(|u| {
             (
-                u.name.as_str(),
+                &*u.name,
                 f.decls[u.enclosing.unwrap_or(0) as usize].name.as_str(),
             )
         })
@@ -293,9 +293,9 @@ fn calls_instantiations_and_references() {
 fn references_are_counted_once_per_declaration() {
     let f =
         facts("package p\n\nfunc a() {\n\tb := T{}\n\t_ = b\n\t_ = b\n\t_ = q.X\n\t_ = q.X\n}\n");
-    let b: Vec<_> = f.usages.iter().filter(|u| u.name == "b").collect();
+    let b: Vec<_> = f.usages.iter().filter(|u| &*u.name == "b").collect();
     assert_eq!(b.len(), 1);
-    let x: Vec<_> = f.usages.iter().filter(|u| u.name == "X").collect();
+    let x: Vec<_> = f.usages.iter().filter(|u| &*u.name == "X").collect();
     assert_eq!(x.len(), 1);
 }
 
@@ -308,7 +308,7 @@ fn generic_calls_and_conversions() {
     assert!(has_usage(&f, Call, "", "Map", "a"));
     assert!(has_usage(&f, Call, "pkg", "Map", "a"));
     assert!(has_usage(&f, Instantiate, "pkg", "T", "a"));
-    assert!(!f.usages.iter().any(|u| u.name == "byte"));
+    assert!(!f.usages.iter().any(|u| &*u.name == "byte"));
 }
 
 #[test]

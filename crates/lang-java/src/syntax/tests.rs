@@ -21,7 +21,7 @@ fn usages(facts: &FileFacts, kind: UsageKind) -> Vec<(String, String)> {
         .usages
         .iter()
         .filter(|u| u.kind == kind)
-        .map(|u| (u.name.clone(), u.receiver.clone()))
+        .map(|u| (u.name.to_string(), u.receiver.to_string()))
         .collect()
 }
 
@@ -97,7 +97,7 @@ fn java_anonymous_and_local_classes() {
     assert_eq!(decl(&f, "A.R.run").kind, DeclKind::Method);
     assert_eq!(decl(&f, "A.m.Local.n").kind, DeclKind::Method);
     assert_eq!(decl(&f, "A.m.start").kind, DeclKind::Method);
-    let helper = f.usages.iter().find(|u| u.name == "helper").unwrap();
+    let helper = f.usages.iter().find(|u| &*u.name == "helper").unwrap();
     assert_eq!(
         f.decls[helper.enclosing.unwrap() as usize].qualified,
         "A.R.run"
@@ -242,7 +242,7 @@ fn java_annotations_types_and_members_are_references() {
 #[test]
 fn java_references_are_kept_once_per_declaration() {
     let f = java("class A {\n    void m() { x(); Foo a; Foo b; }\n    void n() { Foo c; }\n}\n");
-    let foos = f.usages.iter().filter(|u| u.name == "Foo").count();
+    let foos = f.usages.iter().filter(|u| &*u.name == "Foo").count();
     assert_eq!(foos, 2);
 }
 

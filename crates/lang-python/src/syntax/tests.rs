@@ -19,7 +19,7 @@ fn usages(facts: &FileFacts, kind: UsageKind) -> Vec<(String, String)> {
         .usages
         .iter()
         .filter(|u| u.kind == kind)
-        .map(|u| (u.name.clone(), u.receiver.clone()))
+        .map(|u| (u.name.to_string(), u.receiver.to_string()))
         .collect()
 }
 
@@ -113,7 +113,7 @@ class Client(BaseClient, mixins.Closing, Generic[T]):
             .any(|(n, _)| n == "send" || n == "self" || n == "Client")
     );
     let send = f.decls.iter().position(|d| d.qualified == "Client.send");
-    let prepare = f.usages.iter().find(|u| u.name == "_prepare").unwrap();
+    let prepare = f.usages.iter().find(|u| &*u.name == "_prepare").unwrap();
     assert_eq!(prepare.enclosing.map(|e| e as usize), send);
     let bases: Vec<&str> = f.heritage.iter().map(|h| h.name.as_str()).collect();
     assert_eq!(bases, ["BaseClient", "Closing", "Generic"]);
@@ -185,9 +185,9 @@ fn python_decorator_calls_are_usages_of_the_enclosing_scope() {
     let get = f
         .usages
         .iter()
-        .find(|u| u.name == "get")
+        .find(|u| &*u.name == "get")
         .expect("decorator call");
-    assert_eq!(get.receiver, "router");
+    assert_eq!(&*get.receiver, "router");
     let class = f.decls.iter().position(|d| d.qualified == "Api");
     assert_eq!(get.enclosing.map(|e| e as usize), class);
     assert_eq!(decl(&f, "Api.items").lines.start, 2);
@@ -200,5 +200,5 @@ fn python_script_entry_point_assignments_are_not_module_declarations() {
     let names: Vec<&str> = f.decls.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["LIMIT", "LEVEL"]);
     // The script's calls are still usages.
-    assert!(f.usages.iter().any(|u| u.name == "run"));
+    assert!(f.usages.iter().any(|u| &*u.name == "run"));
 }

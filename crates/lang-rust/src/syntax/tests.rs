@@ -27,7 +27,7 @@ fn usages(facts: &FileFacts, kind: UsageKind) -> Vec<(String, String)> {
         .usages
         .iter()
         .filter(|u| u.kind == kind)
-        .map(|u| (u.name.clone(), u.receiver.clone()))
+        .map(|u| (u.name.to_string(), u.receiver.to_string()))
         .collect()
 }
 

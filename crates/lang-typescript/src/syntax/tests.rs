@@ -35,7 +35,7 @@ fn usages(facts: &FileFacts, kind: UsageKind) -> Vec<(String, String, u32)> {
         .usages
         .iter()
         .filter(|u| u.kind == kind)
-        .map(|u| (u.name.clone(), u.receiver.clone(), u.line))
+        .map(|u| (u.name.to_string(), u.receiver.to_string(), u.line))
         .collect()
 }
 
@@ -271,7 +271,12 @@ async function load() { await import("./lazy"); const m = require('cjs'); requir
     assert_eq!(by_spec("cjs").line, 10);
     assert_eq!(facts.imports.len(), 11);
     // Imported names are not references; `require(name)` stays a call.
-    assert!(!facts.usages.iter().any(|u| u.name == "D" || u.name == "ns"));
+    assert!(
+        !facts
+            .usages
+            .iter()
+            .any(|u| &*u.name == "D" || &*u.name == "ns")
+    );
     assert!(usages(&facts, UsageKind::Call).contains(&u("require", "", 10)));
 }
 
@@ -289,9 +294,9 @@ fn syntax_calls_and_instantiations() {
     assert_eq!(long.1.chars().count(), 80);
     let news = usages(&facts, UsageKind::Instantiate);
     assert_eq!(news, vec![u("Repo", "", 5), u("Client", "api", 6)]);
-    let save = facts.usages.iter().find(|u| u.name == "save").unwrap();
+    let save = facts.usages.iter().find(|u| &*u.name == "save").unwrap();
     assert_eq!(save.enclosing, Some(1));
-    let go = facts.usages.iter().find(|u| u.name == "go").unwrap();
+    let go = facts.usages.iter().find(|u| &*u.name == "go").unwrap();
     assert_eq!(go.enclosing, None);
 }
 
@@ -309,11 +314,11 @@ fn syntax_jsx_renders() {
             u("Button", "", 4)
         ]
     );
-    assert!(facts.usages.iter().all(|u| u.name != "div"));
+    assert!(facts.usages.iter().all(|u| &*u.name != "div"));
     assert!(facts.usages.iter().all(|u| u.enclosing == Some(0)));
     // Closing tags are not a second use.
     assert_eq!(
-        facts.usages.iter().filter(|u| u.name == "Layout").count(),
+        facts.usages.iter().filter(|u| &*u.name == "Layout").count(),
         1
     );
 }
@@ -326,7 +331,7 @@ fn syntax_references_deduplicated_per_declaration() {
     let refs: Vec<_> = facts
         .usages
         .iter()
-        .filter(|u| u.kind == UsageKind::Reference && u.name == "LIMIT")
+        .filter(|u| u.kind == UsageKind::Reference && &*u.name == "LIMIT")
         .map(|u| (u.enclosing, u.line))
         .collect();
     assert_eq!(refs, vec![(Some(1), 2), (Some(2), 3), (None, 4)]);

@@ -104,8 +104,8 @@ pub fn push_usage(
     let line = line_of(at.start_position().row, facts.line_count);
     facts.usages.push(crate::facts::Usage {
         kind,
-        name: name.to_owned(),
-        receiver,
+        name: name.into(),
+        receiver: receiver.into_boxed_str(),
         line,
         enclosing,
     });

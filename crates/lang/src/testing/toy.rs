@@ -163,8 +163,8 @@ fn extract(text: &str) -> FileFacts {
                 }
                 facts.usages.push(Usage {
                     kind: UsageKind::Call,
-                    name: name.to_owned(),
-                    receiver: receiver.to_owned(),
+                    name: name.into(),
+                    receiver: receiver.into(),
                     line,
                     enclosing: current,
                 });

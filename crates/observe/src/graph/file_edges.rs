@@ -374,7 +374,7 @@ where
                 Some(Ok(_)) => {}
                 Some(Err(guess)) => by_name.push(NameEdge {
                     from,
-                    name: names.range(u.name.as_str()),
+                    name: names.range(&u.name),
                     kind,
                     guess,
                 }),
@@ -509,7 +509,7 @@ where
         scope: &Scope<'_, 'b, F>,
         u: &Usage,
     ) -> Option<Result<(NodeRef<F>, bool), NameGuess>> {
-        let receiver = u.receiver.as_str();
+        let receiver: &str = &u.receiver;
         if receiver.is_empty() {
             return self.resolve_name(scope, &u.name).map(|t| Ok((t, true)));
         }

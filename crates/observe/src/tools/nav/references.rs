@@ -358,7 +358,7 @@ fn uses(
                     kind: UseKind::of_usage(u.kind),
                     certainty,
                 }),
-                None => result.elsewhere += usize::from(names.contains(&u.name)),
+                None => result.elsewhere += usize::from(names.iter().any(|n| **n == *u.name)),
             }
         }
         for h in index.facts.heritage.iter().filter(|h| named(&h.name)) {
@@ -516,7 +516,7 @@ fn callees(
                         .is_some_and(|nodes| nodes.contains(&e.to))
             });
             if resolved {
-                resolved_names.insert((u.line, u.name.as_str()));
+                resolved_names.insert((u.line, &*u.name));
             }
         }
     }
@@ -552,13 +552,13 @@ fn callees(
         let in_target = u.enclosing.is_some_and(|d| inside[d as usize]);
         if !in_target
             || u.kind == UsageKind::Reference
-            || local.contains(u.name.as_str())
-            || resolved_names.contains(&(u.line, u.name.as_str()))
+            || local.contains(&*u.name)
+            || resolved_names.contains(&(u.line, &*u.name))
         {
             continue;
         }
         let shown = if u.receiver.is_empty() {
-            u.name.clone()
+            u.name.to_string()
         } else {
             format!("{}.{}", u.receiver, u.name)
         };
@@ -587,7 +587,7 @@ fn first_line(
     facts
         .usages
         .iter()
-        .find(|u| u.enclosing == Some(decl) && u.name == name)
+        .find(|u| u.enclosing == Some(decl) && &*u.name == name)
         .map(|u| u.line)
 }
 
