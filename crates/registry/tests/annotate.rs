@@ -13,16 +13,17 @@ fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app")
 }
 
+fn open_fixture() -> Index {
+    let options = IndexOptions {
+        cache: CacheMode::Disabled,
+        progress: None,
+    };
+    Index::open(&fixture(), &options).unwrap()
+}
+
 #[test]
 fn annotated_observations_cite_registered_ids() {
-    let index = Index::open(
-        &fixture(),
-        &IndexOptions {
-            cache: CacheMode::Disabled,
-            progress: None,
-        },
-    )
-    .unwrap();
+    let index = open_fixture();
     let root = RepoRoot::new(fixture()).unwrap();
     let outline = DbOutline {
         db: index.db(),
@@ -58,14 +59,7 @@ fn annotated_observations_cite_registered_ids() {
 /// A grep over the fixture, recorded in a fresh registry and rendered as the model reads
 /// it, with that registry.
 fn rendered_grep(args: &GrepArgs) -> (String, Registry) {
-    let index = Index::open(
-        &fixture(),
-        &IndexOptions {
-            cache: CacheMode::Disabled,
-            progress: None,
-        },
-    )
-    .unwrap();
+    let index = open_fixture();
     let root = RepoRoot::new(fixture()).unwrap();
     let outline = DbOutline {
         db: index.db(),
@@ -181,14 +175,7 @@ fn an_unlabelled_match_shares_the_label_above_it() {
 #[test]
 fn a_read_labels_a_one_line_declaration_without_repeating_its_line() {
     use sightline_observe::tools::read_file::{self, ReadFileArgs};
-    let index = Index::open(
-        &fixture(),
-        &IndexOptions {
-            cache: CacheMode::Disabled,
-            progress: None,
-        },
-    )
-    .unwrap();
+    let index = open_fixture();
     let root = RepoRoot::new(fixture()).unwrap();
     let outline = DbOutline {
         db: index.db(),
