@@ -32,14 +32,15 @@ impl Graph {
         let (mut g, node_counts) = Graph::skeleton(files);
         let languages = languages(files);
         let mut builder = EdgeBuilder::new(&g, files, &languages);
+        // One scratch list for every segment, each copied out at its final size.
+        let mut edges: Vec<Edge> = Vec::new();
         let out: Vec<Vec<Edge>> = (0..EdgeIndex::segment_count(files.len()))
             .map(|s| {
-                let mut edges = Vec::new();
+                edges.clear();
                 for fi in EdgeIndex::segment_files(s, files.len()) {
                     builder.file(fi, &mut edges);
                 }
-                edges.shrink_to_fit();
-                edges
+                edges.to_vec()
             })
             .collect();
         g.finish(files, EdgeIndex::build(&node_counts, out));
@@ -125,12 +126,14 @@ impl Graph {
             .map(|s| EdgeIndex::segment_files(s, files.len()).any(|fi| decls_changed[fi]))
             .collect();
         let mut recomputed = 0;
+        // One scratch list for every rebuilt segment, each copied out at its final size.
+        let mut edges: Vec<Edge> = Vec::new();
         for s in 0..segments {
             let range = EdgeIndex::segment_files(s, files.len());
             if !range.clone().any(|fi| recompute[fi]) {
                 continue;
             }
-            let mut edges: Vec<Edge> = Vec::new();
+            edges.clear();
             for fi in range {
                 if recompute[fi] {
                     builder.file(fi, &mut edges);
@@ -139,8 +142,7 @@ impl Graph {
                     edges.extend_from_slice(prev.graph.index.file_out(fi as u32));
                 }
             }
-            edges.shrink_to_fit();
-            rebuilt.push((s, edges));
+            rebuilt.push((s, edges.to_vec()));
         }
         let index = EdgeIndex::update(
             &prev.graph.index,
