@@ -814,7 +814,7 @@ impl<D: crate::Db + Clone> Index<D> {
     fn fill_totals(&mut self, graph: &crate::graph::Graph) {
         let r = &mut self.report;
         r.declarations = graph.stats.declarations;
-        r.edges = graph.edges.len() as u32;
+        r.edges = graph.edge_count() as u32;
         r.edges_by_kind = graph
             .stats
             .edges_by_kind

@@ -99,12 +99,12 @@ fn edit() -> impl Strategy<Value = (usize, Option<String>)> {
 }
 
 fn assert_edges_join_existing_nodes(graph: &Graph, files: usize) {
-    for e in &graph.edges {
+    for e in graph.edges() {
         assert!(graph.contains(e.from) && graph.contains(e.to), "{e:?}");
         assert!((graph.file_of(e.from) as usize) < files);
         assert!((graph.file_of(e.to) as usize) < files);
     }
-    for e in graph.edges.iter().filter(|e| e.kind == EdgeKind::Imports) {
+    for e in graph.edges().filter(|e| e.kind == EdgeKind::Imports) {
         assert!(graph.decl_of(e.from).is_none() && graph.decl_of(e.to).is_none());
     }
 }
@@ -145,7 +145,7 @@ fn go_fixture_assembles_to_the_graph_built_from_scratch() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/go_app");
     let index = open(&root);
     let graph = workspace_graph(index.db(), index.workspace());
-    assert!(graph.edges.iter().any(|e| e.kind == EdgeKind::Extends));
+    assert!(graph.edges().any(|e| e.kind == EdgeKind::Extends));
     assert_eq!(*graph, built_from_scratch(&index));
     assert_edges_join_existing_nodes(&graph, index.workspace().files(index.db()).len());
 }

@@ -548,8 +548,7 @@ fn a_declaration_added_to_one_file_leaves_every_other_files_node_ids_alone() {
     let later = "src/state/recordStore.ts";
     let leaving = |graph: &sightline_observe::graph::Graph, file: u32| -> Vec<_> {
         graph
-            .edges
-            .iter()
+            .edges()
             .filter(|e| graph.file_of(e.from) == file)
             .copied()
             .collect()

@@ -245,7 +245,7 @@ fn check_index(index: &Index) {
         check_facts(&file_index(db, *f).facts);
     }
     let graph = workspace_graph(db, ws);
-    for e in &graph.edges {
+    for e in graph.edges() {
         assert!(graph.contains(e.from) && graph.contains(e.to), "{e:?}");
     }
 }

@@ -74,7 +74,7 @@ fn names_link_within_a_language_never_across() {
     };
     let mut cross = Vec::new();
     let mut python_calls = 0;
-    for e in &graph.edges {
+    for e in graph.edges() {
         if lang_of(e.from) != lang_of(e.to) {
             cross.push(*e);
         }

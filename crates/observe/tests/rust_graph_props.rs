@@ -88,13 +88,13 @@ proptest! {
         let resolver = ModuleResolver::new(&names, &read);
         let graph = Graph::build(&files, &resolver);
         let nodes = graph.node_count();
-        for e in &graph.edges {
+        for e in graph.edges() {
             prop_assert!(graph.contains(e.from) && graph.contains(e.to), "{e:?} with {nodes} nodes");
             prop_assert!((graph.file_of(e.from) as usize) < files.len());
             prop_assert!((graph.file_of(e.to) as usize) < files.len());
         }
         // Imports join modules, and never a module to itself.
-        for e in graph.edges.iter().filter(|e| e.kind == EdgeKind::Imports) {
+        for e in graph.edges().filter(|e| e.kind == EdgeKind::Imports) {
             prop_assert!(graph.decl_of(e.from).is_none() && graph.decl_of(e.to).is_none());
             prop_assert!(e.from != e.to, "{} imports itself", graph.paths[graph.file_of(e.from) as usize]);
         }

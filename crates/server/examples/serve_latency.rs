@@ -96,8 +96,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut text = original.clone();
         text.extend_from_slice(format!("\nexport function {name}() {{ return 0; }}\n").as_bytes());
         std::fs::write(&file, text)?;
+        // SERVE_LATENCY_SPLIT=1: the refresh timed apart from the exploration after it,
+        // with the refresh's phases (the index report's timings).
+        let split = std::env::var_os("SERVE_LATENCY_SPLIT").is_some();
+        let refresh_ms = split.then(|| {
+            let t = Instant::now();
+            engine.refresh();
+            t.elapsed().as_secs_f64() * 1e3
+        });
         let ms = explore(&mut engine, &name);
         std::fs::write(&file, original)?;
+        if let Some(refresh_ms) = refresh_ms {
+            println!(
+                "{path}: refresh {refresh_ms:.1} ms {:?}, explore cpu {:.1} ms",
+                engine.index().report().timings_ms,
+                ms.as_ref().copied().unwrap_or(f64::NAN)
+            );
+        }
         after_edit.push(ms?);
         explore(&mut engine, &name)?;
     }

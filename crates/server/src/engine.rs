@@ -81,6 +81,11 @@ impl Engine {
         self
     }
 
+    /// The index the engine answers from (its report holds the last refresh's timings).
+    pub fn index(&self) -> &Index<RegistryDatabase> {
+        &self.index
+    }
+
     /// How many raw-tool sessions are open (bounded by [`crate::MAX_OPEN_SESSIONS`]).
     pub fn open_sessions(&self) -> usize {
         self.sessions.count()

@@ -6,14 +6,17 @@
 //! an edit most files' parts are the ones the previous assembly read, and their edges
 //! come out the same unless a guess of theirs is by a name whose declarations changed, so
 //! the reassembly copies those files' edges from the previous graph and recomputes only
-//! the rest; the indexes are rebuilt whole (a counting sort). The result is the graph a
-//! whole assembly gives, which the tests check after random edit sequences.
+//! the rest; the edge index is rebuilt only in the segments of files whose edges or node
+//! counts changed, and in those the changed edges reach ([`super::segments`]), and shared
+//! with the previous graph everywhere else. The result is the graph a whole assembly
+//! gives, which the tests check after random edit sequences.
 
 use std::hash::Hash;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::segments::EdgeIndex;
 use super::{
     Edge, FileDecls, FileEdges, Graph, GraphPart, ImportCounts, MAX_NAME_CANDIDATES, NameGuess,
     NameTable, NodeId, resolve_edges,
@@ -26,19 +29,21 @@ impl Graph {
     /// the guesses by name against the name table, and indexes the edges. No import is
     /// resolved here: the work is a pass over nodes and edges.
     pub fn assemble<F: Copy + Eq + Hash>(files: &[GraphPart<'_, F>]) -> Graph {
-        let mut g = Graph::skeleton(files);
-        let total: usize = files
-            .iter()
-            .filter_map(|f| f.edges.as_ref())
-            .map(|e| e.edges.len() + e.by_name.len())
-            .sum();
-        let mut edges: Vec<Edge> = Vec::with_capacity(total);
+        let (mut g, node_counts) = Graph::skeleton(files);
         let languages = languages(files);
         let mut builder = EdgeBuilder::new(&g, files, &languages);
-        for fi in 0..files.len() {
-            builder.file(fi, &mut edges);
-        }
-        g.finish(files, edges);
+        // One scratch list for every segment, each copied out at its final size.
+        let mut edges: Vec<Edge> = Vec::new();
+        let out: Vec<Vec<Edge>> = (0..EdgeIndex::segment_count(files.len()))
+            .map(|s| {
+                edges.clear();
+                for fi in EdgeIndex::segment_files(s, files.len()) {
+                    builder.file(fi, &mut edges);
+                }
+                edges.to_vec()
+            })
+            .collect();
+        g.finish(files, EdgeIndex::build(&node_counts, out));
         g
     }
 
@@ -81,13 +86,12 @@ impl Graph {
         }
         let mut g = Graph {
             paths: prev.graph.paths.clone(),
-            slots: prev.graph.slots.clone(),
             names: prev.graph.names.clone(),
             ..Graph::default()
         };
-        g.stats.declarations = prev.graph.stats.declarations;
+        let (node_counts, declarations) = node_counts(files);
+        g.stats.declarations = declarations;
         if decls_changed.iter().any(|&c| c) {
-            (g.slots, g.stats.declarations) = slots(files);
             let added = files
                 .iter()
                 .enumerate()
@@ -95,29 +99,65 @@ impl Graph {
                 .flat_map(|(fi, f)| decl_names(fi, f));
             g.names = Arc::new(prev.graph.names.rebuilt(&decls_changed, added));
         }
-        let mut edges: Vec<Edge> = Vec::with_capacity(prev.graph.edges.len() + 16);
         let languages = languages(files);
         let mut builder = EdgeBuilder::new(&g, files, &languages);
+        // Whether a file may guess by a renamed name: a substring test over its packed
+        // names (which may answer yes wrongly, never no wrongly), each name's searcher
+        // built once for every file.
+        let finders: Vec<memchr::memmem::Finder> = renamed
+            .iter()
+            .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
+            .collect();
+        let recompute: Vec<bool> = files
+            .iter()
+            .zip(&changed)
+            .map(|(f, &changed)| {
+                changed
+                    || (!finders.is_empty()
+                        && f.edges.as_deref().is_some_and(|e| {
+                            let packed = e.guessed_names.as_bytes();
+                            finders.iter().any(|n| n.find(packed).is_some())
+                        }))
+            })
+            .collect();
+        let segments = EdgeIndex::segment_count(files.len());
+        let mut rebuilt: Vec<(usize, Vec<Edge>)> = Vec::new();
+        let recounted: Vec<bool> = (0..segments)
+            .map(|s| EdgeIndex::segment_files(s, files.len()).any(|fi| decls_changed[fi]))
+            .collect();
         let mut recomputed = 0;
-        for (fi, f) in files.iter().enumerate() {
-            let guesses_renamed = !renamed.is_empty()
-                && f.edges
-                    .as_deref()
-                    .is_some_and(|e| renamed.iter().any(|n| e.may_guess_by(n)));
-            if changed[fi] || guesses_renamed {
-                builder.file(fi, &mut edges);
-                recomputed += 1;
-            } else {
-                edges.extend_from_slice(prev.graph.file_out_edges(fi));
+        // One scratch list for every rebuilt segment, each copied out at its final size.
+        let mut edges: Vec<Edge> = Vec::new();
+        for s in 0..segments {
+            let range = EdgeIndex::segment_files(s, files.len());
+            if !range.clone().any(|fi| recompute[fi]) {
+                continue;
             }
+            edges.clear();
+            for fi in range {
+                if recompute[fi] {
+                    builder.file(fi, &mut edges);
+                    recomputed += 1;
+                } else {
+                    edges.extend_from_slice(prev.graph.index.file_out(fi as u32));
+                }
+            }
+            rebuilt.push((s, edges.to_vec()));
         }
-        g.finish(files, edges);
+        let index = EdgeIndex::update(
+            &prev.graph.index,
+            &node_counts,
+            rebuilt,
+            &recompute,
+            &recounted,
+        );
+        g.finish(files, index);
         (g, Reassembly::Files(recomputed))
     }
 
-    /// The graph's files, node slots and name table, before any edge.
-    fn skeleton<F>(files: &[GraphPart<'_, F>]) -> Graph {
-        let (slots, declarations) = slots(files);
+    /// The graph's files and name table, before any edge, and each file's node count.
+    fn skeleton<F>(files: &[GraphPart<'_, F>]) -> (Graph, Vec<u32>) {
+        let (node_counts, declarations) = node_counts(files);
         let named = files
             .iter()
             .enumerate()
@@ -125,15 +165,14 @@ impl Graph {
         let mut g = Graph {
             paths: files.iter().map(|f| f.path.to_owned()).collect(),
             names: Arc::new(NameTable::build(named, declarations as usize)),
-            slots,
             ..Graph::default()
         };
         g.stats.declarations = declarations;
-        g
+        (g, node_counts)
     }
 
-    /// Sums the files' import counts and indexes `edges` (every file's, in file order).
-    fn finish<F>(&mut self, files: &[GraphPart<'_, F>], edges: Vec<Edge>) {
+    /// Sums the files' import counts and sets the edge index.
+    fn finish<F>(&mut self, files: &[GraphPart<'_, F>], index: EdgeIndex) {
         let mut stats = ImportStats::default();
         for f in files {
             if let Some(e) = &f.edges {
@@ -144,14 +183,7 @@ impl Graph {
         self.stats.imports_external = stats.external;
         self.stats.imports_unresolved = stats.unresolved;
         self.stats.unresolved_examples = stats.examples;
-        self.index_edges(edges);
-    }
-
-    /// The edges leaving the nodes of the file at position `fi`: its nodes' slots are
-    /// consecutive, and so are their edges.
-    fn file_out_edges(&self, fi: usize) -> &[Edge] {
-        let (first, end) = (self.slots[fi] as usize, self.slots[fi + 1] as usize);
-        &self.edges[self.out_start[first] as usize..self.out_start[end] as usize]
+        self.set_index(index);
     }
 }
 
@@ -209,19 +241,19 @@ fn same_arc<T: PartialEq>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
     }
 }
 
-/// Where each file's nodes start in the edge index, with one past the last file's, and
-/// how many declarations there are in all.
-fn slots<F>(files: &[GraphPart<'_, F>]) -> (Vec<u32>, u32) {
-    let mut slots = Vec::with_capacity(files.len() + 1);
-    let (mut slot, mut declarations) = (0u32, 0u32);
-    for f in files {
-        slots.push(slot);
-        let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
-        slot += 1 + decls;
-        declarations += decls;
-    }
-    slots.push(slot);
-    (slots, declarations)
+/// Each file's node count (its module and its declarations), and how many declarations
+/// there are in all.
+fn node_counts<F>(files: &[GraphPart<'_, F>]) -> (Vec<u32>, u32) {
+    let mut declarations = 0u32;
+    let counts = files
+        .iter()
+        .map(|f| {
+            let decls = f.decls.as_ref().map_or(0, |d| d.len()) as u32;
+            declarations += decls;
+            1 + decls
+        })
+        .collect();
+    (counts, declarations)
 }
 
 /// The declaration nodes of the file at position `fi`, with their names, in node order.

@@ -165,12 +165,6 @@ impl<F> FileEdges<F> {
     pub fn name(&self, e: &NameEdge) -> &str {
         &self.guessed_names[e.name.0 as usize..e.name.1 as usize]
     }
-
-    /// Whether a guess of this file may be by `name`: a substring test over the packed
-    /// names, which may answer yes wrongly but never no wrongly.
-    pub fn may_guess_by(&self, name: &str) -> bool {
-        self.guessed_names.contains(name)
-    }
 }
 
 /// Packs the names of a file's guesses, each distinct name once.

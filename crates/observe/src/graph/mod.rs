@@ -14,6 +14,7 @@ pub mod exports;
 pub mod file_edges;
 pub mod names;
 pub mod queries;
+mod segments;
 
 use std::hash::Hash;
 use std::sync::Arc;
@@ -150,21 +151,15 @@ pub struct GraphFile {
 }
 
 /// The assembled workspace graph: nodes by identity ([`NodeId`]: a file's module, then
-/// its declarations), edges in CSR form both ways, and a name table.
+/// its declarations), edges indexed both ways in segments of files (shared with the graph
+/// it was reassembled from where no edge of theirs changed), and a name table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Graph {
     /// Each file's path, by file position (shared with the graph it was reassembled
     /// from when the file list is the same).
     pub paths: Arc<[String]>,
-    /// Where each file's nodes start in the edge index (`slots`), and one past the last
-    /// file's: an internal numbering, never a node's identity.
-    slots: Vec<u32>,
-    /// Sorted by (from, to, kind).
-    pub edges: Vec<Edge>,
-    out_start: Vec<u32>,
-    /// Edge indices sorted by target.
-    in_order: Vec<u32>,
-    in_start: Vec<u32>,
+    /// Every edge, in edge order (by (from, to, kind)), indexed both ways.
+    index: segments::EdgeIndex,
     /// Declaration nodes by exact name (shared with the graph it was reassembled from when
     /// no declaration changed).
     pub names: Arc<NameTable>,
@@ -192,12 +187,7 @@ pub struct GraphStats {
 impl Graph {
     /// Heap bytes of the edges and their CSR index, and of the paths.
     pub(crate) fn heap_bytes(&self) -> (usize, usize) {
-        let u32s = |v: &Vec<u32>| v.capacity() * 4;
-        let edges = self.edges.capacity() * std::mem::size_of::<Edge>()
-            + u32s(&self.slots)
-            + u32s(&self.out_start)
-            + u32s(&self.in_order)
-            + u32s(&self.in_start);
+        let edges = self.index.heap_bytes();
         let paths = self.paths.iter().map(|p| 24 + p.capacity()).sum();
         (edges, paths)
     }
@@ -314,81 +304,47 @@ impl Graph {
         Graph::assemble(&parts)
     }
 
-    fn index_edges(&mut self, edges: Vec<Edge>) {
-        let n = self.node_count();
-        let mut out_start = vec![0u32; n + 1];
-        let mut in_start = vec![0u32; n + 1];
-        // Each edge's target slot, looked up once for counting and once more for bucketing.
-        let mut to_slots: Vec<u32> = Vec::with_capacity(edges.len());
-        let mut by_kind = [0u32; EdgeKind::ALL.len()];
-        for e in &edges {
-            out_start[self.slot(e.from) + 1] += 1;
-            let to = self.slot(e.to);
-            in_start[to + 1] += 1;
-            to_slots.push(to as u32);
-            by_kind[e.kind as usize] += 1;
-        }
-        for i in 0..n {
-            out_start[i + 1] += out_start[i];
-            in_start[i + 1] += in_start[i];
-        }
-        // Edge indices bucketed by target in edge order: a stable sort by target.
-        let mut next = in_start.clone();
-        let mut in_order = vec![0u32; edges.len()];
-        for (i, &to) in to_slots.iter().enumerate() {
-            let slot = &mut next[to as usize];
-            in_order[*slot as usize] = i as u32;
-            *slot += 1;
-        }
+    /// Sets the edge index and the counts per kind.
+    fn set_index(&mut self, index: segments::EdgeIndex) {
         self.stats.edges_by_kind = EdgeKind::ALL
             .iter()
-            .zip(by_kind)
+            .zip(index.by_kind())
             .filter(|(_, n)| *n > 0)
             .map(|(k, n)| (*k, n))
             .collect();
-        self.out_start = out_start;
-        self.in_start = in_start;
-        self.in_order = in_order;
-        self.edges = edges;
+        self.index = index;
+    }
+
+    /// Every edge, sorted by (from, to, kind).
+    pub fn edges(&self) -> impl Iterator<Item = &Edge> {
+        self.index.edges()
+    }
+
+    /// How many edges there are.
+    pub fn edge_count(&self) -> usize {
+        self.index.edge_count()
     }
 
     /// Module and declaration nodes in all.
     pub fn node_count(&self) -> usize {
-        self.slots.last().map_or(0, |&n| n as usize)
+        self.index.node_count()
     }
 
     /// Whether `node` is a node of this graph: its file is indexed and holds that many
     /// declarations.
     pub fn contains(&self, node: NodeId) -> bool {
-        let f = node.file as usize;
-        f + 1 < self.slots.len() && node.local < self.slots[f + 1] - self.slots[f]
-    }
-
-    /// Where `node`'s edges sit in the edge index; `node` must be one the graph holds.
-    fn slot(&self, node: NodeId) -> usize {
-        (self.slots[node.file as usize] + node.local) as usize
+        self.index.contains(node)
     }
 
     /// The edges leaving `node`, sorted by (to, kind); none for a node this graph does not
     /// hold (an id kept from before an edit that removed its declaration).
     pub fn outgoing(&self, node: NodeId) -> &[Edge] {
-        let (s, e) = self.range(&self.out_start, node);
-        &self.edges[s..e]
+        self.index.outgoing(node)
     }
 
-    /// The edges reaching `node`; none for a node this graph does not hold.
+    /// The edges reaching `node`, in edge order; none for a node this graph does not hold.
     pub fn incoming(&self, node: NodeId) -> impl Iterator<Item = &Edge> {
-        let (s, e) = self.range(&self.in_start, node);
-        self.in_order[s..e].iter().map(|&i| &self.edges[i as usize])
-    }
-
-    /// `node`'s bucket in one of the CSR indexes; empty when the graph lacks the node.
-    fn range(&self, starts: &[u32], node: NodeId) -> (usize, usize) {
-        if !self.contains(node) {
-            return (0, 0);
-        }
-        let slot = self.slot(node);
-        (starts[slot] as usize, starts[slot + 1] as usize)
+        self.index.incoming(node)
     }
 
     /// The node of declaration `decl` in the file at position `file`.

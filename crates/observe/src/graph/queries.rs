@@ -177,6 +177,10 @@ pub fn file_edges(
 pub struct FileGraphPart {
     /// The file.
     pub file: SourceFile,
+    /// Its stable id ([`file_id`]), kept here so that the assembly reads no input of
+    /// every file (each read would be one more dependency of the graph for salsa to
+    /// record and verify).
+    pub id: u32,
     /// Its repo-relative path.
     pub path: String,
     /// Its language's position in the database's languages; `None` for manifests.
@@ -243,6 +247,7 @@ pub fn graph_chunk<'db>(
                 }
                 FileGraphPart {
                     file: *f,
+                    id: file_id(db, *f),
                     path: f.path(db).clone(),
                     language: match f.role(db) {
                         FileRole::Source(id) => Some(id.language),
@@ -307,7 +312,7 @@ pub fn assembly_parts<'a>(
         .flatten()
         .map(|p| GraphPart {
             file: p.file,
-            id: file_id(db, p.file),
+            id: p.id,
             path: p.path.as_str(),
             language: p.language,
             decls: p.decls.clone(),
