@@ -149,10 +149,12 @@ proptest! {
                         "hit {line} went to {r:?}"
                     );
                     // Outside a short declaration, never a span only reads showed: the
-                    // report cites the hit's lines, not the read's.
+                    // report cites the hit's lines, not the read's (a read of exactly the
+                    // hit's line is that same place, so it keeps its one ID).
                     if innermost_len(*line) == 0 || innermost_len(*line) > SHORT_DECLARATION_LINES {
                         prop_assert!(
-                            c.provenance.first().is_some_and(|p| p.tool != ToolName::ReadFile),
+                            r == LineRange::new(*line, *line)
+                                || c.provenance.first().is_some_and(|p| p.tool != ToolName::ReadFile),
                             "hit {line} joined the read {r:?}"
                         );
                     }
