@@ -133,22 +133,32 @@ impl<V> Keyed<V> {
     }
 
     fn term(&self, i: usize) -> &str {
-        let start = match i {
-            0 => 0,
-            _ => self.ends[i - 1].0 as usize,
-        };
-        self.text.get(start..self.ends[i].0 as usize).unwrap_or("")
+        self.text
+            .get(packed_span(&self.ends, i, |e| e.0))
+            .unwrap_or("")
     }
 
     fn list(&self, i: usize) -> &[V] {
-        let start = match i {
-            0 => 0,
-            _ => self.ends[i - 1].1 as usize,
-        };
         self.postings
-            .get(start..self.ends[i].1 as usize)
+            .get(packed_span(&self.ends, i, |e| e.1))
             .unwrap_or(&[])
     }
+}
+
+/// Where the `i`th of items packed end to end lies, when `ends` holds each item's end
+/// (picked by `end`) in order: from the previous item's end to its own. Past the end, or
+/// with ends that do not ascend (a corrupt cache entry), the span is empty or out of the
+/// packed data, which every caller reads with `get`: never a panic.
+pub(crate) fn packed_span(
+    ends: &[(u32, u32)],
+    i: usize,
+    end: impl Fn(&(u32, u32)) -> u32,
+) -> std::ops::Range<usize> {
+    let start = i
+        .checked_sub(1)
+        .and_then(|p| ends.get(p))
+        .map_or(0, |e| end(e) as usize);
+    start..ends.get(i).map_or(start, |e| end(e) as usize)
 }
 
 /// Equal when every key has the same list (in the same order): the keys' order and the

@@ -332,7 +332,10 @@ impl TermCounts {
             let Ok(end) = u32::try_from(text.len() + term.len()) else {
                 break;
             };
-            debug_assert!(ends.is_empty() || text[ends_start(&ends)..] < *term);
+            debug_assert!(
+                ends.is_empty()
+                    || text[crate::postings::packed_span(&ends, ends.len() - 1, |e| e.0)] < *term
+            );
             text.push_str(term);
             ends.push((end, n));
         }
@@ -361,13 +364,9 @@ impl TermCounts {
     /// The `i`th term (empty past the end or if the packed text is inconsistent, as a
     /// corrupt cache entry could make it: never a panic).
     fn term(&self, i: usize) -> &str {
-        let start = if i == 0 {
-            0
-        } else {
-            self.ends[i - 1].0 as usize
-        };
-        let end = self.ends.get(i).map_or(start, |e| e.0 as usize);
-        self.text.get(start..end).unwrap_or("")
+        self.text
+            .get(crate::postings::packed_span(&self.ends, i, |e| e.0))
+            .unwrap_or("")
     }
 
     /// Heap bytes of the packed terms.
@@ -442,14 +441,6 @@ impl TermCounts {
             }
         }
         0
-    }
-}
-
-/// Where the last term of `ends` starts (for the sortedness check of a debug build).
-fn ends_start(ends: &[(u32, u32)]) -> usize {
-    match ends.len() {
-        0 | 1 => 0,
-        n => ends[n - 2].0 as usize,
     }
 }
 
