@@ -185,7 +185,7 @@ pub struct GraphStats {
 }
 
 impl Graph {
-    /// Heap bytes of the edges and their CSR index, and of the paths.
+    /// Heap bytes of the edges and their index, and of the paths.
     pub(crate) fn heap_bytes(&self) -> (usize, usize) {
         let edges = self.index.heap_bytes();
         let paths = self.paths.iter().map(|p| 24 + p.capacity()).sum();
