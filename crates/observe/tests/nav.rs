@@ -121,6 +121,32 @@ fn outlines_of_a_file_and_a_directory() {
     assert!(missing.to_string().contains("src/shapes"), "{missing}");
 }
 
+/// A directory whose files' declarations do not fit shows its own files' declarations as
+/// they fit and its subdirectories as a tree of file counts; every source file under it is
+/// counted once, listed or in the tree.
+#[test]
+fn a_directory_too_large_to_outline_shows_its_tree() {
+    let index = common::fixture_index();
+    let (db, ws) = (index.db(), index.workspace());
+    let args = OutlineArgs {
+        path: None,
+        max_entries: 10,
+    };
+    let root = outline::run(db, ws, &args).unwrap();
+    let tree = root
+        .tree
+        .as_ref()
+        .expect("the fixture's root does not fit in 10 entries");
+    let sources = ws
+        .files(db)
+        .iter()
+        .filter(|f| f.role(db) != sightline_observe::walk::FileRole::Manifest)
+        .count();
+    assert_eq!(root.files.len() + root.more_files + tree.files(), sources);
+    assert!(tree.lines() <= 10 || tree.dirs.iter().all(|d| !d.opened));
+    insta::assert_snapshot!("outline_tree", root.render_tagged(&no_tag));
+}
+
 /// Recursion is a use of the function itself, and a test file's repeated calls are shown
 /// twice and counted, so tests do not crowd out the callers that matter.
 #[test]

@@ -11,6 +11,7 @@
 pub mod definition;
 pub mod nearest;
 pub mod outline;
+pub mod outline_tree;
 pub mod references;
 
 use std::sync::Arc;

@@ -1,15 +1,18 @@
 //! `outline`: what a file or a directory declares, with ranges. A file lists its
 //! declarations nested by indentation (fields and properties only counted on their
 //! parent's line); a directory lists each source file under it with its top-level
-//! declarations on one line.
+//! declarations on one line, or, when they do not fit in `max_entries`, its tree
+//! ([`super::outline_tree`]).
 
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use super::outline_tree::{OutlineTree, TREE_LINES, tree};
 use super::{Spot, Tag, in_scope, normalize_path, range_text};
-use crate::db::{Db, Workspace, file_index};
+use crate::db::{Db, SourceFile, Workspace, file_index};
 use crate::facts::{DeclKind, LineRange};
+use crate::path_traits::file_traits;
 use crate::tools::ToolError;
 use crate::walk::FileRole;
 
@@ -93,6 +96,10 @@ pub struct OutlineResult {
     pub more_files: usize,
     /// Indexed files under it that are not source (manifests).
     pub other_files: usize,
+    /// A directory whose files' declarations do not fit in `max_entries`: its tree
+    /// instead (`files` is then empty).
+    #[serde(default)]
+    pub tree: Option<OutlineTree>,
 }
 
 /// Outlines `args.path`: a source file, or every source file under a directory.
@@ -125,6 +132,7 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &OutlineArgs) -> Result<OutlineResu
             files: vec![outline_file(db, file, None, max)],
             more_files: 0,
             other_files: 0,
+            tree: None,
         });
     }
     let under: Vec<_> = files
@@ -134,23 +142,45 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &OutlineArgs) -> Result<OutlineResu
     if under.is_empty() {
         return Err(unknown_path(db, ws, &path));
     }
+    let sources: Vec<SourceFile> = under
+        .iter()
+        .map(|&&f| f)
+        .filter(|f| f.role(db) != FileRole::Manifest)
+        .collect();
     let mut result = OutlineResult {
         path: if path.is_empty() {
             ".".to_owned()
         } else {
-            path
+            path.clone()
         },
         directory: true,
         files: Vec::new(),
         more_files: 0,
-        other_files: 0,
+        other_files: under.len() - sources.len(),
+        tree: None,
+    };
+    let base = match path.is_empty() {
+        true => String::new(),
+        false => format!("{path}/"),
+    };
+    // Too many declarations: the directory's own files are listed as they fit, and its
+    // subdirectories shown as a tree instead of their files.
+    let listed: Vec<SourceFile> = match fits(db, &sources, max) {
+        true => sources,
+        false => {
+            let (own, deeper): (Vec<SourceFile>, Vec<SourceFile>) = sources
+                .into_iter()
+                .partition(|f| !f.path(db)[base.len()..].contains('/'));
+            let traits: Vec<(&str, bool)> = deeper
+                .iter()
+                .map(|&f| (f.path(db).as_str(), file_traits(db, f).is_secondary()))
+                .collect();
+            result.tree = Some(tree(&traits, &base, max.min(TREE_LINES)));
+            own
+        }
     };
     let mut left = max;
-    for &&file in &under {
-        if file.role(db) == FileRole::Manifest {
-            result.other_files += 1;
-            continue;
-        }
+    for file in listed {
         if left == 0 {
             result.more_files += 1;
             continue;
@@ -160,6 +190,21 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &OutlineArgs) -> Result<OutlineResu
         result.files.push(out);
     }
     Ok(result)
+}
+
+/// Whether every file of `sources` fits in a directory outline of `max` entries (each
+/// file takes its top-level declarations, at least one).
+fn fits(db: &dyn Db, sources: &[SourceFile], max: usize) -> bool {
+    let mut needed = 0usize;
+    for &file in sources {
+        let facts = &file_index(db, file).facts;
+        let top = facts.decls.iter().filter(|d| d.parent.is_none()).count();
+        needed += top.max(1);
+        if needed > max {
+            return false;
+        }
+    }
+    true
 }
 
 /// The declarations of `file` up to `max_depth` (all when `None`), at most `max`.
@@ -245,16 +290,26 @@ fn unknown_path(db: &dyn Db, ws: Workspace, path: &str) -> ToolError {
 impl OutlineResult {
     /// A file: `path (N lines)`, then `12-40 [c5] method save` per declaration, indented
     /// by nesting. A directory: `path: Store 10-80 [c4], createStore 82-90 [c7] +3` per
-    /// file. Then what was cut.
+    /// file, or its tree: `sub/ 40 files, 3 secondary` per closed directory and `sub/: a.ts,
+    /// b.ts` for an opened one's own files. Then what was cut.
     pub fn render_tagged(&self, tag: Tag<'_>) -> String {
         let mut out = String::new();
         if self.directory {
-            let _ = writeln!(
-                out,
-                "{}/ ({} source files)",
-                crate::escape::inline(&self.path),
-                self.files.len() + self.more_files
-            );
+            let path = crate::escape::inline(&self.path);
+            let listed = self.files.len() + self.more_files;
+            match &self.tree {
+                None => {
+                    let _ = writeln!(out, "{path}/ ({listed} source files)");
+                }
+                Some(tree) => {
+                    let _ = writeln!(
+                        out,
+                        "{path}/ ({} source files; too many to outline: subdirectories by file \
+                         count; secondary: tests, examples, generated, vendored)",
+                        listed + tree.files()
+                    );
+                }
+            }
         }
         for f in &self.files {
             if self.directory {
@@ -263,10 +318,13 @@ impl OutlineResult {
                 render_file(&mut out, f, tag);
             }
         }
+        if let Some(tree) = &self.tree {
+            render_tree(&mut out, tree, &self.path);
+        }
         let mut notes = Vec::new();
         if self.more_files > 0 {
             notes.push(format!(
-                "{} more source files not shown; outline a subdirectory",
+                "{} more source files not shown; outline one",
                 self.more_files
             ));
         }
@@ -326,6 +384,54 @@ fn render_file(out: &mut String, f: &OutlineFile, tag: Tag<'_>) {
             properties(d)
         );
     }
+}
+
+/// A directory's tree: `name/ 40 files, 3 secondary` per directory, its path relative
+/// to the directory it is shown under, indented under an opened one, whose own files'
+/// names come first (`files: a.ts, b.ts +3`).
+fn render_tree(out: &mut String, tree: &OutlineTree, dir: &str) {
+    let base = match dir {
+        "." => String::new(),
+        dir => format!("{dir}/"),
+    };
+    own_files_line(out, "", tree.own_files, &tree.own_names);
+    // The path of the directory each depth is shown under.
+    let mut under: Vec<&str> = vec![&base];
+    for d in &tree.dirs {
+        under.truncate(d.depth as usize + 1);
+        let parent = under.last().copied().unwrap_or("");
+        let indent = "  ".repeat(d.depth as usize);
+        let shown = d.path.strip_prefix(parent).unwrap_or(&d.path);
+        let secondary = match d.secondary {
+            0 => String::new(),
+            s if s == d.files => ", all secondary".to_owned(),
+            s => format!(", {s} secondary"),
+        };
+        let _ = writeln!(
+            out,
+            "{indent}{} {} file{}{secondary}",
+            crate::escape::inline(shown),
+            d.files,
+            if d.files == 1 { "" } else { "s" }
+        );
+        if d.opened {
+            own_files_line(out, &format!("{indent}  "), d.own_files, &d.own_names);
+            under.push(&d.path);
+        }
+    }
+}
+
+/// `files: a.ts, b.ts +3`, nothing when there are none.
+fn own_files_line(out: &mut String, indent: &str, count: usize, names: &[String]) {
+    if count == 0 {
+        return;
+    }
+    let names: Vec<String> = names.iter().map(|n| crate::escape::inline(n)).collect();
+    let more = match count.saturating_sub(names.len()) {
+        0 => String::new(),
+        n => format!(" +{n}"),
+    };
+    let _ = writeln!(out, "{indent}files: {}{more}", names.join(", "));
 }
 
 /// One file of a directory outline, its path relative to the directory's.
