@@ -10,6 +10,7 @@ use crate::db::{
 };
 use crate::graph::{EdgeKind, Graph, NodeId};
 use crate::path_traits::PathTraits;
+use crate::postings::Key;
 use crate::query::QueryTerms;
 use crate::terms::NameWords;
 
@@ -435,8 +436,9 @@ fn name_hits(
     // under both), with its chunk and its name there.
     let mut found: Vec<(NodeId, u32, u32)> = Vec::new();
     for t in &terms.terms {
+        let key = Key::new(&t.term);
         for (c, chunk) in chunks.iter().enumerate() {
-            for r in chunk.get(&t.term) {
+            for r in chunk.get_key(key) {
                 if let Some(&pos) = positions.get(&r.file) {
                     found.push((graph.decl_node(pos, r.decl), c as u32, r.name));
                 }
@@ -590,10 +592,11 @@ fn lexical_scores(
     shape: &SearchShape,
 ) -> rustc_hash::FxHashMap<SourceFile, (f64, u32)> {
     let mut out: rustc_hash::FxHashMap<SourceFile, (f64, u32)> = Default::default();
+    let keys: Vec<Key> = terms.terms.iter().map(|t| Key::new(&t.term)).collect();
     for chunk in term_chunks(db, ws) {
         let postings = crate::db::indexed_postings(db, ws, chunk);
-        for t in &terms.terms {
-            for p in postings.get(t.term.as_str()).unwrap_or(&[]) {
+        for (t, &key) in terms.terms.iter().zip(&keys) {
+            for p in postings.get_key(key).unwrap_or(&[]) {
                 let tf = f64::from(p.tf);
                 if tf == 0.0 {
                     continue;
@@ -649,6 +652,7 @@ fn scored_files<T, U>(
     found.extend(lexical.keys().filter_map(|f| positions.get(f).copied()));
     let mut by_path: rustc_hash::FxHashSet<u32> = Default::default();
     let mut by_import: rustc_hash::FxHashSet<u32> = Default::default();
+    let keys: Vec<Key> = terms.terms.iter().map(|t| Key::new(&t.term)).collect();
     for chunk in term_chunks(db, ws) {
         let path_words = crate::db::path_word_chunk(db, ws, chunk);
         let import_keys = terms
@@ -656,13 +660,13 @@ fn scored_files<T, U>(
             .iter()
             .any(|t| t.compound)
             .then(|| crate::db::indexed_import_keys(db, ws, chunk));
-        for t in &terms.terms {
+        for (t, &key) in terms.terms.iter().zip(&keys) {
             let (table, seen) = if t.compound {
                 (import_keys.as_deref(), &mut by_import)
             } else {
                 (Some(&*path_words), &mut by_path)
             };
-            let holding = table.and_then(|table| table.get(&t.term));
+            let holding = table.and_then(|table| table.get_key(key));
             seen.extend(
                 holding
                     .into_iter()
