@@ -392,3 +392,37 @@ fn the_map_code_prompt_is_listed_and_hands_over_the_session_workflow() {
     let missing = server.wait_for(950);
     assert_eq!(missing["error"]["code"], -32602, "{missing}");
 }
+
+/// However a server stops (its stdin closed, SIGTERM, SIGINT), its file watcher's fence
+/// directory goes with it; the directory of one that was killed is removed by the next
+/// server that watches.
+#[cfg(unix)]
+#[test]
+fn a_stopped_server_leaves_no_fence_directory_behind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fences = || -> Vec<String> {
+        std::fs::read_dir(tmp.path())
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.starts_with("sightline-watch-"))
+            .collect()
+    };
+    let start = || {
+        let (mut server, _) =
+            Server::start_with_env(json!({}), &["--tools", "all"], &[("TMPDIR", tmp.path())]);
+        // The first call waits for the index, whose watcher then runs.
+        server.call("grep", json!({"pattern": "save"}));
+        assert_eq!(fences().len(), 1, "{:?}", fences());
+        server
+    };
+    for signal in [None, Some("TERM"), Some("INT")] {
+        let status = start().stop(signal);
+        assert!(status.success(), "{signal:?}: {status}");
+        assert_eq!(fences(), Vec::<String>::new(), "{signal:?}");
+    }
+    let killed = start().stop(Some("KILL"));
+    assert!(!killed.success());
+    assert_eq!(fences().len(), 1);
+    start().stop(None);
+    assert_eq!(fences(), Vec::<String>::new());
+}

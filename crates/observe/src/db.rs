@@ -177,6 +177,11 @@ impl DeclWords {
     pub fn get(&self, word: &str) -> &[DeclRef] {
         self.by_word.get(word).unwrap_or(&[])
     }
+
+    /// [`DeclWords::get`] of a word hashed beforehand.
+    pub fn get_key(&self, word: crate::postings::Key<'_>) -> &[DeclRef] {
+        self.by_word.get_key(word).unwrap_or(&[])
+    }
 }
 
 impl crate::memory::HeapSize for DeclWords {

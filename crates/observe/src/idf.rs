@@ -54,7 +54,12 @@ impl TermStats {
     /// How many documents hold `term`.
     pub fn df(&self, term: &str) -> u32 {
         let own = self.own.get(term).copied().unwrap_or(0);
-        own + self.parts.iter().map(|p| p.df(term)).sum::<u32>()
+        let key = crate::postings::Key::new(term);
+        own + self
+            .parts
+            .iter()
+            .map(|p| p.postings.df_key(key))
+            .sum::<u32>()
     }
 
     /// BM25's IDF, always positive: rare terms weigh more, terms in every file weigh ~0.

@@ -42,6 +42,24 @@ fn hash(term: &str) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(term)
 }
 
+/// A key hashed once, to be looked up in many tables: a query term is asked of every
+/// term chunk's tables (hundreds on a large workspace), and every table hashes alike.
+#[derive(Clone, Copy, Debug)]
+pub struct Key<'a> {
+    text: &'a str,
+    hash: u64,
+}
+
+impl<'a> Key<'a> {
+    /// `text`, hashed.
+    pub fn new(text: &'a str) -> Key<'a> {
+        Key {
+            text,
+            hash: hash(text),
+        }
+    }
+}
+
 impl<V: Copy> Keyed<V> {
     /// The lists of `entries` (key, value), in their order: a key's list holds its
     /// values in the order given. Keys past `u32::MAX` bytes, or values past `u32::MAX`,
@@ -105,15 +123,25 @@ impl<V: Copy> Keyed<V> {
 impl<V> Keyed<V> {
     /// The values filed under `term`; `None` when none is.
     pub fn get(&self, term: &str) -> Option<&[V]> {
+        self.get_key(Key::new(term))
+    }
+
+    /// [`Keyed::get`] of a key hashed beforehand.
+    pub fn get_key(&self, key: Key<'_>) -> Option<&[V]> {
         let id = *self
             .index
-            .find(hash(term), |&id| self.term(id as usize) == term)?;
+            .find(key.hash, |&id| self.term(id as usize) == key.text)?;
         Some(self.list(id as usize))
     }
 
     /// How many values are filed under `term` (for postings: how many files hold it).
     pub fn df(&self, term: &str) -> u32 {
-        self.get(term)
+        self.df_key(Key::new(term))
+    }
+
+    /// [`Keyed::df`] of a key hashed beforehand.
+    pub fn df_key(&self, key: Key<'_>) -> u32 {
+        self.get_key(key)
             .map_or(0, |list| u32::try_from(list.len()).unwrap_or(u32::MAX))
     }
 

@@ -10,6 +10,7 @@ use crate::db::{
 };
 use crate::graph::{EdgeKind, Graph, NodeId};
 use crate::path_traits::PathTraits;
+use crate::postings::Key;
 use crate::query::QueryTerms;
 use crate::terms::NameWords;
 
@@ -44,8 +45,9 @@ impl Default for SearchOptions {
 pub enum HitVia {
     /// Its name matches query terms.
     Name {
-        /// The query terms the name matched.
-        matched: Vec<String>,
+        /// The query terms the name matched (shared by every declaration of the name:
+        /// a common name is declared thousands of times).
+        matched: std::sync::Arc<[String]>,
     },
     /// Reached over an edge from a better hit.
     Edge {
@@ -156,7 +158,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
                 graph_score: 0.0,
                 literal: 0.0,
                 via: HitVia::Name {
-                    matched: Vec::new(),
+                    matched: Default::default(),
                 },
             })
             .literal += idf;
@@ -197,6 +199,7 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
         &by_file,
         literals.files.keys().copied(),
     );
+    hits.reserve_exact(scored.files.len());
     for &(fi, f) in &scored.files {
         let Some(Some(traits)) = source_traits.get(fi as usize) else {
             continue;
@@ -279,18 +282,23 @@ pub fn search(db: &dyn Db, ws: Workspace, query: &str, opts: &SearchOptions) -> 
     if hits.len() > PROXIMITY_FILES {
         hits.select_nth_unstable_by(PROXIMITY_FILES, order);
     }
-    for hit in hits.iter_mut().take(PROXIMITY_FILES) {
-        if let Some((weight, run)) = proximity(files[hit.file as usize].text(db), &terms) {
-            hit.components.proximity = weight;
-            hit.focus = Some(run);
-            hit.score = hit.components.total(&opts.weights);
+    if let Some(proximity) = Proximity::new(&terms) {
+        for hit in hits.iter_mut().take(PROXIMITY_FILES) {
+            if let Some((weight, run)) = proximity.score(files[hit.file as usize].text(db)) {
+                hit.components.proximity = weight;
+                hit.focus = Some(run);
+                hit.score = hit.components.total(&opts.weights);
+            }
         }
     }
     hits.sort_unstable_by(order);
-    let mut symbols: Vec<SymbolHit> = symbols
-        .into_values()
-        .filter(|h| graph.decl_of(h.node).is_some())
-        .collect();
+    let mut kept: Vec<SymbolHit> = Vec::with_capacity(symbols.len());
+    kept.extend(
+        symbols
+            .into_values()
+            .filter(|h| graph.decl_of(h.node).is_some()),
+    );
+    let mut symbols = kept;
     symbols.sort_by(|a, b| b.score().total_cmp(&a.score()).then(a.node.cmp(&b.node)));
     SearchResult {
         terms,
@@ -308,7 +316,7 @@ fn named_files(
     terms: &QueryTerms,
     weights: &SearchWeights,
 ) -> Vec<FileHit> {
-    let query_words: std::collections::HashSet<String> =
+    let query_words: rustc_hash::FxHashSet<String> =
         crate::terms::term_words(query).into_iter().collect();
     let mut out = Vec::new();
     let positions = file_positions(db, ws);
@@ -344,7 +352,7 @@ fn named_files(
 /// word of the query.
 fn query_names_file(
     (stem, _): &(Vec<String>, Vec<String>),
-    query_words: &std::collections::HashSet<String>,
+    query_words: &rustc_hash::FxHashSet<String>,
 ) -> bool {
     !stem.is_empty() && stem.iter().all(|w| query_words.contains(w))
 }
@@ -428,8 +436,9 @@ fn name_hits(
     // under both), with its chunk and its name there.
     let mut found: Vec<(NodeId, u32, u32)> = Vec::new();
     for t in &terms.terms {
+        let key = Key::new(&t.term);
         for (c, chunk) in chunks.iter().enumerate() {
-            for r in chunk.get(&t.term) {
+            for r in chunk.get_key(key) {
                 if let Some(&pos) = positions.get(&r.file) {
                     found.push((graph.decl_node(pos, r.decl), c as u32, r.name));
                 }
@@ -441,7 +450,7 @@ fn name_hits(
     // Many declarations share a name (members, overloads, re-declarations): each name is
     // split, stemmed and scored once per query (`scores`), and looked up by its text once
     // per chunk naming it.
-    let mut scores: Vec<(f64, Vec<String>)> = Vec::new();
+    let mut scores: Vec<(f64, std::sync::Arc<[String]>)> = Vec::new();
     let mut by_name: FxHashMap<&str, u32> = Default::default();
     let mut by_ref: FxHashMap<(u32, u32), u32> = Default::default();
     let mut words = NameWords::default();
@@ -455,7 +464,8 @@ fn name_hits(
         };
         let at = *by_ref.entry((c, name)).or_insert_with(|| {
             *by_name.entry(text).or_insert_with(|| {
-                scores.push(name_score(text, terms, shape, &mut words));
+                let (score, matched) = name_score(text, terms, shape, &mut words);
+                scores.push((score, matched.into()));
                 (scores.len() - 1) as u32
             })
         });
@@ -582,10 +592,11 @@ fn lexical_scores(
     shape: &SearchShape,
 ) -> rustc_hash::FxHashMap<SourceFile, (f64, u32)> {
     let mut out: rustc_hash::FxHashMap<SourceFile, (f64, u32)> = Default::default();
+    let keys: Vec<Key> = terms.terms.iter().map(|t| Key::new(&t.term)).collect();
     for chunk in term_chunks(db, ws) {
         let postings = crate::db::indexed_postings(db, ws, chunk);
-        for t in &terms.terms {
-            for p in postings.get(t.term.as_str()).unwrap_or(&[]) {
+        for (t, &key) in terms.terms.iter().zip(&keys) {
+            for p in postings.get_key(key).unwrap_or(&[]) {
                 let tf = f64::from(p.tf);
                 if tf == 0.0 {
                     continue;
@@ -641,6 +652,7 @@ fn scored_files<T, U>(
     found.extend(lexical.keys().filter_map(|f| positions.get(f).copied()));
     let mut by_path: rustc_hash::FxHashSet<u32> = Default::default();
     let mut by_import: rustc_hash::FxHashSet<u32> = Default::default();
+    let keys: Vec<Key> = terms.terms.iter().map(|t| Key::new(&t.term)).collect();
     for chunk in term_chunks(db, ws) {
         let path_words = crate::db::path_word_chunk(db, ws, chunk);
         let import_keys = terms
@@ -648,13 +660,13 @@ fn scored_files<T, U>(
             .iter()
             .any(|t| t.compound)
             .then(|| crate::db::indexed_import_keys(db, ws, chunk));
-        for t in &terms.terms {
+        for (t, &key) in terms.terms.iter().zip(&keys) {
             let (table, seen) = if t.compound {
                 (import_keys.as_deref(), &mut by_import)
             } else {
                 (Some(&*path_words), &mut by_path)
             };
-            let holding = table.and_then(|table| table.get(&t.term));
+            let holding = table.and_then(|table| table.get_key(key));
             seen.extend(
                 holding
                     .into_iter()
@@ -716,7 +728,7 @@ mod proximity;
 
 use literals::literal_evidence;
 pub use literals::resolve_literals;
-use proximity::{PROXIMITY_FILES, proximity};
+use proximity::{PROXIMITY_FILES, Proximity};
 
 #[cfg(test)]
 #[path = "search_tests.rs"]

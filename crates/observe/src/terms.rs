@@ -27,7 +27,7 @@ fn lowercase_word(w: &str) -> String {
 /// Appends [`lowercase_chars`] of `w` to `out`. A word of ASCII letters and digits (nearly
 /// every word of source code) is lowercased bytewise, which gives the same characters: the
 /// char-by-char path (`to_lowercase` yields an iterator per char) is for other scripts.
-fn push_lowercase(out: &mut String, w: &str) {
+pub(crate) fn push_lowercase(out: &mut String, w: &str) {
     if w.bytes().all(|b| b.is_ascii_alphanumeric()) {
         let start = out.len();
         out.push_str(w);
@@ -58,7 +58,52 @@ pub(crate) fn split_identifier_into(ident: &str, emit: &mut dyn FnMut(&str)) {
 }
 
 /// [`split_identifier_into`], statically dispatched.
-fn split_words(ident: &str, mut emit: impl FnMut(&str)) {
+fn split_words(ident: &str, emit: impl FnMut(&str)) {
+    if ident.is_ascii() {
+        split_ascii_words(ident, emit);
+    } else {
+        split_any_words(ident, emit);
+    }
+}
+
+/// [`split_words`] of an ASCII identifier, by bytes: for an ASCII character, being
+/// alphanumeric, lowercase, uppercase or numeric is its ASCII class, so the words are
+/// those [`split_any_words`] finds, without decoding a char or asking Unicode's tables.
+fn split_ascii_words(ident: &str, mut emit: impl FnMut(&str)) {
+    let bytes = ident.as_bytes();
+    let mut start: Option<usize> = None;
+    let mut prev = b' ';
+    for (i, &c) in bytes.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if let Some(s) = start.take() {
+                emit(&ident[s..i]);
+            }
+            prev = c;
+            continue;
+        }
+        match start {
+            None => start = Some(i),
+            Some(s) => {
+                let next_is_lower = bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+                // `aB` and `1B` start a word at B; `ABc` starts one at B (an acronym's end).
+                let boundary = ((prev.is_ascii_lowercase() || prev.is_ascii_digit())
+                    && c.is_ascii_uppercase())
+                    || (prev.is_ascii_uppercase() && c.is_ascii_uppercase() && next_is_lower);
+                if boundary {
+                    emit(&ident[s..i]);
+                    start = Some(i);
+                }
+            }
+        }
+        prev = c;
+    }
+    if let Some(s) = start {
+        emit(&ident[s..]);
+    }
+}
+
+/// [`split_words`] of any identifier, char by char.
+fn split_any_words(ident: &str, mut emit: impl FnMut(&str)) {
     let mut start: Option<usize> = None;
     let mut prev = ' ';
     let mut chars = ident.char_indices().peekable();
@@ -128,6 +173,16 @@ impl Openings {
                 })
                 .collect(),
         )
+    }
+
+    /// Whether a lowercase word of two or more bytes starting with `a`, `b` starts with
+    /// one of the openings (what [`Openings::admit`] says of it).
+    pub(crate) fn admit_pair(&self, a: u8, b: u8) -> bool {
+        self.0.iter().any(|&(len, o)| match len {
+            0 => true,
+            1 => a == o[0],
+            _ => a == o[0] && b == o[1],
+        })
     }
 
     /// Whether `lower` starts with one of the openings.
@@ -610,6 +665,20 @@ mod tests {
                 .iter()
                 .any(|t| word.as_bytes().starts_with(&t.as_bytes()[..t.len().min(2)]));
             proptest::prop_assert_eq!(openings.admit(&word), expected);
+            if let [a, b, ..] = word.as_bytes() {
+                proptest::prop_assert_eq!(openings.admit_pair(*a, *b), expected);
+            }
+        }
+
+        #[test]
+        fn splitting_ascii_by_bytes_equals_splitting_by_chars(
+            s in "([a-zA-Z]{1,6}[0-9]{0,2}|[_.$ -]|HTTP|ABc|a1B|[!-~]){0,10}"
+        ) {
+            let mut by_bytes = Vec::new();
+            split_ascii_words(&s, |w| by_bytes.push(w.to_owned()));
+            let mut by_chars = Vec::new();
+            split_any_words(&s, |w| by_chars.push(w.to_owned()));
+            proptest::prop_assert_eq!(by_bytes, by_chars);
         }
 
         #[test]

@@ -166,14 +166,46 @@ fn run_stdio(server: MapServer, background: Option<Background>) -> Result<(), Se
             ))
             .await
             .map_err(|e| ServerError::Handshake(e.to_string()))?;
-        let reason = service
-            .waiting()
-            .await
-            .map_err(|e| ServerError::Connection(e.to_string()))?;
-        eprintln!("server stopped: {reason:?}");
+        tokio::select! {
+            reason = service.waiting() => {
+                let reason = reason.map_err(|e| ServerError::Connection(e.to_string()))?;
+                eprintln!("server stopped: {reason:?}");
+            }
+            signal = termination() => eprintln!("server stopped: {signal}"),
+        }
         Ok(())
     });
+    // However serving ended, the file watchers' fence directories go (the engine, still
+    // shared with the runtime's tasks, may never be dropped).
+    sightline_observe::watch::remove_fence_dirs();
     // A client that leaves during indexing must not wait for it to finish.
     runtime.shutdown_background();
     served
+}
+
+/// Resolves when the process is asked to stop (SIGINT or SIGTERM; Ctrl-C elsewhere), so
+/// the server ends the way a closed stdin ends it. Never resolves where no handler can be
+/// installed.
+async fn termination() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) {
+            (Ok(mut interrupt), Ok(mut terminate)) => tokio::select! {
+                _ = interrupt.recv() => "interrupted (SIGINT)",
+                _ = terminate.recv() => "terminated (SIGTERM)",
+            },
+            _ => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match tokio::signal::ctrl_c().await {
+            Ok(()) => "interrupted (Ctrl-C)",
+            Err(_) => std::future::pending().await,
+        }
+    }
 }

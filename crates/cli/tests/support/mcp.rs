@@ -54,6 +54,15 @@ impl Server {
 
     /// The server as a client's configuration starts it, with `extra` arguments only.
     pub fn start_serving(capabilities: Value, extra: &[&str]) -> (Server, Value) {
+        Server::start_with_env(capabilities, extra, &[])
+    }
+
+    /// [`Server::start_serving`] with `env` set for the server process.
+    pub fn start_with_env(
+        capabilities: Value,
+        extra: &[&str],
+        env: &[(&str, &Path)],
+    ) -> (Server, Value) {
         let dir = tempfile::tempdir().unwrap();
         let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app");
         copy_dir(&fixture, dir.path());
@@ -64,6 +73,7 @@ impl Server {
             .arg(dir.path())
             // The environment must not choose the tools for a test.
             .env_remove("SIGHTLINE_TOOLS")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -230,6 +240,31 @@ impl Server {
             "{tool} {arguments} should fail: {result}"
         );
         text_of(&result)
+    }
+}
+
+impl Server {
+    /// Sends the server the signal named `signal` (`TERM`, `INT`, `KILL`) and waits for it
+    /// to exit; or, for `None`, closes its stdin and waits.
+    pub fn stop(&mut self, signal: Option<&str>) -> std::process::ExitStatus {
+        match signal {
+            None => drop(self.stdin.take()),
+            Some(signal) => {
+                let sent = Command::new("kill")
+                    .args(["-s", signal, &self.child.id().to_string()])
+                    .status()
+                    .expect("run kill");
+                assert!(sent.success(), "kill -s {signal}");
+            }
+        }
+        let deadline = Instant::now() + REPLY_TIMEOUT;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the server did not stop");
     }
 }
 

@@ -17,6 +17,9 @@
 //!   file in a private directory outside the repository and waits until the watcher's
 //!   thread has seen its event: the kernel queues one watcher's events in order, so
 //!   every change completed before the call has been recorded by then.
+//! - **Nothing is left behind.** The fence directory is named for its process: dropped
+//!   with its watcher, removed by [`remove_fence_dirs`] on a program's way out, and, when
+//!   a process was killed before either, removed by the next process that watches.
 //! - **Any doubt falls back to a walk, which loses nothing.** Lost events (a queue
 //!   overflow) start a new watcher and walk the whole tree; a failure (a watch limit, an
 //!   error from the event stream, a fence that does not come back three calls in a row)
@@ -24,11 +27,13 @@
 //!   never watched ([`WatchError`]).
 
 mod classify;
+mod fence_dir;
 mod filesystem;
 mod freshness;
 mod signal;
 mod watcher;
 
+pub use fence_dir::remove_fence_dirs;
 pub use freshness::Freshness;
 pub use signal::{Signal, SimulatedFault};
 pub use watcher::Watcher;

@@ -11,6 +11,7 @@ use std::time::Duration;
 use notify::{RecommendedWatcher, RecursiveMode, Watcher as _};
 
 use super::classify::{Classified, classify};
+use super::fence_dir::FenceDir;
 use super::signal::{Pending, Signal};
 use super::{WatchError, filesystem};
 use crate::walk::DirectoryObserver;
@@ -21,7 +22,7 @@ pub struct Watcher {
     signal: Arc<Signal>,
     /// Events for files written here mark fences (see [`Watcher::take`]). Outside the
     /// repository, which is never written to.
-    fence_dir: tempfile::TempDir,
+    fence_dir: FenceDir,
 }
 
 /// The `notify` watcher and the directories it watches, shared with the index's walks
@@ -66,9 +67,7 @@ impl Watcher {
                 root.display()
             )));
         }
-        let fence_dir = tempfile::Builder::new()
-            .prefix("sightline-watch-")
-            .tempdir()
+        let fence_dir = FenceDir::create()
             .map_err(|e| WatchError::Unsupported(format!("no fence directory: {e}")))?;
         let handler = Handler {
             root: root.to_owned(),

@@ -1,0 +1,176 @@
+//! Where a watcher writes its fences: a private directory in the system's temporary
+//! directory, named for the process (`sightline-watch-<pid>-<random>`), so nothing is left
+//! behind however a process ends:
+//!
+//! - dropped with its watcher (a `tempfile` directory);
+//! - removed by [`remove_fence_dirs`], which a program calls on its way out (a server
+//!   stopped by a signal or a closed stdin need not drop its engine first);
+//! - and when a process ended without either (killed), removed by the next process that
+//!   creates one: a directory whose process is gone is stale ([`sweep_stale`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
+
+/// What every fence directory's name starts with.
+const PREFIX: &str = "sightline-watch-";
+
+/// The fence directories of this process that are still alive.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A fence directory; removed when dropped.
+pub(crate) struct FenceDir {
+    dir: tempfile::TempDir,
+}
+
+impl FenceDir {
+    /// A new fence directory in the system's temporary directory. The first one a process
+    /// creates first removes the stale ones of processes that are gone.
+    pub(crate) fn create() -> std::io::Result<FenceDir> {
+        static SWEPT: Once = Once::new();
+        let parent = std::env::temp_dir();
+        SWEPT.call_once(|| sweep_stale(&parent));
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{PREFIX}{}-", std::process::id()))
+            .tempdir_in(&parent)?;
+        lock_live().push(dir.path().to_owned());
+        Ok(FenceDir { dir })
+    }
+
+    /// The directory's path.
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for FenceDir {
+    fn drop(&mut self) {
+        lock_live().retain(|p| p != self.dir.path());
+    }
+}
+
+fn lock_live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes every fence directory this process still has: for a program on its way out,
+/// whose watchers may never be dropped. A watcher still running afterwards fails its next
+/// fence and falls back to walking the tree.
+pub fn remove_fence_dirs() {
+    for dir in lock_live().drain(..) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Removes the fence directories in `parent` whose process is gone. Only a directory
+/// named for a process and holding nothing but fences (files named by a number) is
+/// removed: a name this code did not write, or a process still running (or one whose
+/// state cannot be known), keeps its directory.
+pub(crate) fn sweep_stale(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let own = std::process::id();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(owner) else {
+            continue;
+        };
+        if pid == own || process_may_run(pid) {
+            continue;
+        }
+        let path = entry.path();
+        if entry.file_type().is_ok_and(|t| t.is_dir()) && holds_only_fences(&path) {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
+}
+
+/// The process a fence directory's name says created it.
+fn owner(name: &str) -> Option<u32> {
+    let (pid, random) = name.strip_prefix(PREFIX)?.split_once('-')?;
+    (!random.is_empty()).then_some(())?;
+    pid.parse().ok()
+}
+
+fn holds_only_fences(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.into_iter().all(|e| {
+        e.is_ok_and(|e| {
+            e.file_type().is_ok_and(|t| t.is_file())
+                && e.file_name()
+                    .to_str()
+                    .is_some_and(|n| n.parse::<u64>().is_ok())
+        })
+    })
+}
+
+/// Whether process `pid` may still be running: `false` only when the system says no
+/// such process exists.
+#[cfg(unix)]
+fn process_may_run(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    // SAFETY: signal 0 sends nothing; it only checks that the process exists.
+    let sent = unsafe { libc::kill(pid, 0) };
+    sent == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn process_may_run(_pid: u32) -> bool {
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A process id that no running process has: a child that has exited and been
+    /// waited for.
+    fn gone_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_sweep_removes_only_fence_directories_of_processes_that_are_gone() {
+        let parent = tempfile::tempdir().unwrap();
+        let make = |name: &str, files: &[&str]| {
+            let dir = parent.path().join(name);
+            std::fs::create_dir(&dir).unwrap();
+            for f in files {
+                std::fs::write(dir.join(f), b"").unwrap();
+            }
+            dir
+        };
+        let gone = gone_pid();
+        let stale = make(&format!("{PREFIX}{gone}-abc123"), &[]);
+        let stale_with_fence = make(&format!("{PREFIX}{gone}-def456"), &["17"]);
+        let alive = make(&format!("{PREFIX}{}-abc123", std::process::id()), &[]);
+        let parent_pid = make(&format!("{PREFIX}1-abc123"), &[]);
+        let not_ours = make(&format!("{PREFIX}{gone}-ghi789"), &["notes.txt"]);
+        let unnamed = make(&format!("{PREFIX}Xk3d9a"), &[]);
+        let other = make("something-else", &[]);
+        sweep_stale(parent.path());
+        assert!(!stale.exists() && !stale_with_fence.exists());
+        for kept in [alive, parent_pid, not_ours, unnamed, other] {
+            assert!(kept.exists(), "{}", kept.display());
+        }
+    }
+
+    #[test]
+    fn a_fence_directory_is_named_for_its_process_and_removed_when_dropped() {
+        let dropped = FenceDir::create().unwrap();
+        let path = dropped.path().to_owned();
+        assert!(path.is_dir());
+        assert!(owner(path.file_name().unwrap().to_str().unwrap()) == Some(std::process::id()));
+        drop(dropped);
+        assert!(!path.exists());
+        assert!(!lock_live().contains(&path));
+    }
+}
