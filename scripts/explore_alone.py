@@ -7,13 +7,15 @@ against the gold the way `score.py` scores an agent's files.
 usage: scripts/explore_alone.py WORKDIR GOLD BIN
 
 Characters are those of the report text an agent would read (the text of `--json`, which
-is the CLI's and the MCP server's text); one call per task."""
-import json, statistics, subprocess, sys
+is the CLI's and the MCP server's text); one call per task. Last, per confidence level the
+report said: how many reports, and how many named a right file first."""
+import collections, json, statistics, subprocess, sys
 
 workdir, gold_path, binary = sys.argv[1:4]
 gold = {g["id"]: set(g["gold_files"]) for g in json.load(open(gold_path))}
 hit1 = hit5 = 0
 chars = []
+levels = collections.defaultdict(lambda: [0, 0])
 for task in json.load(open(f"{workdir}/tasks.json")):
     repo = f"{workdir}/{task['id']}/sightline/repo"
     run = subprocess.run([binary, "explore", "--no-cache", "--json", task["query"], repo],
@@ -29,7 +31,13 @@ for task in json.load(open(f"{workdir}/tasks.json")):
     hit1 += first
     hit5 += any5
     chars.append(len(out["text"]))
-    print(f"{task['id']} {len(out['text'])} chars, first {'right' if first else 'wrong'}: {files[:5]}")
+    level = out["report"].get("confidence", "?")
+    levels[level][0] += 1
+    levels[level][1] += first
+    print(f"{task['id']} {len(out['text'])} chars, {level}, first {'right' if first else 'wrong'}: {files[:5]}")
 n = len(chars)
 print(f"| explore alone | {n} | {hit1 / n:.2f} | {hit5 / n:.2f} | {statistics.median(chars):.0f} | "
       f"{statistics.mean(chars):.0f} | 1.0 |")
+for level in ("high", "medium", "low"):
+    n_at, right = levels.get(level, (0, 0))
+    print(f"{level}: {n_at} reports, first right {right}")

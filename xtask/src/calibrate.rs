@@ -1,18 +1,23 @@
-//! Confidence calibration: the margins at which the deterministic selection may say `high`
-//! or `medium`, learned from the evaluation tasks so that an agent can act on the word.
+//! Confidence calibration: the margins and leads at which the deterministic selection may
+//! say `high` or `medium`, learned from the evaluation tasks so that an agent can act on
+//! the word.
 //!
 //! A task's case is the margin of its best file over the next (files ranked by their best
-//! candidate under the weights being calibrated, as the packet ranks them), whether that
-//! best file is a changed one, and whether the query has words the repository never uses
-//! (the selection then never says `high`). `high` is the least margin above which every
-//! threshold keeps the first place right at least [`HIGH_PRECISION`] of the time; `medium`
-//! the least below it for [`MEDIUM_PRECISION`]; a threshold's precision is only trusted
-//! over at least [`MIN_SUPPORT`] tasks, and at the lower end of its confidence interval
-//! (Wilson, one-sided 95%): a level calibrated at its point estimate came out just under
-//! its precision on held-out repositories. Fitted on some repositories, measured on
-//! another.
+//! candidate under the weights being calibrated, as the packet ranks them), on how many
+//! kinds of direct evidence that best file leads every other ([`sightline_rank::leads`]),
+//! whether it is a changed one, and whether the query has words the repository never uses
+//! (the selection then never says `high`). A level is a rule "margin at least m and at
+//! least l leads"; each level's rule is the one admitting the most tasks whose first place
+//! stays right at least [`HIGH_PRECISION`] (`high`) or [`MEDIUM_PRECISION`] (`medium`, of
+//! the tasks `high` left) of the time. A rule's precision is only trusted over at least
+//! [`MIN_SUPPORT`] tasks, and at the lower end of its confidence interval (Wilson,
+//! one-sided 95%): a level calibrated at its point estimate came out just under its
+//! precision on held-out repositories. Fitted on some repositories, measured on another.
+//! The margin alone is calibrated too, as before leads were counted: `explore_code` treats
+//! a ranking as decisive from that margin, so that confidence never changes what an
+//! exploration shows.
 
-use sightline_rank::{ConfidenceThresholds, Weights, margin};
+use sightline_rank::{ConfidenceThresholds, EVIDENCE_KINDS, Weights, leads, margin};
 use sightline_registry::Confidence;
 
 use crate::fit::FitTask;
@@ -32,6 +37,8 @@ pub(crate) const NEVER: f64 = 1e9;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Case {
     pub margin: f64,
+    /// The kinds of evidence the best file leads on.
+    pub leads: u32,
     pub right: bool,
     /// The query has words the repository never uses: at most `medium`.
     pub capped: bool,
@@ -43,8 +50,13 @@ impl Case {
         let files = crate::fit::ranked_files(t, w);
         let first = files.first()?;
         let m = margin(Some(first.1), files.get(1).map(|f| f.1));
+        let led = leads(
+            t.candidates.iter().map(|c| (c.path.as_str(), c.features)),
+            first.0,
+        );
         Some(Case {
             margin: m.min(NEVER),
+            leads: led,
             right: t.gold_files.iter().any(|g| g == first.0),
             capped: t.unknown_words > 0,
         })
@@ -52,7 +64,7 @@ impl Case {
 
     /// The confidence the selection would give this case under `th`.
     pub(crate) fn level(&self, th: &ConfidenceThresholds) -> Confidence {
-        let level = th.level(self.margin);
+        let level = th.level(self.margin, self.leads);
         if level == Confidence::High && self.capped {
             Confidence::Medium
         } else {
@@ -63,32 +75,55 @@ impl Case {
 
 /// The thresholds calibrated on `cases`.
 pub(crate) fn calibrate(cases: &[Case]) -> ConfidenceThresholds {
-    let mut candidates: Vec<f64> = cases.iter().map(|c| c.margin).collect();
-    candidates.sort_by(f64::total_cmp);
-    candidates.dedup();
-    let high_at = |t: f64| ConfidenceThresholds { high: t, medium: t };
-    let high = least(&candidates, HIGH_PRECISION, &|t| {
-        at_level(cases, &high_at(t), Confidence::High)
+    let mut margins: Vec<f64> = cases.iter().map(|c| c.margin).collect();
+    margins.sort_by(f64::total_cmp);
+    margins.dedup();
+    let rule = |high: (f64, u32), medium: (f64, u32)| ConfidenceThresholds {
+        high: high.0,
+        high_leads: high.1,
+        medium: medium.0,
+        medium_leads: medium.1,
+        decisive: None,
+    };
+    let unreached = (NEVER, 0);
+    let decisive = least(&margins, HIGH_PRECISION, &|t| {
+        at_level(cases, &rule((t, 0), unreached), Confidence::High)
     });
-    let medium = least(
-        &candidates
-            .iter()
-            .copied()
-            .filter(|&t| t <= high)
-            .collect::<Vec<_>>(),
-        MEDIUM_PRECISION,
-        &|t| {
-            at_level(
-                cases,
-                &ConfidenceThresholds { high, medium: t },
-                Confidence::Medium,
-            )
-        },
-    );
+    let high = widest(&margins, HIGH_PRECISION, &|r| {
+        at_level(cases, &rule(r, unreached), Confidence::High)
+    })
+    .unwrap_or(unreached);
+    let medium = widest(&margins, MEDIUM_PRECISION, &|r| {
+        at_level(cases, &rule(high, r), Confidence::Medium)
+    })
+    .unwrap_or(high);
     ConfidenceThresholds {
-        high,
-        medium: medium.min(high),
+        decisive: Some(decisive),
+        ..rule(high, medium)
     }
+}
+
+/// The rule (least margin, fewest leads) admitting the most cases, measured over enough of
+/// them, whose precision reaches `precision` at the lower bound of its confidence interval;
+/// `None` when none does. Ties keep the first found (fewest leads, then least margin).
+fn widest(
+    margins: &[f64],
+    precision: f64,
+    measure: &dyn Fn((f64, u32)) -> (usize, usize),
+) -> Option<(f64, u32)> {
+    let mut best: Option<((f64, u32), usize)> = None;
+    for l in 0..=EVIDENCE_KINDS {
+        for &m in margins {
+            let (n, right) = measure((m, l));
+            if n >= MIN_SUPPORT
+                && wilson_lower(right, n) >= precision
+                && best.is_none_or(|(_, most)| n > most)
+            {
+                best = Some(((m, l), n));
+            }
+        }
+    }
+    best.map(|(r, _)| r)
 }
 
 /// Whether the cases at `level` under `th`, and how many of them are right.
@@ -161,12 +196,19 @@ pub(crate) fn table(leveled: &[(Confidence, bool)]) -> String {
 mod tests {
     use super::*;
 
-    fn case(margin: f64, right: bool) -> Case {
+    fn case(margin: f64, leads: u32, right: bool) -> Case {
         Case {
             margin,
+            leads,
             right,
             capped: false,
         }
+    }
+
+    /// The share of the cases at `level` whose first place is right (`None`: no case is).
+    fn precision(cases: &[Case], th: &ConfidenceThresholds, level: Confidence) -> Option<f64> {
+        let (n, right) = at_level(cases, th, level);
+        (n > 0).then(|| right as f64 / n as f64)
     }
 
     #[test]
@@ -174,33 +216,45 @@ mod tests {
         // Wide margins are right, middling ones seven times in eight (enough, over 80
         // cases, for a lower bound above 70%), narrow ones a coin toss.
         let mut cases: Vec<Case> = (0..40)
-            .map(|i| case(3.0 + f64::from(i) * 0.01, true))
+            .map(|i| case(3.0 + f64::from(i) * 0.01, 0, true))
             .collect();
-        cases.extend((0..80).map(|i| case(1.6 + f64::from(i) * 0.005, i % 8 != 0)));
-        cases.extend((0..100).map(|i| case(1.0 + f64::from(i) * 0.005, i % 2 == 0)));
+        cases.extend((0..80).map(|i| case(1.6 + f64::from(i) * 0.005, 0, i % 8 != 0)));
+        cases.extend((0..100).map(|i| case(1.0 + f64::from(i) * 0.005, 0, i % 2 == 0)));
         let th = calibrate(&cases);
-        assert!(th.medium <= th.high);
-        let leveled: Vec<(Confidence, bool)> =
-            cases.iter().map(|c| (c.level(&th), c.right)).collect();
-        for (level, precision) in [
+        for (level, want) in [
             (Confidence::High, HIGH_PRECISION),
             (Confidence::Medium, MEDIUM_PRECISION),
         ] {
-            let at: Vec<bool> = leveled
-                .iter()
-                .filter(|(l, _)| *l == level)
-                .map(|(_, r)| *r)
-                .collect();
-            assert!(!at.is_empty(), "{level:?} is used");
-            let p = at.iter().filter(|r| **r).count() as f64 / at.len() as f64;
-            assert!(p >= precision, "{level:?} at {p}");
+            let p = precision(&cases, &th, level);
+            assert!(p.is_some_and(|p| p >= want), "{level:?} at {p:?}");
         }
     }
 
     #[test]
-    fn a_level_no_margin_earns_is_never_said() {
+    fn leads_earn_high_where_the_margin_alone_cannot() {
+        // Every margin mixes right and wrong first places alike; only the cases whose best
+        // file leads on most kinds of evidence are right.
+        let cases: Vec<Case> = (0..200)
+            .map(|i| {
+                let leads = if i % 4 == 0 { 5 } else { 1 };
+                case(
+                    1.0 + f64::from(i % 50) * 0.02,
+                    leads,
+                    leads == 5 || i % 2 == 0,
+                )
+            })
+            .collect();
+        let th = calibrate(&cases);
+        assert_eq!(th.decisive, Some(NEVER), "no margin alone is decisive");
+        assert!(th.high_leads > 1, "high asks for leads: {th:?}");
+        let p = precision(&cases, &th, Confidence::High);
+        assert!(p.is_some_and(|p| p >= HIGH_PRECISION), "high at {p:?}");
+    }
+
+    #[test]
+    fn a_level_no_rule_earns_is_never_said() {
         let cases: Vec<Case> = (0..100)
-            .map(|i| case(1.0 + f64::from(i) * 0.01, i % 2 == 0))
+            .map(|i| case(1.0 + f64::from(i) * 0.01, (i % 7) as u32, i % 2 == 0))
             .collect();
         let th = calibrate(&cases);
         assert_eq!(th.high, NEVER);
@@ -209,14 +263,10 @@ mod tests {
 
     #[test]
     fn a_capped_case_is_never_high() {
-        let th = ConfidenceThresholds {
-            high: 2.0,
-            medium: 1.5,
-        };
+        let th = ConfidenceThresholds::default();
         let capped = Case {
-            margin: 5.0,
-            right: true,
             capped: true,
+            ..case(5.0, 6, true)
         };
         assert_eq!(capped.level(&th), Confidence::Medium);
     }

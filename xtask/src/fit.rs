@@ -40,6 +40,10 @@ pub struct FitArgs {
     /// Write the weights fitted on every repository to crates/rank/weights.json.
     #[arg(long)]
     write: bool,
+    /// Keep the checked-in weights and calibrate only their confidence thresholds on every
+    /// repository (what `--write` then writes): the rankings stay as they are.
+    #[arg(long)]
+    calibrate_only: bool,
 }
 
 #[derive(Deserialize)]
@@ -66,10 +70,24 @@ pub fn run(args: FitArgs) -> anyhow::Result<()> {
         .with_context(|| format!("reading {}", args.from.display()))?;
     let doc: EvalDoc = serde_json::from_str(&text)
         .with_context(|| format!("{} is not `xtask eval --json` output", args.from.display()))?;
-    let (table, fitted) = leave_one_repository_out(doc.tasks)?;
-    print!("{table}");
+    let fitted = if args.calibrate_only {
+        let mut w = *Weights::fitted();
+        let cases: Vec<Case> = by_repository(doc.tasks)?
+            .values()
+            .flatten()
+            .filter_map(|t| Case::of(t, &w))
+            .collect();
+        w.confidence = calibrate(&cases);
+        println!("the checked-in weights, their confidence calibrated on all repositories:");
+        w
+    } else {
+        let (table, fitted) = leave_one_repository_out(doc.tasks)?;
+        print!("{table}");
+        println!("\nweights fitted on all repositories:");
+        fitted
+    };
     let json = serde_json::to_string_pretty(&fitted)?;
-    println!("\nweights fitted on all repositories:\n{json}");
+    println!("{json}");
     if args.write {
         let path = or_default(&workspace_root(), None, "crates/rank/weights.json");
         std::fs::write(&path, json + "\n")

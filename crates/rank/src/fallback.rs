@@ -1,15 +1,16 @@
 //! The deterministic selection used when no value model runs: the packet's best ranged
 //! candidates, flow links quoting their signature lines from observed text, and read
 //! targets for edit/debug. It judges nothing a structure cannot tell: roles are the
-//! declaration kinds, and confidence is what the ranking's margin earns under the
-//! calibrated thresholds.
+//! declaration kinds, and confidence is what the ranking's margin and the best file's leads
+//! earn under the calibrated thresholds.
 
 use sightline_observe::query::QueryTerms;
 use sightline_registry::{
     Action, Candidate, Confidence, FlowLink, Intent, ReadTarget, Registry, Selection,
 };
 
-use crate::model::{ConfidenceThresholds, margin};
+use crate::confidence::{ConfidenceThresholds, leads, margin};
+use crate::model::Features;
 use crate::packet::Packet;
 
 /// Most primary candidates the fallback picks (when their scores support that many).
@@ -120,9 +121,10 @@ pub fn fallback_selection(
     }
 }
 
-/// The confidence the packet's margin earns: the level of [`margin`] under `thresholds`,
-/// at most medium when a query word is unknown to the repository (part of the question
-/// found nothing), and low when no place has a quote to back it.
+/// The confidence the packet earns: the level of its [`margin`] and of the kinds of
+/// evidence its best file leads on ([`leads`], over every candidate of the registry) under
+/// `thresholds`, at most medium when a query word is unknown to the repository (part of the
+/// question found nothing), and low when no place has a quote to back it.
 pub fn selection_confidence(
     packet: &Packet,
     registry: &Registry,
@@ -130,12 +132,17 @@ pub fn selection_confidence(
     quoted: bool,
     thresholds: &ConfidenceThresholds,
 ) -> Confidence {
-    let scores: Vec<f64> = packet
-        .file_scores(registry)
-        .into_iter()
-        .map(|(_, s)| s)
-        .collect();
-    let level = thresholds.level(margin(scores.first().copied(), scores.get(1).copied()));
+    let scores = packet.file_scores(registry);
+    let Some(&(best, first)) = scores.first() else {
+        return Confidence::Low;
+    };
+    let led = leads(
+        registry
+            .iter()
+            .map(|c| (c.path.as_str(), Features::of(c, terms))),
+        best,
+    );
+    let level = thresholds.level(margin(Some(first), scores.get(1).map(|s| s.1)), led);
     if !quoted {
         Confidence::Low
     } else if level == Confidence::High && !terms.unknown.is_empty() {

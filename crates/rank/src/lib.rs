@@ -20,8 +20,9 @@
 //! - The packet respects its character budget and diversity limits and is ordered by score.
 //! - The fallback cites only packet candidates with a range, one per file, at most five,
 //!   each scoring at least 0.4 of the best (0.6 past the third); its confidence comes from
-//!   the margin of the best file over the next ([`margin`]) through the calibrated
-//!   [`ConfidenceThresholds`], never above what that margin allows, and never above
+//!   the margin of the best file over the next ([`margin`]) and the kinds of evidence it
+//!   leads on ([`leads`]) through the calibrated [`ConfidenceThresholds`], never above what
+//!   those allow, and never above
 //!   `medium` when the query has words the repository never uses or no quote backs a place.
 //!
 //! Embedding it on its own: score two candidates' features with the checked-in model.
@@ -38,6 +39,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod confidence;
 pub mod db;
 pub mod fallback;
 pub mod model;
@@ -45,9 +47,10 @@ pub mod packet;
 pub mod pipeline;
 pub mod score;
 
+pub use confidence::{ConfidenceThresholds, EVIDENCE_KINDS, leads, margin};
 pub use db::{Db, ModelKey, ranked, session_ranking};
 pub use fallback::fallback_selection;
-pub use model::{ConfidenceThresholds, Features, ScoreBreakdown, Weights, margin};
+pub use model::{Features, ScoreBreakdown, Weights};
 pub use packet::{Packet, PacketEntry, PacketOptions, build_packet, rank_all};
 pub use pipeline::{
     ExploreRun, explore_deterministic, explore_deterministic_with, finish, finish_with,

@@ -10,6 +10,8 @@ use sightline_observe::search::{SearchShape, SearchWeights};
 use sightline_observe::terms::term_words;
 use sightline_registry::Candidate;
 
+use crate::confidence::ConfidenceThresholds;
+
 /// Ranges up to this many lines are "tight"; wider ones lose score by `width_exponent`.
 pub const TIGHT_LINES: f64 = 80.0;
 
@@ -179,53 +181,6 @@ pub struct Weights {
     pub confidence: ConfidenceThresholds,
 }
 
-/// How far the best file must outscore the next ([`margin`]) for the deterministic
-/// selection to say `high` or `medium`. `cargo xtask fit` calibrates them on the
-/// evaluation tasks, leave-one-repository-out: `high` where the first place was right at
-/// least 90% of the time, `medium` at least 70%.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ConfidenceThresholds {
-    /// Least margin of a `high` selection.
-    pub high: f64,
-    /// Least margin of a `medium` selection (at most `high`).
-    pub medium: f64,
-}
-
-impl Default for ConfidenceThresholds {
-    /// The hand-set thresholds before any calibration.
-    fn default() -> Self {
-        ConfidenceThresholds {
-            high: 2.0,
-            medium: 1.5,
-        }
-    }
-}
-
-impl ConfidenceThresholds {
-    /// The confidence a margin earns.
-    pub fn level(&self, margin: f64) -> sightline_registry::Confidence {
-        use sightline_registry::Confidence;
-        if margin >= self.high {
-            Confidence::High
-        } else if margin >= self.medium {
-            Confidence::Medium
-        } else {
-            Confidence::Low
-        }
-    }
-}
-
-/// The best file's score over the next file's (`second`; infinite when there is none or it
-/// scored nothing, 0 when there is no best file): how decisive a ranking is.
-pub fn margin(first: Option<f64>, second: Option<f64>) -> f64 {
-    match (first, second) {
-        (None, _) => 0.0,
-        (Some(f), Some(s)) if s > 0.0 => f / s,
-        (Some(_), _) => f64::INFINITY,
-    }
-}
-
 /// One candidate's score, explained by its parts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ScoreBreakdown {
@@ -366,8 +321,8 @@ impl Weights {
             proximity: self.search_proximity,
             secondary_factor: self.secondary_factor,
             declaration_only_factor: self.declaration_only_factor,
-            // The exploration treats as decisive what the selection calls high.
-            decisive_margin: self.confidence.high,
+            // The exploration treats as decisive what the margin alone would call high.
+            decisive_margin: self.confidence.decisive_margin(),
             shape: self.shape,
         }
     }
