@@ -39,6 +39,7 @@
 #![warn(missing_docs)]
 
 pub mod db;
+pub mod evidence;
 pub mod fallback;
 pub mod model;
 pub mod packet;
