@@ -47,6 +47,10 @@ pub(crate) struct Limits {
     pub decisive_margin: f64,
 }
 
+/// The files whose places offer evidence lines: as many as a report cites (one place per
+/// file, five at most); weighing the lines of every shown file costs a query more.
+const EVIDENCE_FILES: usize = 5;
+
 /// For a caller that quotes each place's evidence ([`ExploreArgs::evidence_lines`]): the
 /// `most` strongest lines with any evidence of each place that its windows do not show,
 /// on the place's first window (the caller judges which are worth quoting: a line weaker
@@ -66,16 +70,18 @@ fn offer_evidence(
             continue;
         }
         done.push(place);
-        let shown = |l: u32| {
-            windows
-                .iter()
-                .any(|(w, _)| w.place() == place && w.lines.contains_line(l))
-        };
-        let weighed: Vec<(u32, f64)> = (place.start..=place.end).map(|l| (l, weight(l))).collect();
-        let mut strong: Vec<(u32, f64)> = weighed
-            .into_iter()
-            .filter(|&(l, w)| w > 0.0 && !shown(l))
+        let runs: Vec<LineRange> = windows
+            .iter()
+            .filter(|(w, _)| w.place() == place)
+            .map(|(w, _)| w.lines)
             .collect();
+        let shown = |l: u32| runs.iter().any(|r| r.contains_line(l));
+        // A place shown whole has nothing more to offer: its lines are not weighed.
+        if (place.start..=place.end).all(shown) {
+            continue;
+        }
+        let weighed: Vec<(u32, f64)> = (place.start..=place.end).map(|l| (l, weight(l))).collect();
+        let mut strong: Vec<(u32, f64)> = weighed.into_iter().filter(|&(_, w)| w > 0.0).collect();
         strong.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         strong.truncate(most);
         strong.sort_by_key(|x| x.0);
@@ -448,7 +454,7 @@ fn spend(planned: Vec<Planned>, ctx: &Spend, result: &mut ExploreResult) {
                 }
             }
         }
-        if evidence_lines > 0 {
+        if evidence_lines > 0 && rank < EVIDENCE_FILES {
             offer_evidence(&mut windows, lines, &weight, evidence_lines);
         }
         per_file.push(windows);
