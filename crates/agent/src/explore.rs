@@ -5,6 +5,7 @@
 
 use sightline_observe::Index;
 use sightline_observe::tools::explore_code::{ExploreArgs, MAX_FILES_CAP, MORE_FILES_SHOWN};
+use sightline_registry::selection::MAX_EVIDENCE_LINES;
 use sightline_registry::{Observation, RegistryDatabase, ToolCall};
 
 use crate::{Budgets, ChatProvider, ExploreSession, Finished, Trace};
@@ -53,6 +54,8 @@ pub fn query_exploration(query: &str, max_files: u32) -> ToolCall {
         // Nobody reads this call's text: every file worth a candidate is listed, so the
         // packet ranks them all.
         max_listed: Some(MORE_FILES_SHOWN as u32),
+        // The report quotes each place's evidence lines; the call offers them.
+        evidence_lines: MAX_EVIDENCE_LINES as u32,
         ..ExploreArgs::new(query)
     })
 }

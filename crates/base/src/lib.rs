@@ -77,5 +77,7 @@ pub use registry::{
 };
 pub use search_components::{ScoreComponents, SearchWeights};
 pub use search_shape::{EdgeWeights, SearchShape};
-pub use selection::{Action, Confidence, FlowLink, Intent, ReadTarget, SearchTarget, Selection};
+pub use selection::{
+    Action, Confidence, EvidenceLine, FlowLink, Intent, ReadTarget, SearchTarget, Selection,
+};
 pub use tool::ToolName;

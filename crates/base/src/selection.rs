@@ -111,6 +111,22 @@ pub struct FlowLink {
     pub fact: String,
     /// At most 2 lines copied verbatim from what a tool showed for this candidate.
     pub quote: String,
+    /// Lines of the place that show why it was chosen, beyond the quote: chosen by the
+    /// deterministic selection from observed text, never submitted (a model's quote is
+    /// its evidence), each checked against the line it names.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub evidence: Vec<EvidenceLine>,
+}
+
+/// One line of a candidate's observed text, by its 1-based line number in the file: what
+/// a report quotes as evidence beside a flow link's quote.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EvidenceLine {
+    /// The line's number in the file.
+    pub line: u32,
+    /// The line as the tool showed it.
+    pub text: String,
 }
 
 /// A candidate the caller should read next, and why.
@@ -171,6 +187,8 @@ pub const MAX_PRIMARY: usize = 5;
 pub const MAX_MISSING: usize = 3;
 /// Most lines a flow quote may span.
 pub const MAX_QUOTE_LINES: usize = 2;
+/// Most evidence lines a flow link may carry beside its quote.
+pub const MAX_EVIDENCE_LINES: usize = 4;
 /// Most search targets a selection may list.
 pub const MAX_SEARCH_TARGETS: usize = 4;
 /// Most read targets a selection may list.

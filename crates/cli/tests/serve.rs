@@ -108,7 +108,8 @@ fn a_client_model_runs_a_session_from_explore_code_to_submit_report() {
             "confidence": "high"
         }),
     );
-    assert!(report.contains(&format!("> {quote}")), "{report}");
+    // The quote carries its line number: validateDraft is declared on line 7.
+    assert!(report.contains(&format!("> 7 {quote}")), "{report}");
     assert_eq!(json["primary"][0]["path"], "src/handlers/save.ts");
     assert_eq!(json["action"], "read_targets");
     assert_eq!(json["read"][0]["required"], true);

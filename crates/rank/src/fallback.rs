@@ -1,5 +1,6 @@
 //! The deterministic selection used when no value model runs: the packet's best ranged
-//! candidates, flow links quoting their signature lines from observed text, and read
+//! candidates, flow links quoting their signature lines and the lines holding their
+//! evidence ([`crate::evidence`]) from observed text, and read
 //! targets for edit/debug. It judges nothing a structure cannot tell: roles are the
 //! declaration kinds, and confidence is what the ranking's margin and the best file's leads
 //! earn under the calibrated thresholds.
@@ -10,6 +11,7 @@ use sightline_registry::{
 };
 
 use crate::confidence::{ConfidenceThresholds, leads, margin};
+use crate::evidence::evidence_lines;
 use crate::model::Features;
 use crate::packet::Packet;
 
@@ -23,6 +25,12 @@ const PRIMARY_SHARE: f64 = 0.4;
 /// added ~100 characters per report for half a point of hit rate.
 const EXTRA_PRIMARY_SHARE: f64 = 0.6;
 const CORE_PRIMARY: usize = 3;
+/// Most evidence lines a place quotes beside its signature: enough to show why it was
+/// chosen, not to replace a read.
+const EVIDENCE_LINES: usize = 2;
+/// Most evidence lines the first place quotes when its margin is decisive (what the
+/// calibration calls `high`): the report should then answer without a read.
+const DECISIVE_EVIDENCE_LINES: usize = sightline_registry::selection::MAX_EVIDENCE_LINES;
 
 /// The deterministic selection for `packet`: see the module's documentation.
 /// `not_indexed` says what the index cannot see (files no registered language reads,
@@ -60,7 +68,18 @@ pub fn fallback_selection(
             break;
         }
     }
-    let flow: Vec<FlowLink> = primary.iter().filter_map(|c| flow_link(c)).collect();
+    let decisive = packet_level(packet, registry, terms, thresholds) == Confidence::High;
+    let flow: Vec<FlowLink> = primary
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let cap = match (i, decisive) {
+                (0, true) => DECISIVE_EVIDENCE_LINES,
+                _ => EVIDENCE_LINES,
+            };
+            flow_link(c, terms, cap)
+        })
+        .collect();
     let read_targets: Vec<ReadTarget> = if intent.needs_ranges() {
         primary
             .iter()
@@ -132,6 +151,24 @@ pub fn selection_confidence(
     quoted: bool,
     thresholds: &ConfidenceThresholds,
 ) -> Confidence {
+    let level = packet_level(packet, registry, terms, thresholds);
+    if !quoted {
+        Confidence::Low
+    } else if level == Confidence::High && !terms.unknown.is_empty() {
+        Confidence::Medium
+    } else {
+        level
+    }
+}
+
+/// The level the packet's [`margin`] and its best file's [`leads`] (over every candidate of
+/// the registry) earn under `thresholds`, before what the report can back.
+fn packet_level(
+    packet: &Packet,
+    registry: &Registry,
+    terms: &QueryTerms,
+    thresholds: &ConfidenceThresholds,
+) -> Confidence {
     let scores = packet.file_scores(registry);
     let Some(&(best, first)) = scores.first() else {
         return Confidence::Low;
@@ -142,38 +179,59 @@ pub fn selection_confidence(
             .map(|c| (c.path.as_str(), Features::of(c, terms))),
         best,
     );
-    let level = thresholds.level(margin(Some(first), scores.get(1).map(|s| s.1)), led);
-    if !quoted {
-        Confidence::Low
-    } else if level == Confidence::High && !terms.unknown.is_empty() {
-        Confidence::Medium
-    } else {
-        level
-    }
+    thresholds.level(margin(Some(first), scores.get(1).map(|s| s.1)), led)
 }
 
 /// A flow link quoting the candidate's first symbol's signature line, verbatim from what a
-/// tool showed.
-fn flow_link(c: &Candidate) -> Option<FlowLink> {
-    let sym = c.symbols.first()?;
-    let quote = c.observed.iter().find_map(|o| {
+/// tool showed, and up to `cap` more of its observed lines that show why it was chosen
+/// ([`evidence_lines`]). When the signature line was not shown (a window cut to its
+/// evidence), the strongest evidence line is the quote.
+fn flow_link(c: &Candidate, terms: &QueryTerms, cap: usize) -> Option<FlowLink> {
+    let why = c
+        .provenance
+        .first()
+        .map(|p| p.reason.as_str())
+        .unwrap_or("observed");
+    let Some(sym) = c.symbols.first() else {
+        // Lines outside any declaration: only their evidence can back them.
+        let mut lines = evidence_lines(c, terms, 0, cap + 1);
+        if lines.is_empty() {
+            return None;
+        }
+        let first = lines.remove(0);
+        return Some(FlowLink {
+            candidate: c.id,
+            role: String::new(),
+            fact: why.to_owned(),
+            quote: first.text.trim().to_owned(),
+            evidence: lines,
+        });
+    };
+    let signature = c.observed.iter().find_map(|o| {
         if !o.lines.contains_line(sym.line) {
             return None;
         }
         let line = o.text.lines().nth((sym.line - o.lines.start) as usize)?;
         let trimmed = line.trim();
         (!trimmed.is_empty()).then(|| trimmed.to_owned())
-    })?;
-    let why = c
-        .provenance
-        .first()
-        .map(|p| p.reason.as_str())
-        .unwrap_or("observed");
+    });
+    let (quote, evidence) = match signature {
+        Some(quote) => (quote, evidence_lines(c, terms, sym.line, cap)),
+        None => {
+            let mut lines = evidence_lines(c, terms, 0, cap + 1);
+            if lines.is_empty() {
+                return None;
+            }
+            let first = lines.remove(0);
+            (first.text.trim().to_owned(), lines)
+        }
+    };
     Some(FlowLink {
         candidate: c.id,
         role: sym.kind.clone(),
         // The kind is the link's role, printed beside it; the fact does not repeat it.
         fact: format!("{}: {}", sym.qualified, why),
         quote,
+        evidence,
     })
 }

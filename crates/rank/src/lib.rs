@@ -41,6 +41,7 @@
 
 pub mod confidence;
 pub mod db;
+pub mod evidence;
 pub mod fallback;
 pub mod model;
 pub mod packet;

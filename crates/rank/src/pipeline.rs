@@ -36,6 +36,8 @@ pub fn default_explore_args(query: &str) -> ExploreArgs {
     let mut args = ExploreArgs::new(query);
     args.max_files = explore_code::MAX_FILES_CAP;
     args.max_listed = Some(explore_code::MORE_FILES_SHOWN as u32);
+    // The deterministic report quotes each place's evidence lines; the call offers them.
+    args.evidence_lines = sightline_registry::selection::MAX_EVIDENCE_LINES as u32;
     args
 }
 

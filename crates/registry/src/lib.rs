@@ -54,5 +54,7 @@ pub use candidate::{Candidate, CandidateSymbol, ObservedText, Provenance};
 pub use id::CandidateId;
 pub use observation::{Observation, RecordedCall, ToolCall, ToolName};
 pub use registry::{Location, NoOutline, Outline, RecordObservation, Registry};
-pub use selection::{Action, Confidence, FlowLink, Intent, ReadTarget, SearchTarget, Selection};
+pub use selection::{
+    Action, Confidence, EvidenceLine, FlowLink, Intent, ReadTarget, SearchTarget, Selection,
+};
 pub use session::{Db, DbOutline, RegistryDatabase, Session, session_registry};

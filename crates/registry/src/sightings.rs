@@ -47,6 +47,25 @@ pub(crate) fn sightings(
                             text: w.text.clone(),
                         }),
                     });
+                    // The place's evidence lines the call returned beside its windows: more
+                    // text of the same place (the same candidate), for quotes.
+                    for e in &w.evidence {
+                        out.push(Sighting {
+                            path: f.path.clone(),
+                            traits: outline.path_traits(&f.path),
+                            location: Location::Lines(w.place()),
+                            range: Some(w.place()),
+                            symbols: w.symbols.iter().map(symbol).collect(),
+                            reason: w.reason.clone(),
+                            score: Some(w.score.max(f.score)),
+                            search: Some(f.components),
+                            matched_terms: f.matched_terms.clone(),
+                            text: Some(ObservedText {
+                                lines: LineRange::new(e.line, e.line),
+                                text: format!("{}\n", e.text),
+                            }),
+                        });
+                    }
                 }
             }
             for m in r.more_files.iter().take(UNREAD_FILES_SHOWN) {

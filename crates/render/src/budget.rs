@@ -1,14 +1,15 @@
 //! The hard character budget. When the report does not fit, whole optional parts are left
 //! out in a fixed order, re-rendering after each, until it fits:
 //!
-//! 1. primary places without a flow link, last first (the JSON block still lists them);
-//! 2. flow links, last first, down to the first link (a link keeps its quote: a fact
+//! 1. evidence lines beside a link's quote, last place first (the quote stays);
+//! 2. primary places without a flow link, last first (the JSON block still lists them);
+//! 3. flow links, last first, down to the first link (a link keeps its quote: a fact
 //!    without its evidence is the thing reports must not contain);
-//! 3. read lines, last first (the JSON block still lists their ranges);
-//! 4. search lines, last first;
-//! 5. missing entries, last first, then the `checked:` line;
-//! 6. the remaining flow link, then the remaining primary places, last first;
-//! 7. JSON read entries, last first, then JSON primary entries, last first.
+//! 4. read lines, last first (the JSON block still lists their ranges);
+//! 5. search lines, last first;
+//! 6. missing entries, last first, then the `checked:` line;
+//! 7. the remaining flow link, then the remaining primary places, last first;
+//! 8. JSON read entries, last first, then JSON primary entries, last first.
 //!
 //! Nothing is ever cut inside a line or a JSON value, and facts are never shortened. The
 //! header, the skip outcome and the JSON block's action and confidence always stay; a
@@ -36,6 +37,16 @@ pub(crate) fn fit(mut parts: Parts, budget_chars: usize) -> Report {
 
 /// Removes the next optional part in the fixed order; false when nothing is left to remove.
 fn drop_next(p: &mut Parts) -> bool {
+    if let Some(item) = p
+        .flow
+        .iter_mut()
+        .rev()
+        .find(|f| f.quote.iter().any(|q| q.evidence))
+        && let Some(i) = item.quote.iter().rposition(|q| q.evidence)
+    {
+        item.quote.remove(i);
+        return true;
+    }
     let unlinked = p
         .primary
         .iter()

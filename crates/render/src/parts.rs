@@ -29,8 +29,57 @@ pub(crate) struct FlowItem {
     pub place: Place,
     pub role: String,
     pub fact: String,
-    /// The verified quote's lines, as matched (whitespace-normalized).
-    pub quote: Vec<String>,
+    /// The verified quote's lines, as matched (whitespace-normalized), then its verified
+    /// evidence lines; in line order when every line's number is known.
+    pub quote: Vec<QuoteLine>,
+}
+
+/// One quoted line of a place, with its number in the file when it can be placed.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct QuoteLine {
+    pub line: Option<u32>,
+    pub text: String,
+    /// An evidence line beside the quote: the budget leaves these out first.
+    pub evidence: bool,
+}
+
+/// A flow link's quote lines, numbered where they can be placed, and its evidence lines
+/// that verify (render states only what checks out, whatever validation kept).
+fn quote_lines(link: &sightline_base::FlowLink, c: &Candidate) -> Option<Vec<QuoteLine>> {
+    let lines = quote::verify(&link.quote, c).ok()?;
+    let start = quote::locate(&lines, c);
+    let mut out: Vec<QuoteLine> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(k, text)| QuoteLine {
+            line: start.map(|s| s + k as u32),
+            text,
+            evidence: false,
+        })
+        .collect();
+    for e in &link.evidence {
+        if let Ok(text) = quote::verify_line(e, c)
+            && !out.iter().any(|q| q.line == Some(e.line))
+        {
+            out.push(QuoteLine {
+                line: Some(e.line),
+                text,
+                evidence: true,
+            });
+        }
+    }
+    if out.iter().all(|q| q.line.is_some()) {
+        out.sort_by_key(|q| q.line);
+    }
+    Some(out)
+}
+
+impl FlowItem {
+    /// How many verified quotes the item shows: its quote and each evidence line.
+    pub fn quotes(&self) -> usize {
+        usize::from(self.quote.iter().any(|q| !q.evidence))
+            + self.quote.iter().filter(|q| q.evidence).count()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -92,7 +141,7 @@ impl Parts {
             .iter()
             .filter_map(|l| {
                 let c = registry.get(l.candidate)?;
-                let quote = quote::verify(&l.quote, c).ok()?;
+                let quote = quote_lines(l, c)?;
                 Some(FlowItem {
                     place: Place::of(c),
                     role: one_line(&l.role),
@@ -116,7 +165,7 @@ impl Parts {
                     .unwrap_or_default(),
             });
         }
-        let checked = checked_line(validated, flow.len());
+        let checked = checked_line(validated, flow.iter().map(FlowItem::quotes).sum());
         let kept = sel.read_targets.iter().filter_map(|t| {
             let c = registry.get(t.candidate)?;
             c.range?;

@@ -4,11 +4,12 @@
 //! query: <query> | intent: edit | confidence: medium | action: read_targets
 //! primary:
 //! 1. src/a.ts:18-44 (entry) - fact          the primary places, in the submitted order;
-//! > quote line                               a place in the flow shows its links
+//! > 18 quote line                            a place in the flow shows its links, each
+//! > 31 evidence line                         quoted line with its number
 //! 2. src/c.ts:1-5 - label · read (required): purpose
 //! flow: 3 → 1                                the flow's order, when it says more than 1, 2, …
 //! 3. src/b.ts:60-70 (handler) - fact         flow places that are not primary
-//! > quote line
+//! > 60 quote line
 //! missing: x; y
 //! read:
 //! 4. src/d.ts:3-9 - purpose (required)
@@ -30,7 +31,7 @@ use std::fmt::Write as _;
 
 use sightline_base::Action;
 
-use crate::parts::{Parts, Place, ReadItem};
+use crate::parts::{Parts, Place, QuoteLine, ReadItem};
 
 /// Longest query echoed in the header; the query is the caller's, the rest is the budget's.
 const MAX_QUERY_CHARS: usize = 200;
@@ -124,6 +125,29 @@ fn flow_order(parts: &Parts, places: &[&Place]) -> Option<String> {
     Some(shown.join(" → "))
 }
 
+/// A place's quoted lines, each `> 57 text` with its line number (right-aligned to the
+/// widest) where it is known, so a reader can cite it or read around it without counting;
+/// the indentation common to the lines is dropped (quotes verify with whitespace collapsed,
+/// so a line copied from here still checks out). A gap in the numbers is all that marks
+/// the lines left out between two.
+fn write_quote(out: &mut String, lines: &[QuoteLine]) {
+    let width = lines
+        .iter()
+        .filter_map(|q| q.line)
+        .map(|n| n.to_string().len())
+        .max()
+        .unwrap_or(0);
+    let indent = |t: &str| t.chars().take_while(|c| c.is_whitespace()).count();
+    let common = lines.iter().map(|q| indent(&q.text)).min().unwrap_or(0);
+    for q in lines {
+        let text: String = q.text.chars().skip(common).collect();
+        let _ = match q.line {
+            Some(n) => writeln!(out, "> {n:>width$} {text}"),
+            None => writeln!(out, "> {text}"),
+        };
+    }
+}
+
 /// The whole report text for `parts`, and where its machine block starts in it.
 pub(crate) fn write(parts: &Parts) -> (String, usize) {
     let mut out = header(parts);
@@ -189,14 +213,10 @@ pub(crate) fn write(parts: &Parts) -> (String, usize) {
                     "{n}. {loc}{}{mark}",
                     tail(Some(&first.role), &first.fact)
                 );
-                for line in &first.quote {
-                    let _ = writeln!(out, "> {line}");
-                }
+                write_quote(&mut out, &first.quote);
                 for link in rest {
                     let _ = writeln!(out, "  {}", tail(Some(&link.role), &link.fact).trim_start());
-                    for line in &link.quote {
-                        let _ = writeln!(out, "> {line}");
-                    }
+                    write_quote(&mut out, &link.quote);
                 }
             }
             None => {

@@ -330,3 +330,62 @@ proptest! {
         prop_assert_eq!(rendered, submitted, "{}", report.text);
     }
 }
+
+/// Evidence lines are numbered, follow their link's quote in line order, and are the
+/// first thing a tight budget leaves out (the quote stays).
+#[test]
+fn evidence_lines_are_numbered_and_leave_first() {
+    use sightline_registry::EvidenceLine;
+    let mut sel = selection(Action::AnswerFromReport, Confidence::Low);
+    sel.primary = vec![id(1)];
+    let mut l = link(
+        1,
+        "entry",
+        "routes",
+        "export function buildRoutes(router: Router) {",
+    );
+    l.evidence = vec![
+        EvidenceLine {
+            line: 6,
+            text: "  router.add(\"/queue/:id\", openQueue);".to_owned(),
+        },
+        EvidenceLine {
+            line: 11,
+            text: "  return loadQueue(id);".to_owned(),
+        },
+    ];
+    sel.flow = vec![l];
+    let v = validated(&sel, Intent::Explain);
+    let full = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    assert!(
+        full.text.contains(
+            ">  4 export function buildRoutes(router: Router) {\n\
+             >  6   router.add(\"/queue/:id\", openQueue);\n\
+             > 11   return loadQueue(id);\n"
+        ),
+        "{}",
+        full.text
+    );
+    assert!(
+        full.text.contains("checked: 3 of 3 quotes verified"),
+        "{}",
+        full.text
+    );
+    let tight = render_report(
+        "q",
+        Intent::Explain,
+        &v,
+        &registry(),
+        full.text.chars().count() - 1,
+    );
+    assert!(
+        tight.text.contains("> 6   router.add") && !tight.text.contains("loadQueue(id);"),
+        "{}",
+        tight.text
+    );
+    assert!(
+        tight.text.contains("> 4 export function buildRoutes"),
+        "{}",
+        tight.text
+    );
+}

@@ -67,6 +67,20 @@ fn clamp_lengths(pass: &mut Pass, budget: &Budget) {
             None => Ok(()),
         }
     });
+    // An evidence line is a quote of one line: the same length limit.
+    for link in &mut sel.flow {
+        let id = link.candidate;
+        retain_or_record(&mut link.evidence, &mut pass.drops, |e, _| {
+            match too_long("evidence line", chars(&e.text), budget.max_quote_chars) {
+                Some(r) => Err(drop_of(
+                    Rule::TooLong,
+                    format!("flow link {id} line {}", e.line),
+                    r,
+                )),
+                None => Ok(()),
+            }
+        });
+    }
     retain_or_record(
         &mut sel.read_targets,
         &mut pass.drops,

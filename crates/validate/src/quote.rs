@@ -4,8 +4,8 @@
 //! `42| code`, `42: code`) are stripped. It is matched against the untruncated observed
 //! text, never against a rendering.
 
-use sightline_base::Candidate;
-use sightline_base::selection::MAX_QUOTE_LINES;
+use sightline_base::selection::{MAX_EVIDENCE_LINES, MAX_QUOTE_LINES};
+use sightline_base::{Candidate, EvidenceLine};
 
 /// Why a quote was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,6 +197,123 @@ pub fn verify(quote: &str, candidate: &Candidate) -> Result<Vec<String>, QuoteEr
     } else {
         QuoteError::NotObserved
     })
+}
+
+/// The observed line `line` of `candidate`, within its range, as the tool showed it.
+fn observed_line(candidate: &Candidate, line: u32) -> Option<&str> {
+    if !candidate.range?.contains_line(line) {
+        return None;
+    }
+    candidate.observed.iter().find_map(|o| {
+        if !o.lines.contains_line(line) {
+            return None;
+        }
+        o.text.lines().nth((line - o.lines.start) as usize)
+    })
+}
+
+/// Checks an evidence line against `candidate`: the line it names lies in the candidate's
+/// range, a tool showed it, and it reads as `evidence.text` (whitespace collapsed) with a
+/// letter or digit in it. Returns the line as observed, trailing space trimmed.
+pub fn verify_line(evidence: &EvidenceLine, candidate: &Candidate) -> Result<String, QuoteError> {
+    let wanted = normalize(&evidence.text);
+    if wanted.is_empty() {
+        return Err(QuoteError::Empty);
+    }
+    let raw = observed_line(candidate, evidence.line).ok_or(QuoteError::NotObserved)?;
+    if normalize(raw) != wanted {
+        return Err(QuoteError::NotObserved);
+    }
+    if !wanted.chars().any(char::is_alphanumeric) {
+        return Err(QuoteError::NotMeaningful);
+    }
+    Ok(raw.trim_end().to_owned())
+}
+
+/// The line number of a verified quote's first line ([`verify`]'s result) in `candidate`:
+/// the first line within its range whose observed text is (for a whole line) or holds (for
+/// part of one) that line, followed by the quote's other lines. `None` when it cannot be
+/// placed on observed lines (a quote joined across a line break mid-line).
+pub fn locate(lines: &[String], candidate: &Candidate) -> Option<u32> {
+    let range = candidate.range?;
+    let first = normalize(lines.first()?);
+    let fits = |at: u32| {
+        lines.iter().enumerate().all(|(k, l)| {
+            let Some(raw) = observed_line(candidate, at + k as u32) else {
+                return false;
+            };
+            let (raw, l) = (normalize(raw), normalize(l));
+            if k == 0 {
+                raw.contains(&l)
+            } else {
+                raw == l || raw.starts_with(&l)
+            }
+        })
+    };
+    let mut starts: Vec<u32> = candidate
+        .observed
+        .iter()
+        .flat_map(|o| {
+            (o.lines.start..)
+                .zip(o.text.lines())
+                .filter(|(_, raw)| normalize(raw).contains(&first))
+                .map(|(n, _)| n)
+        })
+        .filter(|&n| range.contains_line(n))
+        .collect();
+    starts.sort_unstable();
+    starts.into_iter().find(|&n| fits(n))
+}
+
+/// Rule 2c: drops evidence lines that do not check out against their link's candidate
+/// ([`verify_line`]), repeat the quote or another line, or pass
+/// [`MAX_EVIDENCE_LINES`]. Runs after narrowing, so the lines are checked against the
+/// candidate the link finally cites.
+pub(crate) fn drop_unverified_evidence(
+    pass: &mut crate::pass::Pass,
+    registry: &sightline_base::Registry,
+) {
+    use crate::outcome::Rule;
+    use crate::pass::drop_of;
+    for link in &mut pass.sel.flow {
+        if link.evidence.is_empty() {
+            continue;
+        }
+        let c = registry.get(link.candidate);
+        let quoted: Option<(u32, usize)> = c.and_then(|c| {
+            let lines = verify(&link.quote, c).ok()?;
+            Some((locate(&lines, c)?, lines.len()))
+        });
+        let mut kept: Vec<EvidenceLine> = Vec::new();
+        for e in link.evidence.drain(..) {
+            let what = format!("flow link {} line {}", link.candidate, e.line);
+            let checked = match c {
+                Some(c) => verify_line(&e, c),
+                None => Err(QuoteError::NotObserved),
+            };
+            let repeated = kept.iter().any(|k| k.line == e.line)
+                || quoted.is_some_and(|(at, n)| (at..at + n as u32).contains(&e.line));
+            let dropped = match checked {
+                Err(err) => Some(drop_of(Rule::QuoteUnverified, what, err.reason())),
+                Ok(_) if repeated => Some(drop_of(
+                    Rule::Duplicate,
+                    what,
+                    "the line is already quoted for this place",
+                )),
+                Ok(_) if kept.len() >= MAX_EVIDENCE_LINES => Some(drop_of(
+                    Rule::OverCount,
+                    what,
+                    format!("at most {MAX_EVIDENCE_LINES} evidence lines per place"),
+                )),
+                Ok(_) => None,
+            };
+            match dropped {
+                Some(d) => pass.drops.push(d),
+                None => kept.push(e),
+            }
+        }
+        link.evidence = kept;
+    }
 }
 
 /// Rule 2: drops flow links whose quote does not check out against their candidate.

@@ -17,8 +17,9 @@ const DELETED: &str = "the file was deleted or became unreadable after it was ob
 const CHANGED: &str = "the file changed after it was observed and no longer holds the quote";
 
 pub(crate) fn drop_stale(pass: &mut Pass, registry: &Registry, read_now: ReadNow) {
-    // Each cited file is read once, whitespace-normalised like quotes are.
-    let mut now: HashMap<&str, Option<String>> = HashMap::new();
+    // Each cited file is read once; kept as read (evidence lines are checked by number)
+    // and whitespace-normalised like quotes are.
+    let mut now: HashMap<&str, Option<(String, String)>> = HashMap::new();
     let cited = pass
         .sel
         .primary
@@ -29,7 +30,7 @@ pub(crate) fn drop_stale(pass: &mut Pass, registry: &Registry, read_now: ReadNow
     for id in cited {
         if let Some(c) = registry.get(id) {
             now.entry(c.path.as_str())
-                .or_insert_with(|| read_now(&c.path).map(|t| normalize(&t)));
+                .or_insert_with(|| read_now(&c.path).map(|t| (normalize(&t), t)));
         }
     }
     let deleted = |id: CandidateId| {
@@ -64,7 +65,7 @@ pub(crate) fn drop_stale(pass: &mut Pass, registry: &Registry, read_now: ReadNow
         let Some(c) = registry.get(l.candidate) else {
             return Ok(());
         };
-        let Some(Some(text)) = now.get(c.path.as_str()) else {
+        let Some(Some((text, _))) = now.get(c.path.as_str()) else {
             return Ok(());
         };
         // Quotes that do not verify at all are the quote rule's to drop. The matched lines
@@ -76,4 +77,25 @@ pub(crate) fn drop_stale(pass: &mut Pass, registry: &Registry, read_now: ReadNow
             _ => Ok(()),
         }
     });
+    // An evidence line names its line: the file must still read so there.
+    for link in &mut pass.sel.flow {
+        let Some(Some((_, raw))) = registry
+            .get(link.candidate)
+            .and_then(|c| now.get(c.path.as_str()))
+        else {
+            continue;
+        };
+        let candidate = link.candidate;
+        retain_or_record(&mut link.evidence, &mut pass.drops, |e, _| {
+            let current = raw.lines().nth(e.line.saturating_sub(1) as usize);
+            match current.is_some_and(|l| e.line > 0 && normalize(l) == normalize(&e.text)) {
+                true => Ok(()),
+                false => Err(drop_of(
+                    Rule::StaleFile,
+                    format!("flow link {candidate} line {}", e.line),
+                    CHANGED,
+                )),
+            }
+        });
+    }
 }

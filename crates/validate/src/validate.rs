@@ -134,6 +134,7 @@ fn run_rules(
     scope::drop_foreign_scopes(&mut pass, registry);
     quote::drop_unverified(&mut pass, registry);
     narrow::narrow_to_declarations(&mut pass, registry);
+    quote::drop_unverified_evidence(&mut pass, registry);
     clamp::clamp(&mut pass, registry, budget);
     intent::fit_action(&mut pass, intent);
     confidence::lower_confidence(&mut pass);

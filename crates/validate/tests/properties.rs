@@ -5,7 +5,7 @@ mod support;
 
 use proptest::prelude::*;
 use sightline_registry::selection::{
-    MAX_FLOW, MAX_MISSING, MAX_PRIMARY, MAX_READ_TARGETS, MAX_SEARCH_TARGETS,
+    MAX_EVIDENCE_LINES, MAX_FLOW, MAX_MISSING, MAX_PRIMARY, MAX_READ_TARGETS, MAX_SEARCH_TARGETS,
 };
 use sightline_registry::{Action, Confidence, Selection};
 use sightline_validate::{Budget, validate};
@@ -71,6 +71,27 @@ proptest! {
         for l in &out.flow {
             let c = registry.get(l.candidate);
             prop_assert!(c.is_some_and(|c| sightline_validate::quote::verify(&l.quote, c).is_ok()));
+            // Every evidence line left lies in its candidate's range and reads, at the line
+            // it names, as the candidate's observed text does there.
+            prop_assert!(l.evidence.len() <= MAX_EVIDENCE_LINES);
+            for e in &l.evidence {
+                let c = c.expect("checked above");
+                prop_assert!(c.range.is_some_and(|r| r.contains_line(e.line)));
+                let at = c.observed.iter().find_map(|o| {
+                    o.text.lines().nth(e.line.checked_sub(o.lines.start)? as usize)
+                });
+                prop_assert_eq!(
+                    at.map(sightline_validate::quote::normalize),
+                    Some(sightline_validate::quote::normalize(&e.text))
+                );
+            }
+        }
+        // Evidence is only ever removed: what is left of a link's lines was submitted, in order.
+        if !v.fell_back {
+            for o in &out.flow {
+                let submitted = sel.flow.iter().filter(|i| (&i.role, &i.fact, &i.quote) == (&o.role, &o.fact, &o.quote));
+                prop_assert!(submitted.into_iter().any(|i| is_subsequence(&o.evidence, &i.evidence)));
+            }
         }
         prop_assert!(out.primary.len() <= MAX_PRIMARY && out.flow.len() <= MAX_FLOW && out.missing.len() <= MAX_MISSING);
         prop_assert!(out.read_targets.len() <= MAX_READ_TARGETS && out.search_targets.len() <= MAX_SEARCH_TARGETS);
@@ -97,6 +118,12 @@ proptest! {
     fn parsing_round_trips(sel in strategy::arb_selection()) {
         let json = serde_json::to_string(&sel).unwrap_or_default();
         let back: Selection = sightline_validate::parse_selection(&json).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        prop_assert_eq!(back, sel);
+        // Evidence lines are the deterministic selection's own: never submitted, never
+        // written out.
+        let mut submitted = sel;
+        for l in &mut submitted.flow {
+            l.evidence.clear();
+        }
+        prop_assert_eq!(back, submitted);
     }
 }

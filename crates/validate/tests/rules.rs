@@ -641,3 +641,50 @@ fn a_quote_is_as_long_as_submitted() {
         );
     }
 }
+
+#[test]
+fn evidence_lines_must_read_so_at_the_line_they_name() {
+    use sightline_registry::EvidenceLine;
+    let line = |line: u32, text: &str| EvidenceLine {
+        line,
+        text: text.to_owned(),
+    };
+    let mut sel = selection(Action::AnswerFromReport, Confidence::Low);
+    sel.primary = vec![id(1)];
+    let mut l = link(
+        1,
+        "entry",
+        "f",
+        "export function buildRoutes(router: Router) {",
+    );
+    l.evidence = vec![
+        // As observed at line 6, whitespace aside.
+        line(6, "router.add(\"/queue/:id\",   openQueue);"),
+        // Observed, but at line 5, not 7.
+        line(7, "router.add(\"/\", Panel);"),
+        // The quote's own line, again.
+        line(4, "export function buildRoutes(router: Router) {"),
+        // Outside the candidate's range (c1 is 1-12).
+        line(31, "private handlers = new Map<string, Handler>();"),
+        // Blank.
+        line(8, "   "),
+    ];
+    sel.flow = vec![l];
+    let v = run(&sel, Intent::Explain);
+    assert_eq!(
+        rules(&v),
+        vec![
+            (Rule::QuoteUnverified, "flow link c1 line 7"),
+            (Rule::Duplicate, "flow link c1 line 4"),
+            (Rule::QuoteUnverified, "flow link c1 line 31"),
+            (Rule::QuoteUnverified, "flow link c1 line 8"),
+        ]
+    );
+    assert_eq!(
+        v.selection.flow[0].evidence,
+        vec![line(6, "router.add(\"/queue/:id\",   openQueue);")]
+    );
+    // Validating again changes nothing.
+    let again = run(&v.selection, Intent::Explain);
+    assert_eq!(again.drops, vec![]);
+}

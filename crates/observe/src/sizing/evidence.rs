@@ -90,3 +90,31 @@ impl<'a> LineEvidence<'a> {
         w + mention
     }
 }
+
+/// The query's evidence on one line, each piece once with its weight: the distinct
+/// (non-compound) query terms among the line's words, by IDF, and the known literals it
+/// holds, by their specificity. Keys are the term (`pretti`) or the literal as written
+/// (`` `must_use` `` gives `must_use`), so a caller can tell what two lines share.
+pub fn line_terms(terms: &QueryTerms, line: &str) -> Vec<(String, f64)> {
+    let openings = Openings::of(terms.terms.iter().map(|t| t.term.as_str()));
+    let mut found: Vec<(String, f64)> = Vec::new();
+    for tok in identifier_tokens(line) {
+        for_each_term_where(
+            tok,
+            |lower| openings.admit(lower),
+            |t| {
+                if let Some(q) = terms.terms.iter().find(|q| q.term == t && !q.compound)
+                    && !found.iter().any(|(k, _)| *k == q.term)
+                {
+                    found.push((q.term.clone(), q.idf));
+                }
+            },
+        );
+    }
+    for lit in terms.known_literals() {
+        if lit.occurs_in(line) && !found.iter().any(|(k, _)| *k == lit.text) {
+            found.push((lit.text.clone(), lit.idf));
+        }
+    }
+    found
+}

@@ -13,6 +13,7 @@ use crate::tools::explore_code::{
     ExploreArgs, ExploreResult, ExploredFile, PlannedFile, Window, WindowView, fit_lines,
     make_window_of, node_label, place_windows, plan_file, round_components, round3, slice_lines,
 };
+use sightline_base::EvidenceLine;
 
 use super::budget::{Bid, select};
 use super::classify::{FileSignals, FileView};
@@ -44,6 +45,57 @@ pub(crate) struct Limits {
     pub budget: usize,
     /// The margin at which the first file is the answer.
     pub decisive_margin: f64,
+}
+
+/// The files whose places offer evidence lines: as many as a report cites (one place per
+/// file, five at most); weighing the lines of every shown file costs a query more.
+const EVIDENCE_FILES: usize = 5;
+
+/// For a caller that quotes each place's evidence ([`ExploreArgs::evidence_lines`]): the
+/// `most` strongest lines with any evidence of each place that its windows do not show,
+/// on the place's first window (the caller judges which are worth quoting: a line weaker
+/// than a cut would keep may still hold a word the shown lines lack). A place wider than one read ([`MAX_PLACE_LINES`]) offers none: it is cited by
+/// its signature, and weighing every line of a long class costs a query more than one
+/// quoted line is worth.
+fn offer_evidence(
+    windows: &mut [(Window, u8)],
+    lines: &[&str],
+    weight: &dyn Fn(u32) -> f64,
+    most: usize,
+) {
+    let mut done: Vec<LineRange> = Vec::new();
+    for i in 0..windows.len() {
+        let place = windows[i].0.place();
+        if done.contains(&place) || place.len() > MAX_PLACE_LINES {
+            continue;
+        }
+        done.push(place);
+        let runs: Vec<LineRange> = windows
+            .iter()
+            .filter(|(w, _)| w.place() == place)
+            .map(|(w, _)| w.lines)
+            .collect();
+        let shown = |l: u32| runs.iter().any(|r| r.contains_line(l));
+        // A place shown whole has nothing more to offer: its lines are not weighed.
+        if (place.start..=place.end).all(shown) {
+            continue;
+        }
+        let weighed: Vec<(u32, f64)> = (place.start..=place.end).map(|l| (l, weight(l))).collect();
+        let mut strong: Vec<(u32, f64)> = weighed.into_iter().filter(|&(_, w)| w > 0.0).collect();
+        strong.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        strong.truncate(most);
+        strong.sort_by_key(|x| x.0);
+        windows[i].0.evidence = strong
+            .into_iter()
+            .filter_map(|(l, _)| {
+                let text = lines.get(l.checked_sub(1)? as usize)?;
+                Some(EvidenceLine {
+                    line: l,
+                    text: (*text).to_owned(),
+                })
+            })
+            .collect();
+    }
 }
 
 /// Fills `result.files` (and its truncation flags) for a sized exploration.
@@ -158,6 +210,7 @@ pub(crate) fn fill(
         evidence: &evidence,
         decisive: margin(&ranked) >= limits.decisive_margin,
         budget: limits.budget,
+        evidence_lines: args.evidence_lines as usize,
     };
     spend(planned, &ctx, result);
 }
@@ -170,6 +223,8 @@ struct Spend<'a> {
     /// The first file outscores the next by the decisive margin.
     decisive: bool,
     budget: usize,
+    /// Most evidence lines each place offers ([`ExploreArgs::evidence_lines`]).
+    evidence_lines: usize,
 }
 
 /// Whether declaration `i` is a family base declared in this file or one of its members.
@@ -247,6 +302,7 @@ fn spend(planned: Vec<Planned>, ctx: &Spend, result: &mut ExploreResult) {
         evidence,
         decisive,
         budget,
+        evidence_lines,
     } = *ctx;
     let lines_of: Vec<Vec<&str>> = planned.iter().map(|p| p.text.lines().collect()).collect();
     // A piece's own evidence: the best name (and literal) match among the declarations it
@@ -397,6 +453,9 @@ fn spend(planned: Vec<Planned>, ctx: &Spend, result: &mut ExploreResult) {
                     }
                 }
             }
+        }
+        if evidence_lines > 0 && rank < EVIDENCE_FILES {
+            offer_evidence(&mut windows, lines, &weight, evidence_lines);
         }
         per_file.push(windows);
     }

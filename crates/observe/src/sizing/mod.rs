@@ -36,6 +36,7 @@ pub(crate) mod spine;
 pub(crate) mod view;
 
 pub use budget::budget_chars;
+pub use evidence::line_terms;
 pub(crate) use fill::{Limits, fill};
 pub use view::signature_line;
 

@@ -4,6 +4,7 @@
 //! characters. Every window says why it was included.
 
 use serde::{Deserialize, Serialize};
+use sightline_base::EvidenceLine;
 
 use super::error::ToolError;
 use crate::db::{Db, Workspace, file_index, workspace_graph};
@@ -65,6 +66,17 @@ pub struct ExploreArgs {
     /// those scoring at least half the best, at most 8; 16 when not adaptive).
     #[serde(default)]
     pub max_listed: Option<u32>,
+    /// For a caller that quotes each place's evidence (the deterministic report): the most
+    /// lines of a place its windows do not show that each place offers as
+    /// [`Window::evidence`] (0..=8; default 0, none). Not offered to a model: a model reads
+    /// the windows' text.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(skip)]
+    pub evidence_lines: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn default_max_files() -> u32 {
@@ -101,6 +113,7 @@ impl ExploreArgs {
             adaptive: default_adaptive(),
             budget_chars: None,
             max_listed: None,
+            evidence_lines: 0,
         }
     }
 
@@ -117,6 +130,13 @@ impl ExploreArgs {
                 "max_files",
                 self.max_files,
                 "must be 1..=8",
+            ));
+        }
+        if self.evidence_lines > MAX_EVIDENCE_LINES {
+            return Err(ToolError::invalid_argument(
+                "evidence_lines",
+                self.evidence_lines,
+                "must be 0..=8",
             ));
         }
         if self
@@ -193,6 +213,12 @@ pub struct Window {
     /// Store.save`): the text shows the first of them and names the others on its line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alike: Option<String>,
+    /// The place's strongest evidence lines its windows do not show, in line order (the
+    /// first window of a place carries them; only when [`ExploreArgs::evidence_lines`]
+    /// asks). They are the file's lines as read, returned for a caller that quotes them,
+    /// and not part of the rendered text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<EvidenceLine>,
 }
 
 impl Window {
@@ -537,6 +563,7 @@ pub(crate) fn make_window_of(
         view: WindowView::Full,
         place: place.filter(|p| *p != range),
         alike: None,
+        evidence: Vec::new(),
     }
 }
 
@@ -585,6 +612,9 @@ pub(crate) fn place_windows(
         })
         .collect()
 }
+
+/// Most evidence lines a place may offer ([`ExploreArgs::evidence_lines`]).
+pub const MAX_EVIDENCE_LINES: u32 = 8;
 
 /// A line is kept in a cut when its evidence is at least this share of the place's best.
 const STRONG_LINE_SHARE: f64 = 0.5;

@@ -110,6 +110,7 @@ fn window(start: u32, text: &str, symbols: Vec<WindowSymbol>) -> Window {
         view: Default::default(),
         place: None,
         alike: None,
+        evidence: Vec::new(),
     }
 }
 
@@ -265,7 +266,23 @@ pub fn link(n: u32, role: &str, fact: &str, quote: &str) -> FlowLink {
         role: role.to_owned(),
         fact: fact.to_owned(),
         quote: quote.to_owned(),
+        evidence: Vec::new(),
     }
+}
+
+/// Every observed line of the fixture's candidates, as `(line number, text)`: evidence
+/// lines that check out against the candidate that shows them.
+pub fn observed_lines() -> Vec<(u32, String)> {
+    let registry = registry();
+    let mut out = Vec::new();
+    for c in registry.iter() {
+        for o in &c.observed {
+            for (n, text) in (o.lines.start..).zip(o.text.lines()) {
+                out.push((n, text.to_owned()));
+            }
+        }
+    }
+    out
 }
 
 pub fn read_target(n: u32, purpose: &str, required: bool) -> ReadTarget {

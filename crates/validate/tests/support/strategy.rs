@@ -4,10 +4,11 @@
 
 use proptest::prelude::*;
 use sightline_registry::{
-    Action, CandidateId, Confidence, FlowLink, Intent, ReadTarget, SearchTarget, Selection,
+    Action, CandidateId, Confidence, EvidenceLine, FlowLink, Intent, ReadTarget, SearchTarget,
+    Selection,
 };
 
-use super::fixture::{KNOWN, unverified_quotes, verified_quotes};
+use super::fixture::{KNOWN, observed_lines, unverified_quotes, verified_quotes};
 
 pub fn arb_id() -> impl Strategy<Value = CandidateId> {
     // 0 and everything past KNOWN are unknown.
@@ -65,12 +66,29 @@ pub fn arb_link() -> impl Strategy<Value = FlowLink> {
         2 => (arb_id(), any_pool).prop_map(|(id, (_, q))| (id, q)),
         1 => (arb_id(), "[a-z(){}; ]{0,40}"),
     ];
-    (quote_and_id, arb_role(), arb_text()).prop_map(|((candidate, quote), role, fact)| FlowLink {
-        candidate,
-        role,
-        fact,
-        quote,
-    })
+    (quote_and_id, arb_role(), arb_text(), arb_evidence()).prop_map(
+        |((candidate, quote), role, fact, evidence)| FlowLink {
+            candidate,
+            role,
+            fact,
+            quote,
+            evidence,
+        },
+    )
+}
+
+/// Evidence lines: observed lines at their own numbers (which check out only against the
+/// candidate that shows them), at a number off by one, blank, or never observed; sometimes
+/// past the limit.
+pub fn arb_evidence() -> impl Strategy<Value = Vec<EvidenceLine>> {
+    let observed = proptest::sample::select(observed_lines());
+    let line = prop_oneof![
+        4 => observed.clone().prop_map(|(line, text)| EvidenceLine { line, text }),
+        1 => observed.prop_map(|(line, text)| EvidenceLine { line: line + 1, text }),
+        1 => (0u32..80).prop_map(|line| EvidenceLine { line, text: "  ".to_owned() }),
+        1 => (0u32..80, "[a-z(){}; ]{1,30}").prop_map(|(line, text)| EvidenceLine { line, text }),
+    ];
+    proptest::collection::vec(line, 0..7)
 }
 
 pub fn arb_read() -> impl Strategy<Value = ReadTarget> {
