@@ -44,16 +44,22 @@ pub(crate) struct Proximity<'q> {
     memo: RefCell<FxHashMap<Box<str>, u64>>,
 }
 
+/// The terms proximity tracks, with their IDF: the query's single-word terms, at most
+/// [`MAX_TERMS`].
+fn tracked_terms(terms: &QueryTerms) -> Vec<(&str, f64)> {
+    terms
+        .terms
+        .iter()
+        .filter(|t| !t.compound)
+        .take(MAX_TERMS)
+        .map(|t| (t.term.as_str(), t.idf))
+        .collect()
+}
+
 impl<'q> Proximity<'q> {
     /// The scorer of `terms`' proximity; `None` when the query tracks no term.
     pub(crate) fn new(terms: &'q QueryTerms) -> Option<Proximity<'q>> {
-        let tracked: Vec<(&str, f64)> = terms
-            .terms
-            .iter()
-            .filter(|t| !t.compound)
-            .take(MAX_TERMS)
-            .map(|t| (t.term.as_str(), t.idf))
-            .collect();
+        let tracked = tracked_terms(terms);
         if tracked.is_empty() {
             return None;
         }
@@ -269,13 +275,7 @@ mod tests {
     /// stem of one of them less its last letter, ASCII case folded, counts none), and the
     /// first best window of [`RUN_LINES`] lines ending at a line holding a term.
     fn reference(text: &str, terms: &QueryTerms) -> Option<(f64, LineRange)> {
-        let tracked: Vec<(&str, f64)> = terms
-            .terms
-            .iter()
-            .filter(|t| !t.compound)
-            .take(MAX_TERMS)
-            .map(|t| (t.term.as_str(), t.idf))
-            .collect();
+        let tracked = tracked_terms(terms);
         if tracked.is_empty() {
             return None;
         }

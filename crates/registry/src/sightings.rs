@@ -32,7 +32,7 @@ pub(crate) fn sightings(
                 for w in &f.windows {
                     // A signature line or a cut window stands for its place: the place is
                     // the candidate, the lines shown its observed text.
-                    out.push(Sighting {
+                    let place = |lines: LineRange, text: String| Sighting {
                         path: f.path.clone(),
                         traits: outline.path_traits(&f.path),
                         location: Location::Lines(w.place()),
@@ -42,29 +42,16 @@ pub(crate) fn sightings(
                         score: Some(w.score.max(f.score)),
                         search: Some(f.components),
                         matched_terms: f.matched_terms.clone(),
-                        text: Some(ObservedText {
-                            lines: w.lines,
-                            text: w.text.clone(),
-                        }),
-                    });
+                        text: Some(ObservedText { lines, text }),
+                    };
+                    out.push(place(w.lines, w.text.clone()));
                     // The place's evidence lines the call returned beside its windows: more
                     // text of the same place (the same candidate), for quotes.
                     for e in &w.evidence {
-                        out.push(Sighting {
-                            path: f.path.clone(),
-                            traits: outline.path_traits(&f.path),
-                            location: Location::Lines(w.place()),
-                            range: Some(w.place()),
-                            symbols: w.symbols.iter().map(symbol).collect(),
-                            reason: w.reason.clone(),
-                            score: Some(w.score.max(f.score)),
-                            search: Some(f.components),
-                            matched_terms: f.matched_terms.clone(),
-                            text: Some(ObservedText {
-                                lines: LineRange::new(e.line, e.line),
-                                text: format!("{}\n", e.text),
-                            }),
-                        });
+                        out.push(place(
+                            LineRange::new(e.line, e.line),
+                            format!("{}\n", e.text),
+                        ));
                     }
                 }
             }
