@@ -238,7 +238,7 @@ impl GrepResult {
             let at_least = if self.totals_capped { "at least " } else { "" };
             let _ = writeln!(
                 out,
-                "{at_least}{} more lines in secondary files (`secondary: true` prints them):",
+                "{at_least}{} more lines in other files (`secondary: true` prints them):",
                 self.folded_matches
             );
             super::grep_render::render_file_counts(&mut out, &self.folded);
