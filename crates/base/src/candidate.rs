@@ -83,6 +83,16 @@ impl Candidate {
         !self.observed.is_empty()
     }
 
+    /// Line `line` of the file as a tool showed it for this candidate, if one did.
+    pub fn observed_line(&self, line: u32) -> Option<&str> {
+        self.observed.iter().find_map(|o| {
+            if !o.lines.contains_line(line) {
+                return None;
+            }
+            o.text.lines().nth((line - o.lines.start) as usize)
+        })
+    }
+
     /// A short label: the first symbol's qualified name, else the file name.
     pub fn label(&self) -> &str {
         self.symbols

@@ -6,7 +6,7 @@
 //! A query reads the text of its best [`PROXIMITY_FILES`] files, so what does not depend
 //! on the file is prepared once per query ([`Proximity::new`]): the tracked terms, their
 //! openings, one case-insensitive searcher for their stems, and a memo of each subword's
-//! terms. A file is then searched in place (no lowercase copy, no list of its lines), and
+//! terms. A file is then searched in one reused lowercase buffer (no list of its lines), and
 //! only the lines that may hold a term are tokenised.
 
 use std::cell::RefCell;

@@ -192,32 +192,17 @@ fn flow_link(c: &Candidate, terms: &QueryTerms, cap: usize) -> Option<FlowLink> 
         .first()
         .map(|p| p.reason.as_str())
         .unwrap_or("observed");
-    let Some(sym) = c.symbols.first() else {
-        // Lines outside any declaration: only their evidence can back them.
-        let mut lines = evidence_lines(c, terms, 0, cap + 1);
-        if lines.is_empty() {
-            return None;
-        }
-        let first = lines.remove(0);
-        return Some(FlowLink {
-            candidate: c.id,
-            role: String::new(),
-            fact: why.to_owned(),
-            quote: first.text.trim().to_owned(),
-            evidence: lines,
-        });
-    };
-    let signature = c.observed.iter().find_map(|o| {
-        if !o.lines.contains_line(sym.line) {
-            return None;
-        }
-        let line = o.text.lines().nth((sym.line - o.lines.start) as usize)?;
-        let trimmed = line.trim();
-        (!trimmed.is_empty()).then(|| trimmed.to_owned())
-    });
-    let (quote, evidence) = match signature {
-        Some(quote) => (quote, evidence_lines(c, terms, sym.line, cap)),
-        None => {
+    let sym = c.symbols.first();
+    let signature = sym
+        .and_then(|sym| c.observed_line(sym.line))
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(str::to_owned);
+    let (quote, evidence) = match (signature, sym) {
+        (Some(quote), Some(sym)) => (quote, evidence_lines(c, terms, sym.line, cap)),
+        // Lines outside any declaration, or a signature no tool showed: only their evidence
+        // can back them.
+        _ => {
             let mut lines = evidence_lines(c, terms, 0, cap + 1);
             if lines.is_empty() {
                 return None;
@@ -228,9 +213,12 @@ fn flow_link(c: &Candidate, terms: &QueryTerms, cap: usize) -> Option<FlowLink> 
     };
     Some(FlowLink {
         candidate: c.id,
-        role: sym.kind.clone(),
+        role: sym.map(|s| s.kind.clone()).unwrap_or_default(),
         // The kind is the link's role, printed beside it; the fact does not repeat it.
-        fact: format!("{}: {}", sym.qualified, why),
+        fact: match sym {
+            Some(sym) => format!("{}: {}", sym.qualified, why),
+            None => why.to_owned(),
+        },
         quote,
         evidence,
     })

@@ -204,12 +204,7 @@ fn observed_line(candidate: &Candidate, line: u32) -> Option<&str> {
     if !candidate.range?.contains_line(line) {
         return None;
     }
-    candidate.observed.iter().find_map(|o| {
-        if !o.lines.contains_line(line) {
-            return None;
-        }
-        o.text.lines().nth((line - o.lines.start) as usize)
-    })
+    candidate.observed_line(line)
 }
 
 /// Checks an evidence line against `candidate`: the line it names lies in the candidate's
