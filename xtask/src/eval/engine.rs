@@ -29,7 +29,7 @@ pub struct EngineRun {
     /// Every candidate the exploration registered, with the rank model's features: what
     /// `cargo xtask fit` learns the weights from.
     pub candidates: Vec<CandidateFeatures>,
-    /// Query words the repository never uses (they cap the selection's confidence).
+    /// Query words the repository never uses.
     pub unknown_words: usize,
 }
 

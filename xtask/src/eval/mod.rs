@@ -132,7 +132,7 @@ pub struct TaskResult {
     /// The engine's candidates with their rank features (in `--json` output, for `fit`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<engine::CandidateFeatures>,
-    /// Query words the repository never uses (for `fit`'s confidence calibration).
+    /// Query words the repository never uses (to study how they bear on the confidence).
     #[serde(default)]
     pub unknown_words: usize,
 }
@@ -206,7 +206,6 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
             repo: r.repo.clone(),
             gold_files: r.gold_files.clone(),
             candidates: r.candidates.clone(),
-            unknown_words: r.unknown_words,
         })
         .collect();
     match crate::fit::leave_one_repository_out(fit_tasks) {
