@@ -307,13 +307,7 @@ impl ExploreSession {
             &Budget::default(),
             &read_now,
         );
-        let report = render_report(
-            &self.query,
-            self.intent,
-            &validated,
-            &run.registry,
-            self.report_budget,
-        );
+        let report = render_report(&validated, &run.registry, self.report_budget);
         Finished { validated, report }
     }
 

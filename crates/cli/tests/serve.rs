@@ -215,7 +215,7 @@ fn explore_returns_a_report_whose_paths_exist() {
         "explore",
         json!({"query": "validateDraft handleSave", "intent": "edit"}),
     );
-    assert!(report.starts_with("query:"), "{report}");
+    assert!(report.starts_with("confidence: "), "{report}");
     assert!(report.chars().count() <= 2_500, "{report}");
     let primary = json["primary"].as_array().unwrap();
     assert!(!primary.is_empty(), "{report}");

@@ -2,7 +2,7 @@
 //! candidate IDs. It is the only place that writes paths and ranges, and it looks every one
 //! up in the registry; nothing is ever copied from the selection's free text.
 //!
-//! Contract: [`render_report`] takes the query, the intent, a
+//! Contract: [`render_report`] takes a
 //! [`Validated`](sightline_validate::Validated) selection and the session's
 //! [`Registry`](sightline_base::Registry), and returns a [`Report`]: text of at most
 //! `budget_chars` characters ([`DEFAULT_BUDGET_CHARS`] by default) ending in a fenced
@@ -47,8 +47,7 @@
 //! }"#).unwrap();
 //! let validated = validate(&selection, &registry, Intent::Edit, &selection, &Budget::default());
 //!
-//! let report = render_report("where is a record saved", Intent::Edit, &validated, &registry,
-//!     DEFAULT_BUDGET_CHARS);
+//! let report = render_report(&validated, &registry, DEFAULT_BUDGET_CHARS);
 //! assert!(report.text.chars().count() <= DEFAULT_BUDGET_CHARS);
 //! assert!(report.text.contains("src/handlers/save.ts:12-30"));
 //! assert_eq!((report.json.read[0].start, report.json.read[0].end), (12, 30));
@@ -64,7 +63,7 @@ mod text;
 pub use budget::DEFAULT_BUDGET_CHARS;
 pub use json::{BlockJson, BlockPlace, JsonPlace, JsonRead, ReportJson, render_json};
 
-use sightline_base::{Intent, Registry};
+use sightline_base::Registry;
 use sightline_validate::Validated;
 
 /// A rendered report: the text for the agent (its JSON block is `json`).
@@ -89,13 +88,7 @@ impl Report {
 
 /// Renders the report for `validated`, at most `budget_chars` characters (see
 /// [`budget`](crate::budget) for what is left out first when it does not fit).
-pub fn render_report(
-    query: &str,
-    intent: Intent,
-    validated: &Validated,
-    registry: &Registry,
-    budget_chars: usize,
-) -> Report {
-    let parts = parts::Parts::collect(query, intent, validated, registry);
+pub fn render_report(validated: &Validated, registry: &Registry, budget_chars: usize) -> Report {
+    let parts = parts::Parts::collect(validated, registry);
     budget::fit(parts, budget_chars)
 }

@@ -3,7 +3,7 @@
 //! states what was observed.
 
 use sightline_base::LineRange;
-use sightline_base::{Action, Candidate, Confidence, Intent, Registry};
+use sightline_base::{Action, Candidate, Confidence, Registry};
 use sightline_validate::{DroppedRead, Rule, Validated, quote};
 
 use crate::json::{JsonPlace, JsonRead, ReportJson};
@@ -107,8 +107,6 @@ pub(crate) struct SearchItem {
 /// Everything the report may show; the budget removes from these lists.
 #[derive(Clone, Debug)]
 pub(crate) struct Parts {
-    pub query: String,
-    pub intent: Intent,
     pub action: Action,
     pub confidence: Confidence,
     pub flow: Vec<FlowItem>,
@@ -129,12 +127,7 @@ pub(crate) fn one_line(s: &str) -> String {
 }
 
 impl Parts {
-    pub fn collect(
-        query: &str,
-        intent: Intent,
-        validated: &Validated,
-        registry: &Registry,
-    ) -> Parts {
+    pub fn collect(validated: &Validated, registry: &Registry) -> Parts {
         let sel = &validated.selection;
         let flow: Vec<FlowItem> = sel
             .flow
@@ -187,8 +180,6 @@ impl Parts {
             .filter(|s| !s.term.is_empty())
             .collect();
         Parts {
-            query: one_line(query),
-            intent,
             action: sel.action,
             confidence: sel.confidence,
             flow,

@@ -1,7 +1,7 @@
 //! The report text. Layout (the last part is a fenced `json` block):
 //!
 //! ```text
-//! query: <query> | intent: edit | confidence: medium | action: read_targets
+//! confidence: medium | action: read_targets
 //! primary:
 //! 1. src/a.ts:18-44 (entry) - fact          the primary places, in the submitted order;
 //! > 18 quote line                            a place in the flow shows its links, each
@@ -32,9 +32,6 @@ use std::fmt::Write as _;
 use sightline_base::Action;
 
 use crate::parts::{Parts, Place, QuoteLine, ReadItem};
-
-/// Longest query echoed in the header; the query is the caller's, the rest is the budget's.
-const MAX_QUERY_CHARS: usize = 200;
 
 /// The outcome line for `skip_explore_result`.
 const SKIP_LINE: &str = "nothing relevant found; proceed without it";
@@ -67,22 +64,11 @@ impl Places {
     }
 }
 
+/// The level and what to do next. The query and the intent are not echoed: the caller wrote
+/// them, and every report would pay for them again (8% of a typical one).
 fn header(parts: &Parts) -> String {
-    let q: String = if parts.query.chars().count() > MAX_QUERY_CHARS {
-        format!(
-            "{}…",
-            parts
-                .query
-                .chars()
-                .take(MAX_QUERY_CHARS)
-                .collect::<String>()
-        )
-    } else {
-        parts.query.clone()
-    };
     format!(
-        "query: {q} | intent: {} | confidence: {} | action: {}",
-        parts.intent.as_str(),
+        "confidence: {} | action: {}",
         confidence_str(parts.confidence),
         parts.action.as_str()
     )

@@ -15,13 +15,7 @@ fn validated(sel: &Selection, intent: Intent) -> Validated {
 #[test]
 fn every_item_writes_its_path_and_none_refers_back_by_number() {
     let v = validated(&good_selection(), Intent::Edit);
-    let report = render_report(
-        "how does a route open a queue",
-        Intent::Edit,
-        &v,
-        &registry(),
-        DEFAULT_BUDGET_CHARS,
-    );
+    let report = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
     let items = cited(&report.text).unwrap_or_else(|e| panic!("{e}\n{}", report.text));
     assert!(!items.is_empty());
     // A `[n]` back-reference reads like a candidate ID; every item names its path.
@@ -45,7 +39,7 @@ fn a_dropped_read_target_is_marked_in_its_place() {
     sel.read_targets
         .insert(1, read_target(98, "an invented place", true));
     let v = validated(&sel, Intent::Edit);
-    let report = render_report("q", Intent::Edit, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let report = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
     let read: Vec<&str> = report
         .text
         .lines()
@@ -90,7 +84,7 @@ fn a_dropped_read_target_is_marked_in_its_place() {
 #[test]
 fn the_json_block_matches_render_json() {
     let v = validated(&good_selection(), Intent::Locate);
-    let report = render_report("q", Intent::Locate, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let report = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
     assert_eq!(
         json_block(&report.text),
         Ok(sightline_render::BlockJson::from(&report.json))
@@ -112,7 +106,7 @@ fn unknown_ids_never_render() {
         critical_gap: None,
         dropped_reads: Vec::new(),
     };
-    let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let report = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
     assert!(
         !report.text.contains("ghost") && !report.text.contains("nothing"),
         "{}",
@@ -132,7 +126,7 @@ fn an_unverified_quote_never_renders() {
         critical_gap: None,
         dropped_reads: Vec::new(),
     };
-    let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let report = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
     assert!(
         !report.text.contains("not observed anywhere"),
         "{}",
@@ -146,10 +140,10 @@ fn skipping_renders_as_an_outcome() {
         &selection(Action::SkipExploreResult, Confidence::Low),
         Intent::Explain,
     );
-    let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let report = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
     assert_eq!(
         report.text,
-        "query: q | intent: explain | confidence: low | action: skip_explore_result\n\
+        "confidence: low | action: skip_explore_result\n\
          nothing relevant found; proceed without it\n\
          ```json\n{\"action\":\"skip_explore_result\",\"confidence\":\"low\",\"primary\":[],\"read\":[]}\n```\n"
     );
@@ -158,11 +152,11 @@ fn skipping_renders_as_an_outcome() {
 #[test]
 fn the_budget_drops_whole_parts_in_order() {
     let v = validated(&good_selection(), Intent::Edit);
-    let full = render_report("q", Intent::Edit, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let full = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
     let mut last = full.text.chars().count();
     let mut seen_flow_lines = Vec::new();
     for budget in (0..last).rev().step_by(7) {
-        let r = render_report("q", Intent::Edit, &v, &registry(), budget);
+        let r = render_report(&v, &registry(), budget);
         let len = r.text.chars().count();
         assert!(len <= last, "a smaller budget grew the report");
         last = len;
@@ -208,13 +202,7 @@ fn the_budget_drops_whole_parts_in_order() {
     }
     // Every primary place here has a flow link, so the last link goes first; the
     // primary places stay, in their order.
-    let link_gone = render_report(
-        "q",
-        Intent::Edit,
-        &v,
-        &registry(),
-        full.text.chars().count() - 1,
-    );
+    let link_gone = render_report(&v, &registry(), full.text.chars().count() - 1);
     assert!(
         !link_gone
             .text
@@ -230,25 +218,11 @@ fn the_budget_drops_whole_parts_in_order() {
         link_gone.text
     );
     // The header and the JSON block's action and confidence always stay.
-    let tiny = render_report("q", Intent::Edit, &v, &registry(), 10);
-    assert!(tiny.text.starts_with("query: q | intent: edit"));
+    let tiny = render_report(&v, &registry(), 10);
+    assert!(tiny.text.starts_with("confidence: "));
     assert_eq!(
         json_block(&tiny.text).map(|j| (j.action, j.primary.len())),
         Ok((Action::ReadTargets, 0))
-    );
-}
-
-#[test]
-fn a_long_query_is_cut_in_the_header_only() {
-    let q = "word ".repeat(200);
-    let v = validated(&good_selection(), Intent::Explain);
-    let r = render_report(&q, Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
-    assert!(r.text.chars().count() <= DEFAULT_BUDGET_CHARS);
-    assert!(
-        r.text
-            .lines()
-            .next()
-            .is_some_and(|h| h.contains("… | intent: explain"))
     );
 }
 
@@ -258,7 +232,7 @@ fn a_long_query_is_cut_in_the_header_only() {
 fn no_read_line_repeats_a_cited_place() {
     for intent in [Intent::Edit, Intent::Explain, Intent::Locate, Intent::Debug] {
         let v = validated(&good_selection(), intent);
-        let report = render_report("q", intent, &v, &registry(), DEFAULT_BUDGET_CHARS);
+        let report = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
         let body = body(&report.text);
         let (cited_part, read_part) = body.split_once("\nread:\n").unwrap_or((body, ""));
         for line in read_part.lines() {
@@ -282,7 +256,7 @@ fn the_submitted_primary_order_is_the_rendered_order() {
     let mut sel = good_selection();
     sel.primary.reverse();
     let v = validated(&sel, Intent::Explain);
-    let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let report = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
     let items = cited(&report.text).unwrap();
     let places: Vec<&str> = items.iter().take(3).map(|c| c.path.as_str()).collect();
     assert_eq!(
@@ -323,7 +297,7 @@ proptest! {
             .iter()
             .map(|c| registry().get(*c).unwrap().path.clone())
             .collect();
-        let report = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+        let report = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
         let items = cited(&report.text).unwrap_or_else(|e| panic!("{e}\n{}", report.text));
         let rendered: Vec<String> =
             items.iter().take(submitted.len()).map(|c| c.path.clone()).collect();
@@ -356,7 +330,7 @@ fn evidence_lines_are_numbered_and_leave_first() {
     ];
     sel.flow = vec![l];
     let v = validated(&sel, Intent::Explain);
-    let full = render_report("q", Intent::Explain, &v, &registry(), DEFAULT_BUDGET_CHARS);
+    let full = render_report(&v, &registry(), DEFAULT_BUDGET_CHARS);
     assert!(
         full.text.contains(
             ">  4 export function buildRoutes(router: Router) {\n\
@@ -371,13 +345,7 @@ fn evidence_lines_are_numbered_and_leave_first() {
         "{}",
         full.text
     );
-    let tight = render_report(
-        "q",
-        Intent::Explain,
-        &v,
-        &registry(),
-        full.text.chars().count() - 1,
-    );
+    let tight = render_report(&v, &registry(), full.text.chars().count() - 1);
     assert!(
         tight.text.contains("> 6   router.add") && !tight.text.contains("loadQueue(id);"),
         "{}",

@@ -22,12 +22,11 @@ proptest! {
     fn reports_only_cite_observed_places(
         sel in strategy::arb_selection(),
         intent in strategy::arb_intent(),
-        query in "[a-z ]{0,300}",
         budget in prop_oneof![3 => Just(2_500usize), 1 => 300usize..2_500],
     ) {
         let registry = fixture::registry();
         let v = validate(&sel, &registry, intent, &fixture::fallback(), &Budget::default());
-        let report = render_report(&query, intent, &v, &registry, budget);
+        let report = render_report(&v, &registry, budget);
         let text = &report.text;
 
         // The budget holds whenever it can hold the header and an empty JSON block.

@@ -7,19 +7,15 @@ use sightline_render::{DEFAULT_BUDGET_CHARS, render_report};
 use sightline_validate::{Budget, validate};
 use support::fixture::*;
 
-fn report(query: &str, intent: Intent, sel: &Selection) -> String {
+fn report(intent: Intent, sel: &Selection) -> String {
     let registry = registry();
     let v = validate(sel, &registry, intent, &fallback(), &Budget::default());
-    render_report(query, intent, &v, &registry, DEFAULT_BUDGET_CHARS).text
+    render_report(&v, &registry, DEFAULT_BUDGET_CHARS).text
 }
 
 #[test]
 fn explain() {
-    insta::assert_snapshot!(report(
-        "how does a route open a queue",
-        Intent::Explain,
-        &good_selection()
-    ));
+    insta::assert_snapshot!(report(Intent::Explain, &good_selection()));
 }
 
 #[test]
@@ -34,11 +30,7 @@ fn locate() {
         )],
         ..selection(Action::AnswerFromReport, Confidence::High)
     };
-    insta::assert_snapshot!(report(
-        "where are handlers dispatched",
-        Intent::Locate,
-        &sel
-    ));
+    insta::assert_snapshot!(report(Intent::Locate, &sel));
 }
 
 #[test]
@@ -68,11 +60,7 @@ fn edit() {
         missing: vec!["where the retry count is configured".into()],
         ..selection(Action::AnswerFromReport, Confidence::High)
     };
-    insta::assert_snapshot!(report(
-        "make queue loading report the status code",
-        Intent::Edit,
-        &sel
-    ));
+    insta::assert_snapshot!(report(Intent::Edit, &sel));
 }
 
 #[test]
@@ -100,7 +88,7 @@ fn debug() {
         missing: vec!["who calls clearItem".into()],
         ..selection(Action::TargetedGapSearch, Confidence::Medium)
     };
-    insta::assert_snapshot!(report("selection resets unexpectedly", Intent::Debug, &sel));
+    insta::assert_snapshot!(report(Intent::Debug, &sel));
 }
 
 #[test]
@@ -115,11 +103,7 @@ fn fallback_when_nothing_survives() {
         )],
         ..selection(Action::AnswerFromReport, Confidence::High)
     };
-    insta::assert_snapshot!(report(
-        "how does a route open a queue",
-        Intent::Explain,
-        &sel
-    ));
+    insta::assert_snapshot!(report(Intent::Explain, &sel));
 }
 
 #[test]
@@ -128,5 +112,5 @@ fn listings_render_without_a_range() {
         primary: vec![id(9), id(10), id(1)],
         ..selection(Action::AnswerFromReport, Confidence::Low)
     };
-    insta::assert_snapshot!(report("project layout", Intent::Locate, &sel));
+    insta::assert_snapshot!(report(Intent::Locate, &sel));
 }
