@@ -316,10 +316,11 @@ fn balanced(text: &str) -> bool {
     for c in text.chars() {
         if let Some(&(_, close)) = BRACKETS.iter().find(|(open, _)| *open == c) {
             stack.push(close);
-        } else if BRACKETS.iter().any(|(_, close)| *close == c) && !(c == '>' && prev == '-') {
-            if stack.pop() != Some(c) {
-                return false;
-            }
+        } else if BRACKETS.iter().any(|(_, close)| *close == c)
+            && !(c == '>' && prev == '-')
+            && stack.pop() != Some(c)
+        {
+            return false;
         }
         prev = c;
     }

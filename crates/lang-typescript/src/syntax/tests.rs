@@ -172,9 +172,19 @@ describe("x", () => { it("y", () => { run({ atTopLevel() {} }); }); });
     assert_eq!(method.lines, LineRange::new(7, 9));
     assert_eq!(method.signature, "handleHotUpdate({ file }) {");
     for name in ["configResolved", "load", "transform", "deeper"] {
-        assert_eq!(decl(&facts, &format!("plugin.{name}")).kind, DeclKind::Method);
+        assert_eq!(
+            decl(&facts, &format!("plugin.{name}")).kind,
+            DeclKind::Method
+        );
     }
-    for name in ["short", "name", "computed", "quoted", "nested", "atTopLevel"] {
+    for name in [
+        "short",
+        "name",
+        "computed",
+        "quoted",
+        "nested",
+        "atTopLevel",
+    ] {
         assert!(
             !facts.decls.iter().any(|d| d.name == name),
             "{name} in {:#?}",
