@@ -291,14 +291,18 @@ fn fragment(token: &str) -> Option<&str> {
             break;
         }
     }
-    let bare_call = t
-        .strip_suffix("()")
-        .is_some_and(|name| atoms(name).next() == Some(name));
-    (is_fragment(t) && balanced(t) && !bare_call).then_some(t)
+    (is_fragment(t) && balanced(t)).then_some(t)
 }
 
-/// Whether `text` glues an identifier character to a bracket, `->` or `?.`.
+/// Whether `text` glues an identifier character to a bracket, `->` or `?.`, and is not a
+/// bare call (`parseBody()`, quoted or not: it names what it calls, as its name does).
 fn is_fragment(text: &str) -> bool {
+    let bare_call = text
+        .strip_suffix("()")
+        .is_some_and(|name| atoms(name).next() == Some(name));
+    if bare_call {
+        return false;
+    }
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let bracket = |c: char| BRACKETS.iter().any(|&(o, c2)| c == o || c == c2);
     let chars: Vec<char> = text.chars().collect();
@@ -440,6 +444,9 @@ mod tests {
         assert!(!l.names_path("src/label.ts"));
         assert!(l.occurs_in("  nodeDb[node.label] = x;"));
         assert!(!l.occurs_in("  nodeDb[node.labels] = x;"));
+        // A quoted bare call still names its declaration.
+        let call = &literals("remove a param from `labelHelper()`")[0];
+        assert!(!call.is_fragment() && call.names("labelHelper", "labelHelper"));
     }
 
     #[test]
