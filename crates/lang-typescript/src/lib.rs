@@ -4,7 +4,8 @@
 //!
 //! How the language maps onto the shared facts: classes, interfaces, functions (and
 //! functions bound to a `const`), methods (and methods of object literals bound to a
-//! name), fields, type aliases, enums and namespaces are declarations; `export` and
+//! name, or held by no name inside a named declaration, which qualifies them), fields,
+//! type aliases, enums and namespaces are declarations; `export` and
 //! `export default` set `exported` and `default_export` (an anonymous default export is
 //! named `default`, which is also the name a default import imports); JSX elements are
 //! renders, `new` an instantiation; `import * as ns` binds a namespace; `export … from`
@@ -34,7 +35,7 @@ impl Language for TypeScript {
     }
 
     fn facts_version(&self) -> u32 {
-        2
+        3
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {

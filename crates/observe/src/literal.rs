@@ -9,6 +9,12 @@
 //! single quotes around a whole token), or it carries an identifier's inner structure
 //! (a lowercase-to-uppercase step, or `_`, `-`, `.`, `/`, `::` between letters or digits).
 //! A plain word (`support`) is not a literal; its stems already weigh it.
+//!
+//! A code fragment written without spaces (`nodeDb[node.id]`, `z.record(valueType)`,
+//! `Vec<Vec<T>>`, `a?.b`) is a literal as a whole too: identifier characters glued to
+//! balanced brackets, `->` or `?.`. It is matched verbatim in text only (it names no
+//! declaration or path), so a fragment only a few files hold points at them; its tokens
+//! (`nodeDb`, `node.id`) stay literals of their own.
 
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +46,11 @@ pub struct Literal {
 }
 
 impl Literal {
+    /// Whether the literal is a code fragment ([`fragments`]): it is matched in text only.
+    pub fn is_fragment(&self) -> bool {
+        is_fragment(&self.text)
+    }
+
     /// The compound key of the last segment: what a declaration's name must equal.
     pub fn name_key(&self) -> String {
         self.segments
@@ -60,7 +71,7 @@ impl Literal {
     pub fn names(&self, name: &str, qualified: &str) -> bool {
         let key = self.name_key();
         let too_short = key.len() < MIN_KEY_LEN && !self.quoted;
-        if too_short || key.is_empty() || compound_key(name) != key {
+        if too_short || self.is_fragment() || key.is_empty() || compound_key(name) != key {
             return false;
         }
         match self.qualifier_key() {
@@ -92,6 +103,9 @@ impl Literal {
     /// Whether the literal names the file at `path`: its whole file name, its stem or one of
     /// its directories (by compound key), or a tail of the path (`rules/no-empty.js`).
     pub fn names_path(&self, path: &str) -> bool {
+        if self.is_fragment() {
+            return false;
+        }
         let lower = path.to_lowercase();
         let text = self.text.to_lowercase();
         if text.contains('/') && (lower == text || lower.ends_with(&format!("/{text}"))) {
@@ -165,21 +179,25 @@ pub fn literals(query: &str) -> Vec<Literal> {
             out.push(lit);
         }
     };
-    let mut rest = query;
-    while !rest.is_empty() {
-        let Some((before, quoted, after)) = next_quoted(rest) else {
-            for atom in atoms(rest) {
+    let unquoted = |text: &str, push: &mut dyn FnMut(&str, bool)| {
+        for token in text.split_whitespace() {
+            if let Some(fragment) = fragment(token) {
+                push(fragment, false);
+            }
+            for atom in atoms(token) {
                 if shaped(atom) {
                     push(atom, false);
                 }
             }
+        }
+    };
+    let mut rest = query;
+    while !rest.is_empty() {
+        let Some((before, quoted, after)) = next_quoted(rest) else {
+            unquoted(rest, &mut push);
             break;
         };
-        for atom in atoms(before) {
-            if shaped(atom) {
-                push(atom, false);
-            }
-        }
+        unquoted(before, &mut push);
         // A quoted span is a literal as a whole (matched in text) and so is every token in
         // it (matched against names and paths).
         let span = quoted.trim();
@@ -242,6 +260,75 @@ fn atoms(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !atom_char(c))
         .map(|a| a.trim_matches(|c: char| matches!(c, '-' | '.' | '/' | ':')))
         .filter(|a| !a.is_empty())
+}
+
+/// Bracket pairs a code fragment is written with.
+const BRACKETS: [(char, char); 4] = [('(', ')'), ('[', ']'), ('{', '}'), ('<', '>')];
+
+/// The code fragment a whitespace-free `token` spells, if any: the token without the
+/// sentence punctuation and unbalanced brackets around it (`(see`, `foo(x),`), when what
+/// is left glues an identifier character to a bracket, `->` or `?.` and its brackets
+/// balance. A bare call with no arguments (`parseBody()`) is not one: its name already is
+/// a literal, and its call sites are not what it names.
+fn fragment(token: &str) -> Option<&str> {
+    let mut t = token;
+    loop {
+        let before = t.len();
+        t = t.trim_end_matches([',', ';', '.', '!', '?', ':']);
+        if let Some(last) = t.chars().next_back()
+            && let Some(&(open, _)) = BRACKETS.iter().find(|(_, close)| *close == last)
+            && t.matches(open).count() < t.matches(last).count()
+        {
+            t = &t[..t.len() - last.len_utf8()];
+        }
+        if let Some(first) = t.chars().next()
+            && let Some(&(_, close)) = BRACKETS.iter().find(|(open, _)| *open == first)
+            && t.matches(close).count() < t.matches(first).count()
+        {
+            t = &t[first.len_utf8()..];
+        }
+        if t.len() == before {
+            break;
+        }
+    }
+    (is_fragment(t) && balanced(t)).then_some(t)
+}
+
+/// Whether `text` glues an identifier character to a bracket, `->` or `?.`, and is not a
+/// bare call (`parseBody()`, quoted or not: it names what it calls, as its name does).
+fn is_fragment(text: &str) -> bool {
+    let bare_call = text
+        .strip_suffix("()")
+        .is_some_and(|name| atoms(name).next() == Some(name));
+    if bare_call {
+        return false;
+    }
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let bracket = |c: char| BRACKETS.iter().any(|&(o, c2)| c == o || c == c2);
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .windows(2)
+        .any(|w| (ident(w[0]) && bracket(w[1])) || (bracket(w[0]) && ident(w[1])))
+        || text.contains("->")
+        || text.contains("?.")
+}
+
+/// Whether every bracket of `text` closes in order (a `->` arrow is no bracket).
+fn balanced(text: &str) -> bool {
+    let mut stack = Vec::new();
+    let mut prev = ' ';
+    for c in text.chars() {
+        if let Some(&(_, close)) = BRACKETS.iter().find(|(open, _)| *open == c) {
+            stack.push(close);
+        } else if BRACKETS.iter().any(|(_, close)| *close == c)
+            && !(c == '>' && prev == '-')
+            && stack.pop() != Some(c)
+        {
+            return false;
+        }
+        prev = c;
+    }
+    stack.is_empty()
 }
 
 /// Whether an unquoted token carries an identifier's inner structure.
@@ -325,6 +412,44 @@ mod tests {
     }
 
     #[test]
+    fn a_code_fragment_is_a_literal_as_a_whole_and_matches_text_only() {
+        assert_eq!(
+            texts("guard nodeDb[node.id] against undefined"),
+            ["nodeDb[node.id]", "nodeDb", "node.id"]
+        );
+        assert_eq!(
+            texts("support v3-style single-arg z.record(valueType)."),
+            [
+                "v3-style",
+                "single-arg",
+                "z.record(valueType)",
+                "z.record",
+                "valueType"
+            ]
+        );
+        assert_eq!(texts("use user?.name here"), ["user?.name"]);
+        assert_eq!(texts("Vec<Vec<T>>, please"), ["Vec<Vec<T>>"]);
+        // Sentence punctuation and unbalanced brackets around a token are not the fragment;
+        // a bare call is its name; prose in brackets is no fragment.
+        assert_eq!(texts("(see foo[bar]), ok"), ["foo[bar]"]);
+        assert_eq!(
+            texts("reuse cached formData in parseBody()"),
+            ["formData", "parseBody"]
+        );
+        assert!(texts("render [object Promise] (fix #13668)").is_empty());
+        assert!(texts("unbalanced foo(bar").iter().all(|t| !t.contains('(')));
+        let l = &literals("nodeDb[node.label]")[0];
+        assert!(l.is_fragment());
+        assert!(!l.names("label", "label"));
+        assert!(!l.names_path("src/label.ts"));
+        assert!(l.occurs_in("  nodeDb[node.label] = x;"));
+        assert!(!l.occurs_in("  nodeDb[node.labels] = x;"));
+        // A quoted bare call still names its declaration.
+        let call = &literals("remove a param from `labelHelper()`")[0];
+        assert!(!call.is_fragment() && call.names("labelHelper", "labelHelper"));
+    }
+
+    #[test]
     fn names_match_by_key_and_a_written_type_qualifier() {
         let l = &literals("`Store.save`")[0];
         assert!(l.names("save", "Store.save"));
@@ -404,6 +529,19 @@ mod tests {
                 proptest::prop_assert!(l.key.len() >= MIN_QUOTED_KEY_LEN);
                 proptest::prop_assert!(l.text.len() <= MAX_LITERAL_LEN);
                 proptest::prop_assert!(q.contains(&l.text));
+            }
+        }
+
+        #[test]
+        fn every_fragment_is_balanced_text_of_the_query(
+            q in "[a-z(\\[{<>}\\]). ?-]{0,40}"
+        ) {
+            for l in literals(&q) {
+                proptest::prop_assert!(q.contains(&l.text));
+                if l.is_fragment() {
+                    proptest::prop_assert!(balanced(&l.text), "{:?}", l.text);
+                    proptest::prop_assert!(!l.text.contains(char::is_whitespace));
+                }
             }
         }
     }

@@ -83,7 +83,9 @@ pub(crate) fn literal_evidence(
         lookup_keys.dedup();
         // Declarations named by the literal's last segment.
         let last = lit.segments.last().cloned().unwrap_or_default();
-        let lookup = if subword_count(&last) > 1 {
+        let lookup = if lit.is_fragment() {
+            None
+        } else if subword_count(&last) > 1 {
             Some(compound_key(&last))
         } else {
             term_words(&last).into_iter().next()
@@ -119,15 +121,19 @@ pub(crate) fn literal_evidence(
                 }
             }
         }
-        // Texts holding the literal, confirmed verbatim. A literal that is one identifier
-        // is looked up by its compound key (counted for every such token of a text); any
-        // other by its rarest word (a text holding the literal holds its words).
+        // Texts holding the literal, confirmed verbatim, looked up by its rarest term: a
+        // text holding the literal holds each of its words and, for each of its tokens of
+        // several words, that token's compound key (counted for every such token of a text).
+        // A literal that is one such token is looked up by its key.
         let one_token = identifier_tokens(&lit.text).count() == 1 && subword_count(&lit.text) > 1;
         let probe_key = if one_token && stats.df(&lit.key) > 0 {
             Some(lit.key.clone())
         } else {
-            term_words(&lit.text)
-                .into_iter()
+            identifier_tokens(&lit.text)
+                .filter(|t| subword_count(t) > 1)
+                .map(compound_key)
+                .filter(|k| stats.df(k) > 0)
+                .chain(term_words(&lit.text))
                 .min_by_key(|w| stats.df(w))
         };
         if let Some(rarest) = probe_key {

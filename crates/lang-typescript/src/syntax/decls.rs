@@ -69,7 +69,10 @@ impl<'t> Extractor<'t> {
                 Kind::ClassBody => (DeclKind::Method, self.name_field(node), None),
                 Kind::Object => match self.parent().and_then(|p| p.obj_qual) {
                     Some(q) => (DeclKind::Method, self.name_field(node), Some(q)),
-                    None => return,
+                    None => match self.unbound_member_name(field_child(node, f.name)) {
+                        Some(name) => (DeclKind::Method, Some(name), None),
+                        None => return,
+                    },
                 },
                 _ => return,
             },
@@ -126,11 +129,15 @@ impl<'t> Extractor<'t> {
     /// is a method, an object value extends the dotted prefix for its own members.
     fn pair(&mut self, frame: &mut Frame<'t>) {
         let f = self.g.fields;
-        let Some(prefix) = self
-            .parent()
-            .filter(|p| p.kind == Kind::Object)
-            .and_then(|p| p.obj_qual)
-        else {
+        let Some(parent) = self.parent().filter(|p| p.kind == Kind::Object) else {
+            return;
+        };
+        let Some(prefix) = parent.obj_qual else {
+            if self.has_block_function_value(frame.node)
+                && let Some(key) = self.unbound_member_name(field_child(frame.node, f.key))
+            {
+                self.push_decl(frame, DeclKind::Method, key, None);
+            }
             return;
         };
         let Some(key) = field_child(frame.node, f.key).map(|k| self.member_name(k)) else {
@@ -147,6 +154,27 @@ impl<'t> Extractor<'t> {
             }
             _ => {}
         }
+    }
+
+    /// The name of a member of an object literal bound to no name (a plugin object in a
+    /// returned array, an options object passed to a call) when it declares something: the
+    /// literal sits inside a named declaration, which qualifies it, and the key is a plain
+    /// identifier (a computed or string key names nothing one would look up). Members of
+    /// objects outside every declaration (a test's top-level calls) stay undeclared.
+    fn unbound_member_name(&self, key: Option<Node<'t>>) -> Option<&'t str> {
+        self.enclosing()?;
+        let key = key?;
+        (key.kind() == "property_identifier").then(|| self.text_of(key))
+    }
+
+    /// Whether a pair's value is a function with a body of statements (`function () {…}`,
+    /// `() => {…}`): a one-expression arrow in an unbound object is a callback argument
+    /// more often than a member anyone names.
+    fn has_block_function_value(&self, node: Node<'t>) -> bool {
+        field_child(node, self.g.fields.value)
+            .filter(|v| self.g.kind(*v) == Kind::FunctionValue)
+            .and_then(|v| field_child(v, self.g.fields.body))
+            .is_some_and(|b| self.g.kind(b) == Kind::StatementBlock)
     }
 
     /// `export default <expression>` (not a name, function or class) declares "default",

@@ -140,6 +140,7 @@ pub(super) struct Fields {
     pub parameter: u16,
     pub key: u16,
     pub type_: u16,
+    pub body: u16,
 }
 
 pub(super) struct Grammar {
@@ -175,6 +176,7 @@ impl Grammar {
             parameter: field("parameter"),
             key: field("key"),
             type_: field("type"),
+            body: field("body"),
         };
         Grammar {
             language,

@@ -17,7 +17,8 @@ const FRAGMENTS: &[&str] = &[
     "declare ", "module \"m\" ", "import ", "* as ns ", "from './x'", "{ a as b }", "require('r')",
     "import('d')", "new X()", "this.s.save()", "<Foo.Bar>", "<div>", "\n", "\n\n", ";", ",", ":",
     "?", ".", "'", "\"", "`", "${", "//", "/*", "*/", "abstract ", "get ", "static ", "#p ",
-    "{ k: () => 1, m() {} }", " ", "é", "\r\n", "\u{0}",
+    "{ k: () => 1, m() {} }", "return [{ h() {}, k: function () {}, j: () => { } }]", " ", "é",
+    "\r\n", "\u{0}",
 ];
 
 proptest! {

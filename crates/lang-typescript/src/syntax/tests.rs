@@ -135,12 +135,63 @@ call({ alsoNot() {} });
     assert!(default.exported && default.default_export);
     assert_eq!(decl(&facts, "default.methods.save").parent, Some(4));
     assert_eq!(decl(&facts, "store.actions.load").kind, DeclKind::Method);
-    assert!(
-        !facts
-            .decls
-            .iter()
-            .any(|d| d.name == "notADecl" || d.name == "alsoNot")
-    );
+    // An object bound to no name declares its methods inside the declaration holding it;
+    // outside every declaration it declares nothing.
+    assert_eq!(decl(&facts, "f.notADecl").kind, DeclKind::Method);
+    assert!(!facts.decls.iter().any(|d| d.name == "alsoNot"));
+}
+
+#[test]
+fn syntax_methods_of_unbound_object_literals_nest_in_their_declaration() {
+    let src = r#"export function plugin(options) {
+  let cached;
+  return [
+    { name: "a", configResolved() { cached = 1; } },
+    {
+      name: "b",
+      handleHotUpdate({ file }) {
+        return file;
+      },
+      load: function (id) { return id; },
+      transform: async (code) => {
+        return code;
+      },
+      short: (x) => x,
+      [computed]() {},
+      "quoted"() {},
+      nested: { deeper() {} },
+    },
+  ];
+}
+describe("x", () => { it("y", () => { run({ atTopLevel() {} }); }); });
+"#;
+    let facts = ts(src);
+    let method = decl(&facts, "plugin.handleHotUpdate");
+    assert_eq!(method.kind, DeclKind::Method);
+    assert_eq!(method.parent, Some(0));
+    assert_eq!(method.lines, LineRange::new(7, 9));
+    assert_eq!(method.signature, "handleHotUpdate({ file }) {");
+    for name in ["configResolved", "load", "transform", "deeper"] {
+        assert_eq!(
+            decl(&facts, &format!("plugin.{name}")).kind,
+            DeclKind::Method
+        );
+    }
+    for name in [
+        "short",
+        "name",
+        "computed",
+        "quoted",
+        "nested",
+        "atTopLevel",
+    ] {
+        assert!(
+            !facts.decls.iter().any(|d| d.name == name),
+            "{name} in {:#?}",
+            names(&facts)
+        );
+    }
+    sightline_lang::testing::check_facts(&facts);
 }
 
 #[test]
