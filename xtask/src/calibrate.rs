@@ -5,8 +5,8 @@
 //! A task's case is the margin of its best file over the next (files ranked by their best
 //! candidate under the weights being calibrated, as the packet ranks them), on how many
 //! kinds of direct evidence that best file leads every other ([`sightline_rank::leads`]),
-//! whether it is a changed one, and whether the query has words the repository never uses
-//! (the selection then never says `high`). A level is a rule "margin at least m and at
+//! and whether it is a changed one (a query word the repository never uses does not cap
+//! the level: such queries' best files were right as often as the others'). A level is a rule "margin at least m and at
 //! least l leads"; each level's rule is the one admitting the most tasks whose first place
 //! stays right at least [`HIGH_PRECISION`] (`high`) or [`MEDIUM_PRECISION`] (`medium`, of
 //! the tasks `high` left) of the time. A rule's precision is only trusted over at least
@@ -40,8 +40,6 @@ pub(crate) struct Case {
     /// The kinds of evidence the best file leads on.
     pub leads: u32,
     pub right: bool,
-    /// The query has words the repository never uses: at most `medium`.
-    pub capped: bool,
 }
 
 impl Case {
@@ -58,18 +56,12 @@ impl Case {
             margin: m.min(NEVER),
             leads: led,
             right: t.gold_files.iter().any(|g| g == first.0),
-            capped: t.unknown_words > 0,
         })
     }
 
     /// The confidence the selection would give this case under `th`.
     pub(crate) fn level(&self, th: &ConfidenceThresholds) -> Confidence {
-        let level = th.level(self.margin, self.leads);
-        if level == Confidence::High && self.capped {
-            Confidence::Medium
-        } else {
-            level
-        }
+        th.level(self.margin, self.leads)
     }
 }
 
@@ -201,7 +193,6 @@ mod tests {
             margin,
             leads,
             right,
-            capped: false,
         }
     }
 
@@ -259,15 +250,5 @@ mod tests {
         let th = calibrate(&cases);
         assert_eq!(th.high, NEVER);
         assert!(cases.iter().all(|c| c.level(&th) != Confidence::High));
-    }
-
-    #[test]
-    fn a_capped_case_is_never_high() {
-        let th = ConfidenceThresholds::default();
-        let capped = Case {
-            capped: true,
-            ..case(5.0, 6, true)
-        };
-        assert_eq!(capped.level(&th), Confidence::Medium);
     }
 }

@@ -57,9 +57,6 @@ pub(crate) struct FitTask {
     pub(crate) gold_files: Vec<String>,
     #[serde(default)]
     pub(crate) candidates: Vec<CandidateFeatures>,
-    /// Query words the repository never uses (calibration: they cap the confidence).
-    #[serde(default)]
-    pub(crate) unknown_words: usize,
 }
 
 /// The tasks of one repository.

@@ -1,16 +1,24 @@
 //! Rule 5: confidence only goes down. High needs a selection that lost nothing and names
 //! no missing part; medium needs at least one verified flow link.
+//!
+//! The deterministic selection is the exception to "no missing part": its missing parts
+//! are the query's words no indexed code mentions, and its level was calibrated over
+//! queries with such words (`cargo xtask fit`), whose best file was right as often as the
+//! others'. Lowering it for them would count the same evidence twice. A model's missing
+//! part is its own judgement that something was not found, which nothing calibrated.
 
 use sightline_base::Confidence;
 
 use crate::outcome::Rule;
 use crate::pass::Pass;
 
-pub(crate) fn lower_confidence(pass: &mut Pass) {
+/// Lowers what the pass no longer supports. `deterministic`: the selection is the
+/// deterministic one, whose missing parts do not lower it (see the module's documentation).
+pub(crate) fn lower_confidence(pass: &mut Pass, deterministic: bool) {
     if pass.sel.confidence == Confidence::High {
         let why = if pass.removed_anything() {
             Some("part of the selection was dropped")
-        } else if !pass.sel.missing.is_empty() {
+        } else if !pass.sel.missing.is_empty() && !deterministic {
             Some("the selection names missing parts")
         } else {
             None

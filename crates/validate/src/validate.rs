@@ -50,7 +50,10 @@ fn validate_with(
     budget: &Budget,
     read_now: Option<ReadNow>,
 ) -> Validated {
-    let pass = run_rules(selection, registry, intent, budget, read_now);
+    // The deterministic selection's missing parts are the query's words no code mentions:
+    // its confidence was calibrated with them (see `confidence`).
+    let deterministic = selection == fallback;
+    let pass = run_rules(selection, registry, intent, budget, read_now, deterministic);
     let critical_gap = critical_gap(&pass, selection, intent, registry);
     // A deliberate "nothing relevant" verdict is an outcome, not a gutted selection; the
     // fallback would pad it with places the model judged irrelevant.
@@ -68,7 +71,7 @@ fn validate_with(
             dropped_reads,
         };
     }
-    let mut backup = run_rules(fallback, registry, intent, budget, read_now);
+    let mut backup = run_rules(fallback, registry, intent, budget, read_now, true);
     confidence::lower(
         &mut backup,
         Confidence::Low,
@@ -118,13 +121,15 @@ fn validate_with(
     }
 }
 
-/// Rules 1-5, in order.
+/// Rules 1-5, in order. `deterministic`: `selection` is the deterministic one (see
+/// [`confidence::lower_confidence`]).
 fn run_rules(
     selection: &Selection,
     registry: &Registry,
     intent: Intent,
     budget: &Budget,
     read_now: Option<ReadNow>,
+    deterministic: bool,
 ) -> Pass {
     let mut pass = Pass::new(selection);
     known::drop_unknown_ids(&mut pass, registry);
@@ -137,7 +142,7 @@ fn run_rules(
     quote::drop_unverified_evidence(&mut pass, registry);
     clamp::clamp(&mut pass, registry, budget);
     intent::fit_action(&mut pass, intent);
-    confidence::lower_confidence(&mut pass);
+    confidence::lower_confidence(&mut pass, deterministic);
     pass
 }
 

@@ -98,7 +98,7 @@ proptest! {
         prop_assert!(out.search_targets.is_empty() || out.action == Action::TargetedGapSearch);
         prop_assert!(!(intent.needs_ranges() && out.action == Action::AnswerFromReport));
         prop_assert!(out.action != Action::ReadTargets || !out.read_targets.is_empty());
-        prop_assert!(out.confidence != Confidence::High || (out.missing.is_empty() && !v.drops.iter().any(|d| d.rule.is_removal())));
+        prop_assert!(out.confidence != Confidence::High || ((out.missing.is_empty() || sel == fallback) && !v.drops.iter().any(|d| d.rule.is_removal())));
         // Every change has a recorded reason.
         if *out != sel && !v.fell_back {
             prop_assert!(!v.drops.is_empty());
@@ -107,6 +107,18 @@ proptest! {
         let again = validate(out, &registry, intent, &fallback, &budget);
         prop_assert_eq!(&again.selection, out);
         prop_assert_eq!(again.drops, vec![]);
+    }
+
+    #[test]
+    fn the_deterministic_selection_is_only_lowered_too(sel in strategy::arb_selection(), intent in strategy::arb_intent()) {
+        // Validated as its own fallback (how the one-call report is), a selection's missing
+        // parts do not lower it; nothing raises it either, and high still needs a selection
+        // that lost nothing.
+        let registry = fixture::registry();
+        let v = validate(&sel, &registry, intent, &sel, &Budget::default());
+        let out = &v.selection;
+        prop_assert!(out.confidence <= sel.confidence);
+        prop_assert!(out.confidence != Confidence::High || !v.drops.iter().any(|d| d.rule.is_removal()));
     }
 
     #[test]

@@ -261,6 +261,20 @@ fn search_targets_only_go_with_a_gap_search() {
 }
 
 #[test]
+fn the_deterministic_selections_missing_words_do_not_lower_it() {
+    // Its missing parts are the query's words no code mentions, which its calibrated level
+    // already weighed; the same selection submitted by a model is lowered for them.
+    let mut sel = good_selection();
+    sel.missing = vec!["no code in the repository mentions `retry`".into()];
+    let own = validate(&sel, &registry(), Intent::Explain, &sel, &Budget::default());
+    assert_eq!(own.selection.confidence, Confidence::High);
+    assert_eq!(
+        run(&sel, Intent::Explain).selection.confidence,
+        Confidence::Medium
+    );
+}
+
+#[test]
 fn confidence_only_goes_down() {
     // High with a missing part becomes medium.
     let mut sel = good_selection();

@@ -29,8 +29,10 @@ pub struct EngineRun {
     /// Every candidate the exploration registered, with the rank model's features: what
     /// `cargo xtask fit` learns the weights from.
     pub candidates: Vec<CandidateFeatures>,
-    /// Query words the repository never uses (they cap the selection's confidence).
+    /// Query words the repository never uses.
     pub unknown_words: usize,
+    /// The IDF of the query's words the repository uses, summed.
+    pub query_idf: f64,
 }
 
 /// One candidate's file and features.
@@ -86,6 +88,13 @@ pub fn rank_files(
     EngineRun {
         candidates,
         unknown_words: run.terms.unknown.len(),
+        query_idf: run
+            .terms
+            .terms
+            .iter()
+            .filter(|t| !t.compound)
+            .map(|t| t.idf)
+            .sum(),
         packet_files: files.clone(),
         files,
         report_chars: Some(report.text.chars().count()),

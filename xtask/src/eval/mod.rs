@@ -132,9 +132,13 @@ pub struct TaskResult {
     /// The engine's candidates with their rank features (in `--json` output, for `fit`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<engine::CandidateFeatures>,
-    /// Query words the repository never uses (for `fit`'s confidence calibration).
+    /// Query words the repository never uses (to study how they bear on the confidence).
     #[serde(default)]
     pub unknown_words: usize,
+    /// The IDF of the query's words the repository uses, summed (what a file matching all
+    /// of them would score in `matched_lexical`).
+    #[serde(default)]
+    pub query_idf: f64,
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<()> {
@@ -206,7 +210,6 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
             repo: r.repo.clone(),
             gold_files: r.gold_files.clone(),
             candidates: r.candidates.clone(),
-            unknown_words: r.unknown_words,
         })
         .collect();
     match crate::fit::leave_one_repository_out(fit_tasks) {
@@ -315,6 +318,7 @@ fn run_repo(
             bm25: None,
             candidates: Vec::new(),
             unknown_words: 0,
+            query_idf: 0.0,
         };
         let progress = format!("[{repo} {}/{}]", i + 1, tasks.len());
         if let Err(e) = wc.checkout(&t.commit) {
@@ -377,6 +381,7 @@ fn run_repo(
         result.engine = Some(engine_arm);
         result.candidates = run.candidates;
         result.unknown_words = run.unknown_words;
+        result.query_idf = run.query_idf;
 
         let corpus = bm25::Corpus::build(idx, &mut counts);
         result.source_files = corpus.len();
