@@ -43,12 +43,16 @@ pub struct Literal {
     pub df: u32,
     /// Its specificity in this repository (BM25's IDF of `df`); 0 until resolved.
     pub idf: f64,
+    /// It is a code fragment (`nodeDb[node.id]`): matched in text only. Decided once here,
+    /// not at every name or path it is held against.
+    #[serde(default)]
+    pub fragment: bool,
 }
 
 impl Literal {
-    /// Whether the literal is a code fragment ([`fragments`]): it is matched in text only.
+    /// Whether the literal is a code fragment (see `fragment`): it is matched in text only.
     pub fn is_fragment(&self) -> bool {
-        is_fragment(&self.text)
+        self.fragment
     }
 
     /// The compound key of the last segment: what a declaration's name must equal.
@@ -370,6 +374,7 @@ fn literal(text: &str, quoted: bool) -> Option<Literal> {
         quoted,
         df: 0,
         idf: 0.0,
+        fragment: is_fragment(text),
     })
 }
 

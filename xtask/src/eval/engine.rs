@@ -31,8 +31,6 @@ pub struct EngineRun {
     pub candidates: Vec<CandidateFeatures>,
     /// Query words the repository never uses.
     pub unknown_words: usize,
-    /// The IDF of the query's words the repository uses, summed.
-    pub query_idf: f64,
 }
 
 /// One candidate's file and features.
@@ -88,13 +86,6 @@ pub fn rank_files(
     EngineRun {
         candidates,
         unknown_words: run.terms.unknown.len(),
-        query_idf: run
-            .terms
-            .terms
-            .iter()
-            .filter(|t| !t.compound)
-            .map(|t| t.idf)
-            .sum(),
         packet_files: files.clone(),
         files,
         report_chars: Some(report.text.chars().count()),

@@ -135,10 +135,6 @@ pub struct TaskResult {
     /// Query words the repository never uses (to study how they bear on the confidence).
     #[serde(default)]
     pub unknown_words: usize,
-    /// The IDF of the query's words the repository uses, summed (what a file matching all
-    /// of them would score in `matched_lexical`).
-    #[serde(default)]
-    pub query_idf: f64,
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<()> {
@@ -318,7 +314,6 @@ fn run_repo(
             bm25: None,
             candidates: Vec::new(),
             unknown_words: 0,
-            query_idf: 0.0,
         };
         let progress = format!("[{repo} {}/{}]", i + 1, tasks.len());
         if let Err(e) = wc.checkout(&t.commit) {
@@ -381,7 +376,6 @@ fn run_repo(
         result.engine = Some(engine_arm);
         result.candidates = run.candidates;
         result.unknown_words = run.unknown_words;
-        result.query_idf = run.query_idf;
 
         let corpus = bm25::Corpus::build(idx, &mut counts);
         result.source_files = corpus.len();
