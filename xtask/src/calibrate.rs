@@ -40,6 +40,9 @@ const MIN_SUPPORT: usize = 20;
 /// (`cargo xtask fit --calibrate-only`, leave-one-repository-out over 1,110 tasks); at 84%
 /// (1.0) the precision held out fell to the target itself.
 const Z: f64 = 1.282;
+/// The quantile the decisive margin is read at: one-sided 95%, as before the score, so
+/// that refitting the score never changes what an exploration shows.
+const DECISIVE_Z: f64 = 1.645;
 /// The ridge penalty on the score's weights (the intercept aside), in units of one task's
 /// log-likelihood.
 const RIDGE: f64 = 1.0;
@@ -113,7 +116,7 @@ fn lowest_cut(scored: &[(f64, bool)], precision: f64) -> Option<f64> {
         let n = i + 1;
         // A cut-off admits every case with its probability: measure at the last of a tie.
         let tie_continues = sorted.get(n).is_some_and(|next| next.0 == p);
-        if !tie_continues && n >= MIN_SUPPORT && wilson_lower(right, n) >= precision {
+        if !tie_continues && n >= MIN_SUPPORT && wilson_lower(right, n, Z) >= precision {
             best = Some(p);
         }
     }
@@ -122,7 +125,7 @@ fn lowest_cut(scored: &[(f64, bool)], precision: f64) -> Option<f64> {
 
 /// The least margin at which the cases it admits, the margin alone, reach
 /// [`HIGH_PRECISION`] over at least [`MIN_SUPPORT`] of them at the lower bound of their
-/// confidence interval; [`NEVER`] when none does.
+/// confidence interval ([`DECISIVE_Z`]); [`NEVER`] when none does.
 fn decisive_margin(cases: &[Case]) -> f64 {
     let mut margins: Vec<f64> = cases.iter().map(|c| c.inputs.margin.min(NEVER)).collect();
     margins.sort_by(f64::total_cmp);
@@ -134,7 +137,7 @@ fn decisive_margin(cases: &[Case]) -> f64 {
             .map(|c| c.right)
             .collect();
         let right = at.iter().filter(|r| **r).count();
-        if at.len() >= MIN_SUPPORT && wilson_lower(right, at.len()) >= HIGH_PRECISION {
+        if at.len() >= MIN_SUPPORT && wilson_lower(right, at.len(), DECISIVE_Z) >= HIGH_PRECISION {
             return t;
         }
     }
@@ -232,15 +235,16 @@ fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; 
     Some(x)
 }
 
-/// The lower bound of the Wilson score interval of `right` successes in `n` trials.
-fn wilson_lower(right: usize, n: usize) -> f64 {
+/// The lower bound of the Wilson score interval of `right` successes in `n` trials, at the
+/// normal quantile `z`.
+fn wilson_lower(right: usize, n: usize, z: f64) -> f64 {
     if n == 0 {
         return 0.0;
     }
     let (n, p) = (n as f64, right as f64 / n as f64);
-    let z2 = Z * Z;
+    let z2 = z * z;
     let centre = p + z2 / (2.0 * n);
-    let spread = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     (centre - spread) / (1.0 + z2 / n)
 }
 
