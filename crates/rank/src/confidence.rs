@@ -279,6 +279,11 @@ pub enum ConfidenceFileError {
     /// A score that could lower a selection's confidence as its margin widens.
     #[error("the confidence score's margin weight is {0}: it must be a finite number at least 0")]
     NegativeMargin(f64),
+    /// A score without the margin `explore_code` treats as decisive.
+    #[error(
+        "the confidence score has no `decisive` margin: refit it with `cargo xtask fit --from EVAL.json --calibrate-only --write`"
+    )]
+    NoDecisiveMargin,
     /// A coefficient or cut-off that is not a number.
     #[error("the confidence score has a coefficient or cut-off that is not a finite number")]
     NotFinite,
@@ -297,7 +302,7 @@ impl TryFrom<ConfidenceFile> for ConfidenceModel {
         if !(margin >= 0.0 && margin.is_finite()) {
             return Err(ConfidenceFileError::NegativeMargin(margin));
         }
-        let decisive = f.decisive.ok_or(ConfidenceFileError::MarginRule(false))?;
+        let decisive = f.decisive.ok_or(ConfidenceFileError::NoDecisiveMargin)?;
         let numbers = [intercept, f.high, f.medium, decisive];
         if !numbers
             .iter()
