@@ -1,23 +1,30 @@
-//! Confidence calibration: the margins and leads at which the deterministic selection may
-//! say `high` or `medium`, learned from the evaluation tasks so that an agent can act on
-//! the word.
+//! Confidence calibration: the logistic score ([`sightline_rank::ConfidenceModel`]) that
+//! says how far the deterministic selection may be trusted, fitted on the evaluation tasks
+//! so that an agent can act on the word.
 //!
-//! A task's case is the margin of its best file over the next (files ranked by their best
-//! candidate under the weights being calibrated, as the packet ranks them), on how many
-//! kinds of direct evidence that best file leads every other ([`sightline_rank::leads`]),
-//! and whether it is a changed one (a query word the repository never uses does not cap
-//! the level: such queries' best files were right as often as the others'). A level is a rule "margin at least m and at
-//! least l leads"; each level's rule is the one admitting the most tasks whose first place
-//! stays right at least [`HIGH_PRECISION`] (`high`) or [`MEDIUM_PRECISION`] (`medium`, of
-//! the tasks `high` left) of the time. A rule's precision is only trusted over at least
-//! [`MIN_SUPPORT`] tasks, and at the lower end of its confidence interval (Wilson,
-//! one-sided 95%): a level calibrated at its point estimate came out just under its
-//! precision on held-out repositories. Fitted on some repositories, measured on another.
-//! The margin alone is calibrated too, as before leads were counted: `explore_code` treats
-//! a ranking as decisive from that margin, so that confidence never changes what an
-//! exploration shows.
+//! A task's case is what the selection reads when it is made ([`ConfidenceInputs`]: the
+//! margin of its best file over the next, files ranked by their best candidate under the
+//! weights being calibrated as the packet ranks them, and the kinds of direct evidence that
+//! best file leads every other on) and whether that file is a changed one. The score is a
+//! logistic regression of that outcome on the logarithm of the margin and one 0/1 input per
+//! kind of lead, fitted by Newton's method (iteratively reweighted least squares) with a
+//! ridge penalty of [`RIDGE`] on every weight but the intercept, so that a kind led on by a
+//! handful of tasks cannot take an extreme weight; the margin's weight is kept at least 0
+//! (refitted without the margin if it came out negative), so a wider margin never lowers
+//! the score. Each level's cut-off is then the lowest probability admitting the most tasks
+//! whose first place stays right at least [`HIGH_PRECISION`] (`high`) or
+//! [`MEDIUM_PRECISION`] (`medium`, of the tasks below `high`) of the time, measured over
+//! at least [`MIN_SUPPORT`] tasks and at the lower end of a confidence interval (Wilson,
+//! one-sided 90%): a cut-off chosen at its point estimate came out under its precision on
+//! held-out repositories. Fitted on some repositories, measured on another
+//! ([`leave_one_repository_out`]).
+//!
+//! The margin alone is calibrated too: `explore_code` treats a ranking as decisive from
+//! that margin, so that confidence never changes what an exploration shows.
 
-use sightline_rank::{ConfidenceThresholds, EVIDENCE_KINDS, Weights, leads, margin};
+use sightline_rank::{
+    ConfidenceInputs, ConfidenceModel, EVIDENCE_KINDS, LeadWeights, Weights, lead_kinds, margin,
+};
 use sightline_registry::Confidence;
 
 use crate::fit::FitTask;
@@ -26,19 +33,29 @@ use crate::fit::FitTask;
 pub(crate) const HIGH_PRECISION: f64 = 0.9;
 /// Share of `medium` reports whose first place must be right.
 pub(crate) const MEDIUM_PRECISION: f64 = 0.7;
-/// Fewest tasks a threshold's precision is measured over.
+/// Fewest tasks a cut-off's precision is measured over.
 const MIN_SUPPORT: usize = 20;
-/// The normal quantile of the one-sided 95% bound a precision is read at.
-const Z: f64 = 1.645;
-/// A threshold no margin reaches: the level is never said. (JSON has no infinity.)
-pub(crate) const NEVER: f64 = 1e9;
+/// The normal quantile of the one-sided bound a precision is read at: 90%. At 95% (1.645)
+/// the cut-offs held out left `high` at 0.13 of reports at 0.915; at 90%, 0.18 at 0.911
+/// (`cargo xtask fit --calibrate-only`, leave-one-repository-out over 1,110 tasks); at 84%
+/// (1.0) the precision held out fell to the target itself.
+const Z: f64 = 1.282;
+/// The quantile the decisive margin is read at: one-sided 95%, as before the score, so
+/// that refitting the score never changes what an exploration shows.
+const DECISIVE_Z: f64 = 1.645;
+/// The ridge penalty on the score's weights (the intercept aside), in units of one task's
+/// log-likelihood.
+const RIDGE: f64 = 1.0;
+/// Newton steps at most; the fit stops earlier once a step changes no weight by more than
+/// [`CONVERGED`].
+const NEWTON_STEPS: usize = 50;
+const CONVERGED: f64 = 1e-9;
+pub(crate) use sightline_rank::confidence::NEVER;
 
 /// One task as calibration sees it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Case {
-    pub margin: f64,
-    /// The kinds of evidence the best file leads on.
-    pub leads: u32,
+    pub inputs: ConfidenceInputs,
     pub right: bool,
 }
 
@@ -47,107 +64,233 @@ impl Case {
     pub(crate) fn of(t: &FitTask, w: &Weights) -> Option<Case> {
         let files = crate::fit::ranked_files(t, w);
         let first = files.first()?;
-        let m = margin(Some(first.1), files.get(1).map(|f| f.1));
-        let led = leads(
+        let leads = lead_kinds(
             t.candidates.iter().map(|c| (c.path.as_str(), c.features)),
             first.0,
         );
         Some(Case {
-            margin: m.min(NEVER),
-            leads: led,
+            inputs: ConfidenceInputs {
+                margin: margin(Some(first.1), files.get(1).map(|f| f.1)),
+                leads,
+            },
             right: t.gold_files.iter().any(|g| g == first.0),
         })
     }
-
-    /// The confidence the selection would give this case under `th`.
-    pub(crate) fn level(&self, th: &ConfidenceThresholds) -> Confidence {
-        th.level(self.margin, self.leads)
-    }
 }
 
-/// The thresholds calibrated on `cases`.
-pub(crate) fn calibrate(cases: &[Case]) -> ConfidenceThresholds {
-    let mut margins: Vec<f64> = cases.iter().map(|c| c.margin).collect();
-    margins.sort_by(f64::total_cmp);
-    margins.dedup();
-    let rule = |high: (f64, u32), medium: (f64, u32)| ConfidenceThresholds {
-        high: high.0,
-        high_leads: high.1,
-        medium: medium.0,
-        medium_leads: medium.1,
-        decisive: None,
+/// The score fitted on `cases`, with its cut-offs and decisive margin.
+pub(crate) fn calibrate(cases: &[Case]) -> ConfidenceModel {
+    let (intercept, weights) = fit_logistic(cases);
+    let mut model = ConfidenceModel {
+        intercept,
+        margin: weights[0],
+        leads: LeadWeights::from_array(std::array::from_fn(|k| weights[k + 1])),
+        high: NEVER,
+        medium: NEVER,
+        decisive: decisive_margin(cases),
     };
-    let unreached = (NEVER, 0);
-    let decisive = least(&margins, HIGH_PRECISION, &|t| {
-        at_level(cases, &rule((t, 0), unreached), Confidence::High)
-    });
-    let high = widest(&margins, HIGH_PRECISION, &|r| {
-        at_level(cases, &rule(r, unreached), Confidence::High)
-    })
-    .unwrap_or(unreached);
-    let medium = widest(&margins, MEDIUM_PRECISION, &|r| {
-        at_level(cases, &rule(high, r), Confidence::Medium)
-    })
-    .unwrap_or(high);
-    ConfidenceThresholds {
-        decisive: Some(decisive),
-        ..rule(high, medium)
-    }
+    let scored: Vec<(f64, bool)> = cases
+        .iter()
+        .map(|c| (model.probability(&c.inputs), c.right))
+        .collect();
+    model.high = lowest_cut(&scored, HIGH_PRECISION).unwrap_or(NEVER);
+    let below: Vec<(f64, bool)> = scored
+        .iter()
+        .copied()
+        .filter(|(p, _)| *p < model.high)
+        .collect();
+    model.medium = lowest_cut(&below, MEDIUM_PRECISION).unwrap_or(model.high);
+    model
 }
 
-/// The rule (least margin, fewest leads) admitting the most cases, measured over enough of
-/// them, whose precision reaches `precision` at the lower bound of its confidence interval;
-/// `None` when none does. Ties keep the first found (fewest leads, then least margin).
-fn widest(
-    margins: &[f64],
-    precision: f64,
-    measure: &dyn Fn((f64, u32)) -> (usize, usize),
-) -> Option<(f64, u32)> {
-    let mut best: Option<((f64, u32), usize)> = None;
-    for l in 0..=EVIDENCE_KINDS {
-        for &m in margins {
-            let (n, right) = measure((m, l));
-            if n >= MIN_SUPPORT
-                && wilson_lower(right, n) >= precision
-                && best.is_none_or(|(_, most)| n > most)
-            {
-                best = Some(((m, l), n));
-            }
+/// The lowest cut-off among the `scored` probabilities whose cases at or above it, at least
+/// [`MIN_SUPPORT`] of them, are right at least `precision` of the time at the lower bound of
+/// their confidence interval: the widest such level. `None` when no cut-off is.
+fn lowest_cut(scored: &[(f64, bool)], precision: f64) -> Option<f64> {
+    let mut sorted = scored.to_vec();
+    sorted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut best = None;
+    let mut right = 0;
+    for (i, &(p, r)) in sorted.iter().enumerate() {
+        right += usize::from(r);
+        let n = i + 1;
+        // A cut-off admits every case with its probability: measure at the last of a tie.
+        let tie_continues = sorted.get(n).is_some_and(|next| next.0 == p);
+        if !tie_continues && n >= MIN_SUPPORT && wilson_lower(right, n, Z) >= precision {
+            best = Some(p);
         }
     }
-    best.map(|(r, _)| r)
+    best
 }
 
-/// Whether the cases at `level` under `th`, and how many of them are right.
-fn at_level(cases: &[Case], th: &ConfidenceThresholds, level: Confidence) -> (usize, usize) {
-    let at: Vec<&Case> = cases.iter().filter(|c| c.level(th) == level).collect();
-    (at.len(), at.iter().filter(|c| c.right).count())
-}
-
-/// The least of the (ascending) `candidates` at which the cases it admits, measured over
-/// enough of them, reach `precision` at the lower bound of their confidence interval;
-/// [`NEVER`] when none does. (A bound, not a point estimate, so a threshold is not chosen
-/// for a run of lucky cases.)
-fn least(candidates: &[f64], precision: f64, measure: &dyn Fn(f64) -> (usize, usize)) -> f64 {
-    for &t in candidates {
-        let (n, right) = measure(t);
-        if n >= MIN_SUPPORT && wilson_lower(right, n) >= precision {
+/// The least margin at which the cases it admits, the margin alone, reach
+/// [`HIGH_PRECISION`] over at least [`MIN_SUPPORT`] of them at the lower bound of their
+/// confidence interval ([`DECISIVE_Z`]); [`NEVER`] when none does.
+fn decisive_margin(cases: &[Case]) -> f64 {
+    let mut margins: Vec<f64> = cases.iter().map(|c| c.inputs.margin.min(NEVER)).collect();
+    margins.sort_by(f64::total_cmp);
+    margins.dedup();
+    for &t in &margins {
+        let at: Vec<bool> = cases
+            .iter()
+            .filter(|c| c.inputs.margin.min(NEVER) >= t)
+            .map(|c| c.right)
+            .collect();
+        let right = at.iter().filter(|r| **r).count();
+        if at.len() >= MIN_SUPPORT && wilson_lower(right, at.len(), DECISIVE_Z) >= HIGH_PRECISION {
             return t;
         }
     }
     NEVER
 }
 
-/// The lower bound of the Wilson score interval of `right` successes in `n` trials.
-fn wilson_lower(right: usize, n: usize) -> f64 {
+/// Number of the score's inputs: the margin's logarithm and one per kind of lead.
+const INPUTS: usize = 1 + EVIDENCE_KINDS;
+
+/// The intercept and weights of a ridge-penalised logistic regression of `right` on the
+/// cases' inputs; the margin's weight (the first) is kept at least 0.
+fn fit_logistic(cases: &[Case]) -> (f64, [f64; INPUTS]) {
+    let rows: Vec<([f64; INPUTS], f64)> = cases
+        .iter()
+        .map(|c| (c.inputs.vector(), f64::from(u8::from(c.right))))
+        .collect();
+    let all = newton(&rows, &[true; INPUTS]);
+    if all.1[0] >= 0.0 {
+        return all;
+    }
+    let mut without_margin = [true; INPUTS];
+    without_margin[0] = false;
+    newton(&rows, &without_margin)
+}
+
+/// Newton's method on the penalised log-likelihood over the inputs `used` (the others stay
+/// 0). Parameter 0 is the intercept, `1 + i` input `i`'s weight.
+fn newton(rows: &[([f64; INPUTS], f64)], used: &[bool; INPUTS]) -> (f64, [f64; INPUTS]) {
+    const P: usize = INPUTS + 1;
+    let x = |row: &[f64; INPUTS], j: usize| match j {
+        0 => 1.0,
+        _ if used[j - 1] => row[j - 1],
+        _ => 0.0,
+    };
+    let mut beta = [0.0_f64; P];
+    for _ in 0..NEWTON_STEPS {
+        let mut grad = [0.0_f64; P];
+        let mut hess = [[0.0_f64; P]; P];
+        for (row, y) in rows {
+            let xs: [f64; P] = std::array::from_fn(|j| x(row, j));
+            let z: f64 = beta.iter().zip(&xs).map(|(b, x)| b * x).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            let w = p * (1.0 - p);
+            for ((g, h), xj) in grad.iter_mut().zip(hess.iter_mut()).zip(xs) {
+                *g += (p - y) * xj;
+                for (hk, xk) in h.iter_mut().zip(xs) {
+                    *hk += w * xj * xk;
+                }
+            }
+        }
+        for j in 1..P {
+            grad[j] += RIDGE * beta[j];
+            // An unused input's weight is held at 0 by the penalty alone.
+            hess[j][j] += RIDGE;
+        }
+        let Some(step) = solve(hess, grad) else {
+            break;
+        };
+        let mut largest = 0.0_f64;
+        for j in 0..P {
+            beta[j] -= step[j];
+            largest = largest.max(step[j].abs());
+        }
+        if largest < CONVERGED {
+            break;
+        }
+    }
+    (beta[0], std::array::from_fn(|i| beta[i + 1]))
+}
+
+/// The solution of `a · x = b` by Gaussian elimination with partial pivoting; `None` when
+/// `a` is singular.
+fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; N]> {
+    for col in 0..N {
+        let pivot = (col..N).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (pivot_row, pivot_b) = (a[col], b[col]);
+        for (r, rb) in a.iter_mut().zip(b.iter_mut()).skip(col + 1) {
+            let f = r[col] / pivot_row[col];
+            for (v, p) in r.iter_mut().zip(pivot_row).skip(col) {
+                *v -= f * p;
+            }
+            *rb -= f * pivot_b;
+        }
+    }
+    let mut x = [0.0_f64; N];
+    for row in (0..N).rev() {
+        let rest: f64 = (row + 1..N).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - rest) / a[row][row];
+    }
+    Some(x)
+}
+
+/// The lower bound of the Wilson score interval of `right` successes in `n` trials, at the
+/// normal quantile `z`.
+fn wilson_lower(right: usize, n: usize, z: f64) -> f64 {
     if n == 0 {
         return 0.0;
     }
     let (n, p) = (n as f64, right as f64 / n as f64);
-    let z2 = Z * Z;
+    let z2 = z * z;
     let centre = p + z2 / (2.0 * n);
-    let spread = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     (centre - spread) / (1.0 + z2 / n)
+}
+
+/// Each repository's cases leveled by a score fitted on the other repositories' cases,
+/// with the probability that score gave them (`by_repo`: every repository's cases).
+pub(crate) fn leave_one_repository_out(by_repo: &[Vec<Case>]) -> Vec<(Confidence, f64, bool)> {
+    let mut out = Vec::new();
+    for (i, held_out) in by_repo.iter().enumerate() {
+        let others: Vec<Case> = by_repo
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .flat_map(|(_, r)| r.iter().copied())
+            .collect();
+        let model = calibrate(&others);
+        out.extend(held_out.iter().map(|c| {
+            (
+                model.level(&c.inputs),
+                model.probability(&c.inputs),
+                c.right,
+            )
+        }));
+    }
+    out
+}
+
+/// The precision of the held-out cases' first place at several shares of reports, the
+/// cases taken by descending held-out probability: what any cut-offs could reach.
+pub(crate) fn curve(held_out: &[(Confidence, f64, bool)]) -> String {
+    use std::fmt::Write as _;
+    let mut sorted: Vec<(f64, bool)> = held_out.iter().map(|(_, p, r)| (*p, *r)).collect();
+    sorted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut out =
+        String::from("| share of reports (by held-out score) | first place right |\n|---|---|\n");
+    for share in [0.05, 0.1, 0.15, 0.2, 0.25, 0.33, 0.5] {
+        let n = ((sorted.len() as f64 * share).round() as usize)
+            .max(1)
+            .min(sorted.len());
+        let right = sorted[..n].iter().filter(|(_, r)| *r).count();
+        let _ = writeln!(
+            out,
+            "| {share:.2} | {:.3} |",
+            right as f64 / n.max(1) as f64
+        );
+    }
+    out
 }
 
 /// Share of reports and precision per level, over `cases` leveled by their own thresholds.
@@ -188,67 +331,111 @@ pub(crate) fn table(leveled: &[(Confidence, bool)]) -> String {
 mod tests {
     use super::*;
 
-    fn case(margin: f64, leads: u32, right: bool) -> Case {
+    fn case(margin: f64, lead: Option<usize>, right: bool) -> Case {
+        let mut leads = [false; EVIDENCE_KINDS];
+        if let Some(k) = lead {
+            leads[k] = true;
+        }
         Case {
-            margin,
-            leads,
+            inputs: ConfidenceInputs { margin, leads },
             right,
         }
     }
 
     /// The share of the cases at `level` whose first place is right (`None`: no case is).
-    fn precision(cases: &[Case], th: &ConfidenceThresholds, level: Confidence) -> Option<f64> {
-        let (n, right) = at_level(cases, th, level);
-        (n > 0).then(|| right as f64 / n as f64)
+    fn precision(cases: &[Case], m: &ConfidenceModel, level: Confidence) -> Option<f64> {
+        let at: Vec<bool> = cases
+            .iter()
+            .filter(|c| m.level(&c.inputs) == level)
+            .map(|c| c.right)
+            .collect();
+        (!at.is_empty()).then(|| at.iter().filter(|r| **r).count() as f64 / at.len() as f64)
     }
 
     #[test]
-    fn thresholds_keep_each_level_at_its_precision_on_what_they_were_fitted_on() {
-        // Wide margins are right, middling ones seven times in eight (enough, over 80
-        // cases, for a lower bound above 70%), narrow ones a coin toss.
-        let mut cases: Vec<Case> = (0..40)
-            .map(|i| case(3.0 + f64::from(i) * 0.01, 0, true))
+    fn cut_offs_keep_each_level_at_its_precision_on_what_they_were_fitted_on() {
+        // Wide margins are right, middling ones five times in six, narrow ones a coin
+        // toss: high cannot take every middling case, medium takes the rest.
+        let mut cases: Vec<Case> = (0..60)
+            .map(|i| case(3.0 + f64::from(i) * 0.01, None, true))
             .collect();
-        cases.extend((0..80).map(|i| case(1.6 + f64::from(i) * 0.005, 0, i % 8 != 0)));
-        cases.extend((0..100).map(|i| case(1.0 + f64::from(i) * 0.005, 0, i % 2 == 0)));
-        let th = calibrate(&cases);
+        cases.extend((0..120).map(|i| case(1.6 + f64::from(i) * 0.005, None, i % 6 != 0)));
+        cases.extend((0..100).map(|i| case(1.0 + f64::from(i) * 0.005, None, i % 2 == 0)));
+        let m = calibrate(&cases);
+        assert!(m.margin > 0.0, "{m:?}");
         for (level, want) in [
             (Confidence::High, HIGH_PRECISION),
             (Confidence::Medium, MEDIUM_PRECISION),
         ] {
-            let p = precision(&cases, &th, level);
-            assert!(p.is_some_and(|p| p >= want), "{level:?} at {p:?}");
+            let p = precision(&cases, &m, level);
+            assert!(p.is_some_and(|p| p >= want), "{level:?} at {p:?}: {m:?}");
         }
     }
 
     #[test]
-    fn leads_earn_high_where_the_margin_alone_cannot() {
+    fn a_lead_that_tells_right_from_wrong_earns_high_where_the_margin_cannot() {
         // Every margin mixes right and wrong first places alike; only the cases whose best
-        // file leads on most kinds of evidence are right.
-        let cases: Vec<Case> = (0..200)
+        // file leads on the literal kind are right, and they earn high.
+        let cases: Vec<Case> = (0..300)
             .map(|i| {
-                let leads = if i % 4 == 0 { 5 } else { 1 };
+                let literal = i % 3 == 0;
                 case(
                     1.0 + f64::from(i % 50) * 0.02,
-                    leads,
-                    leads == 5 || i % 2 == 0,
+                    literal.then_some(6),
+                    literal || i % 2 == 0,
                 )
             })
             .collect();
-        let th = calibrate(&cases);
-        assert_eq!(th.decisive, Some(NEVER), "no margin alone is decisive");
-        assert!(th.high_leads > 1, "high asks for leads: {th:?}");
-        let p = precision(&cases, &th, Confidence::High);
-        assert!(p.is_some_and(|p| p >= HIGH_PRECISION), "high at {p:?}");
+        let m = calibrate(&cases);
+        assert!(m.leads.literal_names > 1.0, "{m:?}");
+        let p = precision(&cases, &m, Confidence::High);
+        assert!(
+            p.is_some_and(|p| p >= HIGH_PRECISION),
+            "high at {p:?}: {m:?}"
+        );
+        assert_eq!(m.decisive, NEVER, "no margin alone is decisive");
     }
 
     #[test]
-    fn a_level_no_rule_earns_is_never_said() {
-        let cases: Vec<Case> = (0..100)
-            .map(|i| case(1.0 + f64::from(i) * 0.01, (i % 7) as u32, i % 2 == 0))
+    fn a_margin_that_goes_with_wrong_answers_gets_no_weight() {
+        let cases: Vec<Case> = (0..200)
+            .map(|i| case(1.0 + f64::from(i) * 0.05, None, i < 100))
             .collect();
-        let th = calibrate(&cases);
-        assert_eq!(th.high, NEVER);
-        assert!(cases.iter().all(|c| c.level(&th) != Confidence::High));
+        let m = calibrate(&cases);
+        assert_eq!(m.margin, 0.0, "{m:?}");
+    }
+
+    #[test]
+    fn a_level_no_cut_off_earns_is_never_said() {
+        let cases: Vec<Case> = (0..100)
+            .map(|i: u32| {
+                case(
+                    1.0 + f64::from(i) * 0.01,
+                    Some(i as usize % 7),
+                    i.is_multiple_of(2),
+                )
+            })
+            .collect();
+        let m = calibrate(&cases);
+        assert_eq!(m.high, NEVER);
+        assert!(cases.iter().all(|c| m.level(&c.inputs) != Confidence::High));
+    }
+
+    #[test]
+    fn newton_finds_the_weights_a_known_logistic_model_generated() {
+        // Outcomes drawn deterministically at the model's probabilities: p = σ(-1 + 2x).
+        let mut rows = Vec::new();
+        for i in 0..2000 {
+            let x = f64::from(i % 40) / 10.0 - 1.0;
+            let p = 1.0 / (1.0 + (1.0 - 2.0 * x).exp());
+            let mut v = [0.0; INPUTS];
+            v[0] = x;
+            // A low-discrepancy sequence instead of a random draw.
+            let u = (f64::from(i) * 0.618_033_988_749_895).fract();
+            rows.push((v, f64::from(u8::from(u < p))));
+        }
+        let (b0, b) = newton(&rows, &[true; INPUTS]);
+        assert!((b0 + 1.0).abs() < 0.25, "{b0}");
+        assert!((b[0] - 2.0).abs() < 0.3, "{:?}", b);
     }
 }

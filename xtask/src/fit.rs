@@ -17,8 +17,12 @@
 //! the final weights are fitted on all and written with `--write`. The other extractor
 //! constants ([`sightline_rank::Weights::shape`]) are carried from the prior unchanged:
 //! the recorded features were computed with them and cannot say what others would do.
-//! The confidence thresholds are calibrated after the weights, on the same repositories
-//! (`calibrate`), and the table says how they hold on the repository left out.
+//! The confidence score is fitted after the weights, on the same repositories
+//! (`calibrate`), and the table says how it holds on the repository left out.
+//! `--calibrate-only` keeps the checked-in ranking weights and fits only the confidence
+//! score: the one command to run after the ranking's features change, from a fresh
+//! `eval --json` (it also rewrites a weights file whose confidence is of an earlier
+//! release's format).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -40,8 +44,9 @@ pub struct FitArgs {
     /// Write the weights fitted on every repository to crates/rank/weights.json.
     #[arg(long)]
     write: bool,
-    /// Keep the checked-in weights and calibrate only their confidence thresholds on every
-    /// repository (what `--write` then writes): the rankings stay as they are.
+    /// Keep the checked-in ranking weights and fit only their confidence score: print how
+    /// it holds leave-one-repository-out, and fit it on every repository (what `--write`
+    /// then writes). The rankings stay as they are.
     #[arg(long)]
     calibrate_only: bool,
 }
@@ -68,14 +73,22 @@ pub fn run(args: FitArgs) -> anyhow::Result<()> {
     let doc: EvalDoc = serde_json::from_str(&text)
         .with_context(|| format!("{} is not `xtask eval --json` output", args.from.display()))?;
     let fitted = if args.calibrate_only {
-        let mut w = *Weights::fitted();
-        let cases: Vec<Case> = by_repository(doc.tasks)?
+        let mut w = checked_in_ranking()?;
+        let by_repo: Vec<Vec<Case>> = by_repository(doc.tasks)?
             .values()
-            .flatten()
-            .filter_map(|t| Case::of(t, &w))
+            .map(|tasks| tasks.iter().filter_map(|t| Case::of(t, &w)).collect())
             .collect();
-        w.confidence = calibrate(&cases);
-        println!("the checked-in weights, their confidence calibrated on all repositories:");
+        let held_out = crate::calibrate::leave_one_repository_out(&by_repo);
+        println!(
+            "Confidence under the checked-in weights, each repository leveled by a score fitted on the others:\n"
+        );
+        let leveled: Vec<_> = held_out.iter().map(|(l, _, r)| (*l, *r)).collect();
+        print!("{}", crate::calibrate::table(&leveled));
+        println!("\nWhat cut-offs could reach, the held-out scores pooled:\n");
+        print!("{}", crate::calibrate::curve(&held_out));
+        let all: Vec<Case> = by_repo.into_iter().flatten().collect();
+        w.confidence = calibrate(&all);
+        println!("\nthe checked-in weights, their confidence fitted on all repositories:");
         w
     } else {
         let (table, fitted) = leave_one_repository_out(doc.tasks)?;
@@ -92,6 +105,22 @@ pub fn run(args: FitArgs) -> anyhow::Result<()> {
         eprintln!("fit: wrote {}", path.display());
     }
     Ok(())
+}
+
+/// The checked-in ranking weights, whatever their confidence: `--calibrate-only` replaces
+/// it, so a file whose confidence is of an earlier release's format is migrated by
+/// refitting rather than refused.
+fn checked_in_ranking() -> anyhow::Result<Weights> {
+    let mut doc: serde_json::Value = serde_json::from_str(sightline_rank::model::WEIGHTS_JSON)
+        .context("crates/rank/weights.json is not JSON")?;
+    let fields = doc
+        .as_object_mut()
+        .context("crates/rank/weights.json is not a JSON object")?;
+    fields.insert(
+        "confidence".to_owned(),
+        serde_json::to_value(sightline_rank::ConfidenceModel::default())?,
+    );
+    serde_json::from_value(doc).context("reading the ranking weights of crates/rank/weights.json")
 }
 
 /// Weights fitted without a given repository, from `eval --json` output.
@@ -179,7 +208,7 @@ pub(crate) fn leave_one_repository_out(tasks: Vec<FitTask>) -> anyhow::Result<(S
             tasks
                 .iter()
                 .filter_map(|t| Case::of(t, &fitted))
-                .map(|c| (c.level(&fitted.confidence), c.right)),
+                .map(|c| (fitted.confidence.level(&c.inputs), c.right)),
         );
         let before = metrics(tasks, &start);
         let after = metrics(tasks, &fitted);

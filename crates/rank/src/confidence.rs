@@ -1,37 +1,40 @@
 //! How far the deterministic selection may be trusted: the level (`high`, `medium`, `low`)
-//! its evidence earns under thresholds that `cargo xtask fit` calibrates on the evaluation
-//! tasks, leave-one-repository-out.
+//! a small fitted logistic score gives its evidence, with cut-offs that `cargo xtask fit`
+//! calibrates on the evaluation tasks, leave-one-repository-out.
 //!
-//! Two generic measures of how decisive a ranking is: the margin of the best file's score
-//! over the next file's ([`margin`]), and on how many independent kinds of direct evidence
-//! about the query's words the best file leads every other file ([`leads`]: declaration
-//! names, text relevance, path words, proximity of the terms, the candidate's own symbol
-//! names, the terms the tools matched in it, and the query's literals as written naming
-//! one of its declarations or found in its text). The margin alone never separated a level
-//! that is right nine times in ten (a file can win by a wide margin on one kind of
-//! evidence); a file that wins by a margin *and* on most kinds at once is right far more
-//! often. A file that alone holds what the query spells out literally is right more often
-//! still: counted as a kind, it raised the `high` share held out from 0.09 to 0.12 at the
-//! same precision (`cargo xtask fit`).
+//! The score reads what the selection knows when it is made ([`ConfidenceInputs`]): the
+//! margin of the best file's score over the next file's ([`margin`], as its logarithm), and
+//! on which independent kinds of direct evidence about the query the best file leads every
+//! other ([`lead_kinds`]: declaration names, text relevance, path words, proximity of the
+//! terms, the candidate's own symbol names, the terms the tools matched in it, and the
+//! query's literals as written, by where they were found). The margin alone never
+//! separated a level that is right nine times in ten (a file can win by a wide margin on
+//! one kind of evidence); a rule "margin at least m and at least l leads" (the level before
+//! this score) reached 0.11 of reports at 0.92 held out. Weighing each kind on its own
+//! (some kinds say more than others: a file that alone holds a literal of the query is
+//! right more often than one that alone leads on text relevance) reached 0.18 at 0.91
+//! (`cargo xtask fit --calibrate-only`).
 
 use serde::{Deserialize, Serialize};
 use sightline_registry::Confidence;
 
 use crate::model::Features;
 
-/// How many kinds of evidence [`leads`] counts.
-pub const EVIDENCE_KINDS: u32 = 7;
+/// How many kinds of evidence [`lead_kinds`] tells apart.
+pub const EVIDENCE_KINDS: usize = 10;
 
 /// A file leads on a kind only when it beats every other file by more than this factor: the
 /// search rounds its components, so values this close are ties.
 const LEAD_FACTOR: f64 = 1.000_000_1;
 
-/// A candidate's direct evidence about the query's words, one value per kind (see the
-/// module's documentation); the graph's spread is left out: it only echoes other files'
-/// names. The literal kind is the query's literals naming a declaration of the file or
-/// found in its text (a literal in its path is already a path word); most queries have no
-/// literal, and then nobody leads on it.
-fn evidence(f: &Features) -> [f64; EVIDENCE_KINDS as usize] {
+/// The margin the score reads is capped here: a best file with no runner-up (an infinite
+/// margin) is as decisive as one a thousand times ahead, and the logarithm stays finite.
+pub const MARGIN_CAP: f64 = 1e3;
+
+/// A candidate's direct evidence about the query, one value per kind, in the order of
+/// [`LeadWeights`]'s fields; the graph's spread is left out: it only echoes other files'
+/// names. Most queries have no literal, and then nobody leads on the literal kinds.
+fn evidence(f: &Features) -> [f64; EVIDENCE_KINDS] {
     [
         f.search_name,
         f.search_lexical,
@@ -39,26 +42,29 @@ fn evidence(f: &Features) -> [f64; EVIDENCE_KINDS as usize] {
         f.search_proximity,
         f.symbol_name,
         f.matched_lexical,
-        f.search_literal_name + f.search_literal_text,
+        f.search_literal_name,
+        f.search_literal_path,
+        f.search_literal_text,
+        f.symbol_literal,
     ]
 }
 
-/// On how many kinds of evidence the file `best` leads every other file: each file counts
+/// On which kinds of evidence the file `best` leads every other file: each file counts
 /// with its strongest candidate of each kind, and a kind nobody has evidence of is led by
 /// nobody.
-pub fn leads<'a>(candidates: impl IntoIterator<Item = (&'a str, Features)>, best: &str) -> u32 {
-    let mut mine = [0.0_f64; EVIDENCE_KINDS as usize];
-    let mut others = [0.0_f64; EVIDENCE_KINDS as usize];
+pub fn lead_kinds<'a>(
+    candidates: impl IntoIterator<Item = (&'a str, Features)>,
+    best: &str,
+) -> [bool; EVIDENCE_KINDS] {
+    let mut mine = [0.0_f64; EVIDENCE_KINDS];
+    let mut others = [0.0_f64; EVIDENCE_KINDS];
     for (path, f) in candidates {
         let into = if path == best { &mut mine } else { &mut others };
         for (slot, v) in into.iter_mut().zip(evidence(&f)) {
             *slot = slot.max(v);
         }
     }
-    mine.iter()
-        .zip(&others)
-        .filter(|(m, o)| **m > 0.0 && **m > **o * LEAD_FACTOR)
-        .count() as u32
+    std::array::from_fn(|k| mine[k] > 0.0 && mine[k] > others[k] * LEAD_FACTOR)
 }
 
 /// The best file's score over the next file's (`second`; infinite when there is none or it
@@ -71,50 +77,168 @@ pub fn margin(first: Option<f64>, second: Option<f64>) -> f64 {
     }
 }
 
-/// What the deterministic selection needs to say `high` or `medium`: a [`margin`] and a
-/// number of [`leads`], each level both. `cargo xtask fit` calibrates them on the
-/// evaluation tasks: `high` where the first place was right at least 90% of the time,
-/// `medium` at least 70%, at the lower end of a confidence interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ConfidenceThresholds {
-    /// Least margin of a `high` selection.
-    pub high: f64,
-    /// Fewest kinds of evidence the best file leads on in a `high` selection (0 in a file
-    /// written before leads were counted).
-    #[serde(default)]
-    pub high_leads: u32,
-    /// Least margin of a `medium` selection.
-    pub medium: f64,
-    /// Fewest leads of a `medium` selection.
-    #[serde(default)]
-    pub medium_leads: u32,
-    /// Least margin at which the margin alone, leads aside, is right nine times in ten:
-    /// where `explore_code` treats its first file as the answer. `None` (a file written
-    /// before leads were counted): [`ConfidenceThresholds::high`], which was that margin.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub decisive: Option<f64>,
+/// What the confidence score reads of one selection.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConfidenceInputs {
+    /// [`margin`] of the best file over the next.
+    pub margin: f64,
+    /// [`lead_kinds`] of the best file.
+    pub leads: [bool; EVIDENCE_KINDS],
 }
 
-impl Default for ConfidenceThresholds {
-    /// The hand-set thresholds before any calibration.
-    fn default() -> Self {
-        ConfidenceThresholds {
-            high: 2.0,
-            high_leads: 0,
-            medium: 1.5,
-            medium_leads: 0,
-            decisive: None,
+impl ConfidenceInputs {
+    /// The inputs as the score weighs them: the logarithm of the margin (within 1 and
+    /// [`MARGIN_CAP`]: the best file never trails the next), then each lead as 0 or 1.
+    pub fn vector(&self) -> [f64; 1 + EVIDENCE_KINDS] {
+        let m = if self.margin.is_nan() {
+            1.0
+        } else {
+            self.margin.clamp(1.0, MARGIN_CAP)
+        };
+        let mut v = [0.0; 1 + EVIDENCE_KINDS];
+        v[0] = m.ln();
+        for (slot, led) in v[1..].iter_mut().zip(self.leads) {
+            *slot = f64::from(u8::from(led));
+        }
+        v
+    }
+}
+
+/// The weight of a lead on each kind of evidence ([`lead_kinds`]), by name so the
+/// checked-in file says which is which.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)] // each field is the kind of evidence it weighs, as `evidence` lists them
+pub struct LeadWeights {
+    pub names: f64,
+    pub text: f64,
+    pub path: f64,
+    pub proximity: f64,
+    pub own_names: f64,
+    pub matched_terms: f64,
+    pub literal_names: f64,
+    pub literal_path: f64,
+    pub literal_text: f64,
+    pub own_literals: f64,
+}
+
+impl LeadWeights {
+    /// The weights in the order of [`lead_kinds`].
+    pub fn to_array(&self) -> [f64; EVIDENCE_KINDS] {
+        [
+            self.names,
+            self.text,
+            self.path,
+            self.proximity,
+            self.own_names,
+            self.matched_terms,
+            self.literal_names,
+            self.literal_path,
+            self.literal_text,
+            self.own_literals,
+        ]
+    }
+
+    /// The weights from an array in the order of [`lead_kinds`].
+    pub fn from_array(a: [f64; EVIDENCE_KINDS]) -> LeadWeights {
+        let [
+            names,
+            text,
+            path,
+            proximity,
+            own_names,
+            matched_terms,
+            literal_names,
+            literal_path,
+            literal_text,
+            own_literals,
+        ] = a;
+        LeadWeights {
+            names,
+            text,
+            path,
+            proximity,
+            own_names,
+            matched_terms,
+            literal_names,
+            literal_path,
+            literal_text,
+            own_literals,
         }
     }
 }
 
-impl ConfidenceThresholds {
-    /// The confidence a margin and a number of leads earn.
-    pub fn level(&self, margin: f64, leads: u32) -> Confidence {
-        if margin >= self.high && leads >= self.high_leads {
+/// The fitted confidence score and its two cut-offs: the probability that the first place
+/// is right is `1 / (1 + exp(-(intercept + margin · ln(margin) + Σ leads)))`; a selection
+/// is `high` from [`ConfidenceModel::high`], `medium` from [`ConfidenceModel::medium`].
+/// `cargo xtask fit` fits the coefficients (logistic regression) and picks each cut-off as
+/// the lowest whose tasks' first place was right at least 90% (`high`) or 70% (`medium`)
+/// of the time, at the lower end of a confidence interval.
+///
+/// Read from `weights.json` through [`ConfidenceFile`]: the margin-and-leads thresholds of
+/// an earlier release are refused with an error that says how to refit, never read as a
+/// score they are not.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ConfidenceFile")]
+pub struct ConfidenceModel {
+    /// The score of a selection with a margin of 1 and no lead.
+    pub intercept: f64,
+    /// The weight of the margin's logarithm; never negative, so a wider margin never lowers
+    /// the score.
+    pub margin: f64,
+    /// The weight of each kind of evidence the best file leads on.
+    pub leads: LeadWeights,
+    /// Least probability of a `high` selection (above 1: never said).
+    pub high: f64,
+    /// Least probability of a `medium` selection.
+    pub medium: f64,
+    /// Least margin at which the margin alone is right nine times in ten: where
+    /// `explore_code` treats its first file as the answer, so that confidence never changes
+    /// what an exploration shows.
+    pub decisive: f64,
+}
+
+/// A cut-off no probability reaches, and a margin no ranking reaches: the level is never
+/// said. (JSON has no infinity.)
+pub const NEVER: f64 = 1e9;
+
+impl Default for ConfidenceModel {
+    /// The uncalibrated model: every selection is `low`, no margin is decisive.
+    fn default() -> Self {
+        ConfidenceModel {
+            intercept: 0.0,
+            margin: 0.0,
+            leads: LeadWeights::default(),
+            high: NEVER,
+            medium: NEVER,
+            decisive: NEVER,
+        }
+    }
+}
+
+impl ConfidenceModel {
+    /// The probability the score gives that the first place is right.
+    pub fn probability(&self, inputs: &ConfidenceInputs) -> f64 {
+        let v = inputs.vector();
+        let z = self.intercept
+            + self.margin * v[0]
+            + self
+                .leads
+                .to_array()
+                .iter()
+                .zip(&v[1..])
+                .map(|(w, x)| w * x)
+                .sum::<f64>();
+        1.0 / (1.0 + (-z).exp())
+    }
+
+    /// The confidence a selection's inputs earn: `high` at or above the `high` cut-off,
+    /// `medium` at or above the `medium` one.
+    pub fn level(&self, inputs: &ConfidenceInputs) -> Confidence {
+        let p = self.probability(inputs);
+        if p >= self.high {
             Confidence::High
-        } else if margin >= self.medium && leads >= self.medium_leads {
+        } else if p >= self.medium {
             Confidence::Medium
         } else {
             Confidence::Low
@@ -123,7 +247,78 @@ impl ConfidenceThresholds {
 
     /// The margin `explore_code` treats as decisive.
     pub fn decisive_margin(&self) -> f64 {
-        self.decisive.unwrap_or(self.high)
+        self.decisive
+    }
+}
+
+/// The `confidence` object of `weights.json` as written, before it is checked.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[doc(hidden)]
+pub struct ConfidenceFile {
+    intercept: Option<f64>,
+    margin: Option<f64>,
+    leads: Option<LeadWeights>,
+    high: f64,
+    medium: f64,
+    // Fields of the margin-and-leads rule, read only to name it in the error.
+    high_leads: Option<u32>,
+    medium_leads: Option<u32>,
+    decisive: Option<f64>,
+}
+
+/// Why a `confidence` object cannot be read as a [`ConfidenceModel`].
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ConfidenceFileError {
+    /// The thresholds of the rule the score replaced.
+    #[error(
+        "the confidence in this weights file is the margin-and-leads rule of an earlier release (`high`, `medium` as margins{}), not the fitted score (`intercept`, `margin`, `leads`, cut-offs): refit it with `cargo xtask fit --from EVAL.json --calibrate-only --write`",
+        if *.0 { ", `high_leads`, `medium_leads`" } else { "" }
+    )]
+    MarginRule(bool),
+    /// A score that could lower a selection's confidence as its margin widens.
+    #[error("the confidence score's margin weight is {0}: it must be a finite number at least 0")]
+    NegativeMargin(f64),
+    /// A score without the margin `explore_code` treats as decisive.
+    #[error(
+        "the confidence score has no `decisive` margin: refit it with `cargo xtask fit --from EVAL.json --calibrate-only --write`"
+    )]
+    NoDecisiveMargin,
+    /// A coefficient or cut-off that is not a number.
+    #[error("the confidence score has a coefficient or cut-off that is not a finite number")]
+    NotFinite,
+}
+
+impl TryFrom<ConfidenceFile> for ConfidenceModel {
+    type Error = ConfidenceFileError;
+
+    fn try_from(f: ConfidenceFile) -> Result<Self, Self::Error> {
+        let old_leads = f.high_leads.is_some() || f.medium_leads.is_some();
+        let (Some(intercept), Some(margin), Some(leads), false) =
+            (f.intercept, f.margin, f.leads, old_leads)
+        else {
+            return Err(ConfidenceFileError::MarginRule(old_leads));
+        };
+        if !(margin >= 0.0 && margin.is_finite()) {
+            return Err(ConfidenceFileError::NegativeMargin(margin));
+        }
+        let decisive = f.decisive.ok_or(ConfidenceFileError::NoDecisiveMargin)?;
+        let numbers = [intercept, f.high, f.medium, decisive];
+        if !numbers
+            .iter()
+            .chain(&leads.to_array())
+            .all(|x| x.is_finite())
+        {
+            return Err(ConfidenceFileError::NotFinite);
+        }
+        Ok(ConfidenceModel {
+            intercept,
+            margin,
+            leads,
+            high: f.high,
+            medium: f.medium,
+            decisive,
+        })
     }
 }
 
@@ -141,7 +336,7 @@ mod tests {
     }
 
     #[test]
-    fn leads_count_the_kinds_the_best_file_beats_every_other_on() {
+    fn leads_are_the_kinds_the_best_file_beats_every_other_on() {
         let cands = [
             ("a", f(3.0, 1.0, 0.0)),
             ("a", f(0.0, 0.0, 2.0)),
@@ -150,32 +345,74 @@ mod tests {
         ];
         // a leads on names (3 > 2) and matched terms (its second candidate's 2 > 1); the
         // text relevance is a tie; nobody has path, proximity or symbol evidence.
-        assert_eq!(leads(cands.iter().map(|(p, f)| (*p, *f)), "a"), 2);
-        assert_eq!(leads(cands.iter().map(|(p, f)| (*p, *f)), "c"), 0);
+        let a = lead_kinds(cands.iter().map(|(p, f)| (*p, *f)), "a");
+        let mut want = [false; EVIDENCE_KINDS];
+        want[0] = true;
+        want[5] = true;
+        assert_eq!(a, want);
+        assert_eq!(
+            lead_kinds(cands.iter().map(|(p, f)| (*p, *f)), "c"),
+            [false; EVIDENCE_KINDS]
+        );
+    }
+
+    fn model() -> ConfidenceModel {
+        ConfidenceModel {
+            intercept: -1.0,
+            margin: 2.0,
+            leads: LeadWeights {
+                names: 1.0,
+                literal_names: 2.0,
+                ..LeadWeights::default()
+            },
+            high: 0.9,
+            medium: 0.7,
+            decisive: 3.0,
+        }
     }
 
     #[test]
-    fn a_level_needs_both_its_margin_and_its_leads() {
-        let th = ConfidenceThresholds {
-            high: 2.0,
-            high_leads: 4,
-            medium: 1.2,
-            medium_leads: 2,
-            decisive: None,
+    fn a_level_is_where_the_probability_falls_between_the_cut_offs() {
+        let m = model();
+        let inputs = |margin: f64, names: bool| {
+            let mut leads = [false; EVIDENCE_KINDS];
+            leads[0] = names;
+            ConfidenceInputs { margin, leads }
         };
-        assert_eq!(th.level(3.0, 4), Confidence::High);
-        assert_eq!(th.level(3.0, 3), Confidence::Medium);
-        assert_eq!(th.level(1.5, 6), Confidence::Medium);
-        assert_eq!(th.level(1.5, 1), Confidence::Low);
-        assert_eq!(th.level(1.1, 6), Confidence::Low);
-        assert_eq!(th.decisive_margin(), 2.0);
+        // z = -1 + 2 ln(margin) + names.
+        assert_eq!(m.level(&inputs(1.0, false)), Confidence::Low);
+        assert_eq!(m.level(&inputs(2.0, true)), Confidence::Medium); // p = 0.80
+        assert_eq!(m.level(&inputs(4.0, true)), Confidence::High); // p = 0.94
+        assert_eq!(m.level(&inputs(4.0, false)), Confidence::Medium); // p = 0.85
     }
 
     #[test]
-    fn a_file_without_leads_or_a_decisive_margin_reads_as_before() {
-        let th: ConfidenceThresholds =
-            serde_json::from_str(r#"{"high": 1.8, "medium": 1.3}"#).expect("parses");
-        assert_eq!(th.level(1.9, 0), Confidence::High);
-        assert_eq!(th.decisive_margin(), 1.8);
+    fn the_margin_rule_of_an_earlier_release_is_refused_with_how_to_refit() {
+        for old in [
+            r#"{"high": 1.57, "high_leads": 5, "medium": 1.46, "medium_leads": 2, "decisive": 1e9}"#,
+            r#"{"high": 1.8, "medium": 1.3}"#,
+        ] {
+            let err = serde_json::from_str::<ConfidenceModel>(old).expect_err(old);
+            let msg = err.to_string();
+            assert!(msg.contains("margin-and-leads rule"), "{msg}");
+            assert!(msg.contains("--calibrate-only --write"), "{msg}");
+        }
+    }
+
+    #[test]
+    fn a_score_that_falls_as_the_margin_widens_is_refused() {
+        let mut doc = serde_json::to_value(model()).unwrap();
+        doc["margin"] = serde_json::json!(-0.5);
+        let err = serde_json::from_value::<ConfidenceModel>(doc).expect_err("negative margin");
+        assert!(err.to_string().contains("at least 0"), "{err}");
+    }
+
+    #[test]
+    fn the_model_round_trips_through_its_file() {
+        let text = serde_json::to_string(&model()).unwrap();
+        assert_eq!(
+            serde_json::from_str::<ConfidenceModel>(&text).unwrap(),
+            model()
+        );
     }
 }

@@ -2,15 +2,15 @@
 //! candidates, flow links quoting their signature lines and the lines holding their
 //! evidence ([`crate::evidence`]) from observed text, and read
 //! targets for edit/debug. It judges nothing a structure cannot tell: roles are the
-//! declaration kinds, and confidence is what the ranking's margin and the best file's leads
-//! earn under the calibrated thresholds.
+//! declaration kinds, and confidence is the level the fitted score gives the ranking's
+//! margin and the kinds of evidence the best file leads on.
 
 use sightline_observe::query::QueryTerms;
 use sightline_registry::{
     Action, Candidate, Confidence, FlowLink, Intent, ReadTarget, Registry, Selection,
 };
 
-use crate::confidence::{ConfidenceThresholds, leads, margin};
+use crate::confidence::{ConfidenceInputs, ConfidenceModel, lead_kinds, margin};
 use crate::evidence::evidence_lines;
 use crate::model::Features;
 use crate::packet::Packet;
@@ -43,7 +43,7 @@ pub fn fallback_selection(
     intent: Intent,
     terms: &QueryTerms,
     not_indexed: Option<&str>,
-    thresholds: &ConfidenceThresholds,
+    model: &ConfidenceModel,
 ) -> Selection {
     let mut primary = Vec::new();
     let mut files: Vec<&str> = Vec::new();
@@ -68,7 +68,7 @@ pub fn fallback_selection(
             break;
         }
     }
-    let decisive = packet_level(packet, registry, terms, thresholds) == Confidence::High;
+    let decisive = packet_level(packet, registry, terms, model) == Confidence::High;
     let flow: Vec<FlowLink> = primary
         .iter()
         .enumerate()
@@ -95,7 +95,7 @@ pub fn fallback_selection(
     } else {
         Vec::new()
     };
-    let confidence = selection_confidence(packet, registry, terms, !flow.is_empty(), thresholds);
+    let confidence = selection_confidence(packet, registry, terms, !flow.is_empty(), model);
     let action = if primary.is_empty() {
         Action::SkipExploreResult
     } else if intent.needs_ranges() || confidence == Confidence::Low {
@@ -140,45 +140,53 @@ pub fn fallback_selection(
     }
 }
 
-/// The confidence the packet earns: the level of its [`margin`] and of the kinds of
-/// evidence its best file leads on ([`leads`], over every candidate of the registry) under
-/// `thresholds`, and low when no place has a quote to back it. A query word the repository
-/// never uses does not cap it: the thresholds were calibrated over such queries too, and
-/// held out their best file was right as often as the others' (`cargo xtask fit`; every
-/// `high` report with an unknown word was right where the cap held them at medium).
+/// The confidence the packet earns: the level [`ConfidenceModel`] gives its
+/// [`ConfidenceInputs`] ([`packet_inputs`]), and low when no place has a quote to back it.
 pub fn selection_confidence(
     packet: &Packet,
     registry: &Registry,
     terms: &QueryTerms,
     quoted: bool,
-    thresholds: &ConfidenceThresholds,
+    model: &ConfidenceModel,
 ) -> Confidence {
     if quoted {
-        packet_level(packet, registry, terms, thresholds)
+        packet_level(packet, registry, terms, model)
     } else {
         Confidence::Low
     }
 }
 
-/// The level the packet's [`margin`] and its best file's [`leads`] (over every candidate of
-/// the registry) earn under `thresholds`, before what the report can back.
+/// The level `model` gives the packet, before what the report can back: low when the
+/// packet ranks no file.
 fn packet_level(
     packet: &Packet,
     registry: &Registry,
     terms: &QueryTerms,
-    thresholds: &ConfidenceThresholds,
+    model: &ConfidenceModel,
 ) -> Confidence {
+    packet_inputs(packet, registry, terms).map_or(Confidence::Low, |i| model.level(&i))
+}
+
+/// What the confidence score reads of a packet: the [`margin`] of its best file over the
+/// next, and the kinds of evidence that file leads on ([`lead_kinds`], over every
+/// candidate of the registry). `None` when the packet ranks no file.
+pub fn packet_inputs(
+    packet: &Packet,
+    registry: &Registry,
+    terms: &QueryTerms,
+) -> Option<ConfidenceInputs> {
     let scores = packet.file_scores(registry);
-    let Some(&(best, first)) = scores.first() else {
-        return Confidence::Low;
-    };
-    let led = leads(
+    let &(best, first) = scores.first()?;
+    let leads = lead_kinds(
         registry
             .iter()
             .map(|c| (c.path.as_str(), Features::of(c, terms))),
         best,
     );
-    thresholds.level(margin(Some(first), scores.get(1).map(|s| s.1)), led)
+    Some(ConfidenceInputs {
+        margin: margin(Some(first), scores.get(1).map(|s| s.1)),
+        leads,
+    })
 }
 
 /// A flow link quoting the candidate's first symbol's signature line, verbatim from what a

@@ -19,11 +19,10 @@
 //!   are finite, non-negative and deterministic.
 //! - The packet respects its character budget and diversity limits and is ordered by score.
 //! - The fallback cites only packet candidates with a range, one per file, at most five,
-//!   each scoring at least 0.4 of the best (0.6 past the third); its confidence comes from
-//!   the margin of the best file over the next ([`margin`]) and the kinds of evidence it
-//!   leads on ([`leads`]) through the calibrated [`ConfidenceThresholds`], never above what
-//!   those allow, and never above
-//!   `medium` when the query has words the repository never uses or no quote backs a place.
+//!   each scoring at least 0.4 of the best (0.6 past the third); its confidence is the level
+//!   the fitted [`ConfidenceModel`] gives the margin of the best file over the next
+//!   ([`margin`]) and the kinds of evidence it leads on ([`lead_kinds`]), never above what
+//!   its cut-offs allow, and `low` when no quote backs a place.
 //!
 //! Embedding it on its own: score two candidates' features with the checked-in model.
 //!
@@ -48,7 +47,9 @@ pub mod packet;
 pub mod pipeline;
 pub mod score;
 
-pub use confidence::{ConfidenceThresholds, EVIDENCE_KINDS, leads, margin};
+pub use confidence::{
+    ConfidenceInputs, ConfidenceModel, EVIDENCE_KINDS, LeadWeights, lead_kinds, margin,
+};
 pub use db::{Db, ModelKey, ranked, session_ranking};
 pub use fallback::fallback_selection;
 pub use model::{Features, ScoreBreakdown, Weights};

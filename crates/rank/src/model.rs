@@ -10,7 +10,7 @@ use sightline_observe::search::{SearchShape, SearchWeights};
 use sightline_observe::terms::term_words;
 use sightline_registry::Candidate;
 
-use crate::confidence::ConfidenceThresholds;
+use crate::confidence::ConfidenceModel;
 
 /// Ranges up to this many lines are "tight"; wider ones lose score by `width_exponent`.
 pub const TIGHT_LINES: f64 = 80.0;
@@ -175,10 +175,10 @@ pub struct Weights {
     /// edge kinds, path fields…); a file without them gets the unfitted ones.
     #[serde(default)]
     pub shape: SearchShape,
-    /// The margins at which the deterministic selection is confident, calibrated by
-    /// `cargo xtask fit`; a file without them gets [`ConfidenceThresholds::default`].
-    #[serde(default)]
-    pub confidence: ConfidenceThresholds,
+    /// The deterministic selection's confidence score and cut-offs, fitted by `cargo xtask
+    /// fit`. Required: a file without it, or with the margin-and-leads rule of an earlier
+    /// release, is refused with an error that says how to refit.
+    pub confidence: ConfidenceModel,
 }
 
 /// One candidate's score, explained by its parts.
@@ -237,7 +237,7 @@ impl Weights {
             rangeless_factor: 0.6,
             width_exponent: 0.3,
             shape: search.shape,
-            confidence: ConfidenceThresholds::default(),
+            confidence: ConfidenceModel::default(),
         }
     }
 
@@ -262,7 +262,7 @@ impl Weights {
             rangeless_factor: 1.0,
             width_exponent: 0.0,
             shape: SearchShape::UNFITTED,
-            confidence: ConfidenceThresholds::default(),
+            confidence: ConfidenceModel::default(),
         }
     }
 
