@@ -214,4 +214,7 @@ fn a_read_labels_a_one_line_declaration_without_repeating_its_line() {
         text.contains(&format!("[{} {}-{}]", longer.id, r.start, r.end)),
         "{text}"
     );
+    // A blank line is its number alone: no line ends in the space after a number.
+    assert!(text.contains("\n 3\n"), "{text}");
+    assert!(!text.lines().any(|l| l.ends_with(' ')), "{text}");
 }
