@@ -145,6 +145,39 @@ fn a_directory_too_large_to_outline_shows_its_tree() {
     assert_eq!(root.files.len() + root.more_files + tree.files(), sources);
     assert!(tree.lines() <= 10 || tree.dirs.iter().all(|d| !d.opened));
     insta::assert_snapshot!("outline_tree", root.render_tagged(&no_tag));
+
+    // A directory with files of its own shows them by name, as `ls` would, and none of
+    // their declarations: nothing in a tree carries an ID.
+    let src = outline::run(
+        db,
+        ws,
+        &OutlineArgs {
+            path: Some("src".into()),
+            max_entries: 3,
+        },
+    )
+    .unwrap();
+    let tree = src.tree.as_ref().expect("src does not fit in 3 entries");
+    assert!(src.files.is_empty(), "{:?}", src.files);
+    assert!(tree.own_files > 0 && tree.own_names.len() == tree.own_files);
+    let text = src.render_tagged(&|_, _| Some("[c1]".to_owned()));
+    assert!(!text.contains("[c"), "{text}");
+    let own = format!("files: {}\n", tree.own_names.join(", "));
+    assert_eq!(
+        text.lines().nth(1).map(|l| format!("{l}\n")),
+        Some(own),
+        "{text}"
+    );
+    assert_eq!(tree.files(), src_sources(db, ws), "{text}");
+}
+
+/// Source files under `src/` of the fixture.
+fn src_sources(db: &dyn sightline_observe::Db, ws: sightline_observe::Workspace) -> usize {
+    ws.files(db)
+        .iter()
+        .filter(|f| f.role(db) != sightline_observe::walk::FileRole::Manifest)
+        .filter(|f| f.path(db).starts_with("src/"))
+        .count()
 }
 
 /// Recursion is a use of the function itself, and a test file's repeated calls are shown

@@ -113,6 +113,10 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                         let label = label_beside(c, own_line);
                         let _ = writeln!(out, "{number:>width$} {label} {line}");
                     }
+                    // A blank line is its number alone, with no space after it.
+                    None if line.is_empty() => {
+                        let _ = writeln!(out, "{number:>width$}");
+                    }
                     None => {
                         let _ = writeln!(out, "{number:>width$} {line}");
                     }

@@ -77,10 +77,16 @@ fn grep_context_reaches_the_model_and_only_match_lines_carry_ids() {
         context: 2,
         ..GrepArgs::new("recordStore.save")
     });
-    let context: Vec<&str> = text.lines().filter(|l| l.contains("- ")).collect();
+    let context: Vec<&str> = text.lines().filter(|l| is_context(l)).collect();
     assert!(context.len() >= 2, "context lines missing:\n{text}");
     assert!(context.iter().all(|l| !l.contains("[c")), "{text}");
-    assert!(text.contains(": [c"), "match line lost its ID:\n{text}");
+    assert!(text.contains(":[c"), "match line lost its ID:\n{text}");
+}
+
+/// `13-text`: a grep context line.
+fn is_context(line: &str) -> bool {
+    line.split_once('-')
+        .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A grep hit's label carries its range only when the reader cannot see it: an ID whose
@@ -107,7 +113,7 @@ fn grep_labels_leave_out_ranges_the_reader_sees() {
     }
     let mut labelled = std::collections::HashSet::new();
     for line in text.lines() {
-        let Some((_, rest)) = line.split_once(": [") else {
+        let Some((_, rest)) = line.split_once(":[") else {
             continue;
         };
         let label = rest.split(']').next().unwrap();
@@ -146,7 +152,7 @@ fn an_unlabelled_match_shares_the_label_above_it() {
                 current = None;
                 continue;
             }
-            let Some((n, rest)) = line.split_once(": ") else {
+            let Some((n, rest)) = line.split_once(':') else {
                 continue;
             };
             let Ok(n) = n.parse::<u32>() else { continue };
@@ -208,4 +214,7 @@ fn a_read_labels_a_one_line_declaration_without_repeating_its_line() {
         text.contains(&format!("[{} {}-{}]", longer.id, r.start, r.end)),
         "{text}"
     );
+    // A blank line is its number alone: no line ends in the space after a number.
+    assert!(text.contains("\n 3\n"), "{text}");
+    assert!(!text.lines().any(|l| l.ends_with(' ')), "{text}");
 }

@@ -38,10 +38,6 @@ pub struct Engine {
     value_model: Option<ValueModel>,
     /// How the index learns what changed on disk.
     freshness: Freshness,
-    /// Whether a reply already told the client to pass a new session's id on: the first
-    /// new session's line says so, later ones only name themselves (an agent that never
-    /// passes one would read the same advice on every call).
-    session_hint_given: bool,
 }
 
 impl Engine {
@@ -53,7 +49,6 @@ impl Engine {
             sessions: Sessions::default(),
             value_model: None,
             freshness: Freshness::walk(),
-            session_hint_given: false,
         }
     }
 
@@ -187,10 +182,9 @@ impl Engine {
             };
             let registry = session.registry(&self.index);
             let id = self.keep(session);
-            let header = match std::mem::replace(&mut self.session_hint_given, true) {
-                false => format!("session {id} (new: pass \"session\": \"{id}\" to later calls)\n"),
-                true => format!("session {id} (new)\n"),
-            };
+            // Only the id: the server's instructions already say what a session is and
+            // that a new one is named on its reply's first line.
+            let header = format!("session {id}\n");
             return Ok(reply(&id, header, outcome, &registry));
         };
         // Checked before the refresh so a bad id costs nothing.

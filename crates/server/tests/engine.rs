@@ -116,18 +116,21 @@ fn a_session_accumulates_calls_and_closes_on_an_accepted_submission() {
 }
 
 #[test]
-fn only_the_first_new_session_says_how_to_pass_it_on() {
+fn a_new_session_is_named_on_the_first_line_and_nothing_more() {
     let (_dir, mut engine) = engine();
     let grep = || ToolCall::Grep(params(json!({"pattern": "handleSave"})));
     let first = engine.call(None, grep()).unwrap();
     let id = first.structured.session.clone();
-    let hint = format!("session {id} (new: pass \"session\": \"{id}\" to later calls)\n");
-    assert!(first.text.starts_with(&hint), "{}", first.text);
-    // An agent that never passes a session reads the advice once, not on every call.
-    let second = engine.call(None, grep()).unwrap();
-    let id = second.structured.session.clone();
     assert!(
-        second.text.starts_with(&format!("session {id} (new)\n")),
+        first.text.starts_with(&format!("session {id}\n")),
+        "{}",
+        first.text
+    );
+    let second = engine.call(None, grep()).unwrap();
+    let next = second.structured.session.clone();
+    assert_ne!(id, next, "a call without a session starts another");
+    assert!(
+        second.text.starts_with(&format!("session {next}\n")),
         "{}",
         second.text
     );
@@ -152,7 +155,7 @@ fn every_session_tool_can_start_a_session_and_submit_sets_the_intent() {
         let reply = engine.call(None, call).unwrap();
         let id = reply.structured.session.clone();
         assert!(
-            reply.text.starts_with(&format!("session {id} (new")),
+            reply.text.starts_with(&format!("session {id}\n")),
             "{}",
             reply.text
         );

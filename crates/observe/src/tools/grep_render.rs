@@ -1,5 +1,5 @@
 //! `grep` results as text: one `## path` heading per file, then its lines in the form
-//! grep itself uses — `12: text` for a match, `13- text` for context — with overlapping or
+//! grep itself uses — `12:text` for a match, `13-text` for context — with overlapping or
 //! adjacent context windows of one file merged and gaps marked `--` (only where context is
 //! printed: without it the line numbers show the gaps, as rg prints them), so no line is
 //! printed twice and a model can tell matches from context at a glance. A files-only result
@@ -80,14 +80,14 @@ fn render_file(
             match shown.matched {
                 Some(m) => match tag(m) {
                     Some(label) => {
-                        let _ = writeln!(out, "{line}: {label} {text}");
+                        let _ = writeln!(out, "{line}:{label} {text}");
                     }
                     None => {
-                        let _ = writeln!(out, "{line}: {text}");
+                        let _ = writeln!(out, "{line}:{text}");
                     }
                 },
                 None => {
-                    let _ = writeln!(out, "{line}- {text}");
+                    let _ = writeln!(out, "{line}-{text}");
                 }
             }
         }

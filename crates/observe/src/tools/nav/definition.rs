@@ -152,8 +152,8 @@ pub fn run(
 impl DefinitionResult {
     /// One line per declaration (`src/a.ts:12-40 [c5] method Store.save: async save(…) {`,
     /// `src/b.ts:3-9 [c6] function: export function load() {` for a top-level one whose
-    /// signature names it), each body under its line, then what was cut; or the nearest
-    /// names.
+    /// signature names it), each body under its line instead of the signature, then what
+    /// was cut; or the nearest names.
     pub fn render_tagged(&self, tag: Tag<'_>) -> String {
         let mut out = String::new();
         if self.hits.is_empty() {
@@ -174,15 +174,27 @@ impl DefinitionResult {
                 h.qualified.as_str()
             };
             decl_line(&mut out, &h.path, h.lines, &h.kind, qualified, tag);
-            let _ = writeln!(out, ": {}", crate::escape::inline(&h.signature));
+            // A body prints the signature's line itself.
+            match &h.body {
+                Some(_) => out.push('\n'),
+                None => {
+                    let _ = writeln!(out, ": {}", crate::escape::inline(&h.signature));
+                }
+            }
             if let Some(body) = &h.body {
+                // Right-aligned to the widest number, as a read prints them.
+                let width = body.lines.end.to_string().len();
                 for (n, line) in (body.lines.start..).zip(body.text.lines()) {
-                    let _ = writeln!(out, "{n:>4} {line}");
+                    // A blank line is its number alone, with no space after it.
+                    let _ = match line.is_empty() {
+                        true => writeln!(out, "{n:>width$}"),
+                        false => writeln!(out, "{n:>width$} {line}"),
+                    };
                 }
                 if body.cut {
                     let _ = writeln!(
                         out,
-                        "     … {} more lines; read_file from line {}",
+                        "… {} more lines; read_file from line {}",
                         h.lines.end - body.lines.end,
                         body.lines.end + 1
                     );

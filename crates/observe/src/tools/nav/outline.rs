@@ -2,7 +2,7 @@
 //! declarations nested by indentation (fields and properties only counted on their
 //! parent's line); a directory lists each source file under it with its top-level
 //! declarations on one line, or, when they do not fit in `max_entries`, its tree
-//! ([`super::outline_tree`]).
+//! ([`super::outline_tree`]): its own files by name and its subdirectories by file count.
 
 use std::fmt::Write as _;
 
@@ -163,20 +163,19 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &OutlineArgs) -> Result<OutlineResu
         true => String::new(),
         false => format!("{path}/"),
     };
-    // Too many declarations: the directory's own files are listed as they fit, and its
-    // subdirectories shown as a tree instead of their files.
+    // Too many declarations: the directory is shown as a tree of file counts with its own
+    // files' names, what `ls` would give, not the declarations of the files it holds
+    // directly (at a repository's root, configuration scripts; in the A/B runs no later
+    // call used an ID a root outline gave one of them).
     let listed: Vec<SourceFile> = match fits(db, &sources, max) {
         true => sources,
         false => {
-            let (own, deeper): (Vec<SourceFile>, Vec<SourceFile>) = sources
-                .into_iter()
-                .partition(|f| !f.path(db)[base.len()..].contains('/'));
-            let traits: Vec<(&str, bool)> = deeper
+            let traits: Vec<(&str, bool)> = sources
                 .iter()
                 .map(|&f| (f.path(db).as_str(), file_traits(db, f).is_secondary()))
                 .collect();
             result.tree = Some(tree(&traits, &base, max.min(TREE_LINES)));
-            own
+            Vec::new()
         }
     };
     let mut left = max;
@@ -290,8 +289,9 @@ fn unknown_path(db: &dyn Db, ws: Workspace, path: &str) -> ToolError {
 impl OutlineResult {
     /// A file: `path (N lines)`, then `12-40 [c5] method save` per declaration, indented
     /// by nesting. A directory: `path: Store 10-80 [c4], createStore 82-90 [c7] +3` per
-    /// file, or its tree: `sub/ 40 files, 3 secondary` per closed directory and `sub/: a.ts,
-    /// b.ts` for an opened one's own files. Then what was cut.
+    /// file, or its tree: `files: a.ts, b.ts +3` for its own files, `sub/ 40 files, 3
+    /// secondary` per closed directory, indented under an opened one with its own files'
+    /// line. Then what was cut.
     pub fn render_tagged(&self, tag: Tag<'_>) -> String {
         let mut out = String::new();
         if self.directory {
@@ -304,8 +304,8 @@ impl OutlineResult {
                 Some(tree) => {
                     let _ = writeln!(
                         out,
-                        "{path}/ ({} source files; too many to outline: subdirectories by file \
-                         count; secondary: tests, examples, generated, vendored)",
+                        "{path}/ ({} source files by directory; secondary: tests, examples, \
+                         generated, vendored)",
                         listed + tree.files()
                     );
                 }

@@ -10,8 +10,11 @@ use serde::{Deserialize, Serialize};
 
 /// Most lines a tree shows (fewer when the caller's `max_entries` is lower).
 pub const TREE_LINES: usize = 20;
-/// Most file names listed for a directory's own files.
+/// Most file names listed for an opened subdirectory's own files.
 pub const NAMES_PER_LINE: usize = 5;
+/// Most file names listed for the outlined directory's own files: the names `ls` would
+/// print first, which the outline shows instead of their declarations.
+pub const OWN_NAMES: usize = 30;
 
 /// One directory of a tree, in depth-first order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,7 +40,7 @@ pub struct OutlineDir {
 pub struct OutlineTree {
     /// How many source files are directly in the outlined directory.
     pub own_files: usize,
-    /// The first [`NAMES_PER_LINE`] names of them.
+    /// The first [`OWN_NAMES`] names of them.
     pub own_names: Vec<String>,
     /// Its directories, depth first.
     pub dirs: Vec<OutlineDir>,
@@ -119,7 +122,7 @@ pub(crate) fn tree(files: &[(&str, bool)], base: &str, max_lines: usize) -> Outl
     }
     let mut out = OutlineTree {
         own_files: root.own.len(),
-        own_names: root.own.iter().take(NAMES_PER_LINE).cloned().collect(),
+        own_names: root.own.iter().take(OWN_NAMES).cloned().collect(),
         dirs: Vec::new(),
     };
     walk(&nodes, &open, &children(base), 0, &mut out.dirs, &children);
