@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// Most lines a tree shows (fewer when the caller's `max_entries` is lower).
-pub const TREE_LINES: usize = 20;
+/// Most lines a tree shows (fewer when the caller's `max_entries` is lower): about what
+/// `ls` prints, a directory opened only where that is cheap; `outline DIR` opens the rest.
+pub const TREE_LINES: usize = 8;
 /// Most file names listed for an opened subdirectory's own files.
 pub const NAMES_PER_LINE: usize = 5;
 /// Most file names listed for the outlined directory's own files: the names `ls` would
@@ -56,6 +57,11 @@ impl OutlineTree {
                 .filter(|d| d.depth == 0)
                 .map(|d| d.files)
                 .sum::<usize>()
+    }
+
+    /// Whether a directory shown has content not shown (it is not opened).
+    pub fn folded(&self) -> bool {
+        self.dirs.iter().any(|d| !d.opened)
     }
 
     /// Lines the tree renders to.
