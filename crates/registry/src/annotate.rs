@@ -262,6 +262,31 @@ mod tests {
     }
 
     #[test]
+    fn a_read_header_names_path_range_and_length_once() {
+        let read = |end_line, total_lines, text: &str| {
+            Observation::ReadFile(sightline_observe::tools::read_file::ReadFileResult {
+                path: "src/a.ts".into(),
+                start_line: 1,
+                end_line,
+                total_lines,
+                truncated: false,
+                line_cut: false,
+                text: text.into(),
+                invalid_utf8: false,
+            })
+        };
+        let registry = Registry::new();
+        assert_eq!(
+            render_observation(&read(2, 9, "a\n\n"), &registry),
+            "src/a.ts:1-2 of 9\n1 a\n2\n"
+        );
+        assert_eq!(
+            render_observation(&read(0, 0, ""), &registry),
+            "src/a.ts (empty file)\n"
+        );
+    }
+
+    #[test]
     fn indent_is_described_by_what_it_is_made_of() {
         assert_eq!(describe_indent("    "), "4 spaces");
         assert_eq!(describe_indent("\t\t"), "2 tabs");
