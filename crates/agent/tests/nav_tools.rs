@@ -135,14 +135,19 @@ fn a_known_declaration_keeps_its_id_across_tools_and_an_id_names_it() {
 }
 
 /// Every label printed with a line number (`23 [c8 20-30]`, `23: [c8 …]`, ` 250 [c32 …]`)
-/// names a candidate whose range holds that line; every label after `path:a-b` names a
-/// candidate of that path whose range shares a line with a-b.
+/// names a candidate whose range holds that line; every label after `path:a-b` (or a
+/// read's `path:a-b of N`) names a candidate of that path whose range shares a line with a-b.
 fn labels_hold_their_lines(text: &str, registry: &Registry) -> Result<(), String> {
     let mut heading: Option<String> = None;
     for line in text.lines() {
         if let Some(p) = line
             .strip_prefix("## ")
             .or_else(|| line.strip_prefix("#### "))
+            .or_else(|| {
+                line.contains(" of ")
+                    .then_some(line)
+                    .filter(|l| read_header(l))
+            })
         {
             heading = Some(p.split([':', ' ']).next().unwrap_or(p).to_owned());
         } else if let Some(p) = line.strip_prefix("  ")
@@ -168,6 +173,11 @@ fn labels_hold_their_lines(text: &str, registry: &Registry) -> Result<(), String
             .get(id)
             .ok_or(format!("{id} printed but unknown: {line}"))?;
         let before = line[..open].trim_end();
+        // A read's header: `path:a-b of N`.
+        let before = match before.rsplit_once(" of ") {
+            Some((range, total)) if total.parse::<u32>().is_ok() => range,
+            _ => before,
+        };
         let number = before.trim_start().trim_end_matches([':', '?']);
         if let Ok(n) = number.parse::<u32>() {
             if !c.range.is_some_and(|r| r.contains_line(n)) {
@@ -199,6 +209,19 @@ fn labels_hold_their_lines(text: &str, registry: &Registry) -> Result<(), String
         }
     }
     Ok(())
+}
+
+/// Whether `line` is a read's header, `path:a-b of N …`.
+fn read_header(line: &str) -> bool {
+    let mut words = line.split(' ');
+    let (Some(first), Some("of"), Some(total)) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    let range = first.rsplit_once(':').map_or("", |(_, r)| r);
+    total.parse::<u32>().is_ok()
+        && range
+            .split_once('-')
+            .is_some_and(|(a, b)| a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok())
 }
 
 const NAMES: &[&str] = &[

@@ -501,7 +501,7 @@ fn truncation_counts_every_match_and_file_it_left_out() {
     assert_eq!(result.files_searched, 4);
     let text = result.render_text();
     assert!(
-        text.contains("showing 2 of 6 matches in 1 of 3 files"),
+        text.contains("(2 of 6 matches in 1 of 3 files shown"),
         "{text}"
     );
 
@@ -660,7 +660,7 @@ fn files_only_lists_each_matching_file_once_with_its_count() {
     assert_eq!(capped.file_counts.len(), 1);
     assert!(capped.truncated);
     assert!(
-        capped.render_text().contains("showing 1 of 3 files"),
+        capped.render_text().contains("(1 of 3 files shown"),
         "{}",
         capped.render_text()
     );

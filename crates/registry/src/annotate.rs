@@ -1,5 +1,6 @@
 //! Tool results as text for a model, with candidate IDs inline (`12: [c7 3-9] text` on a
-//! grep hit, `#### src/a.ts:3-9 [c7]` on a window), so it can select IDs it has seen. Each ID is printed with the
+//! grep hit, `#### src/a.ts:3-9 [c7]` on a window,
+//! `src/a.ts:3-9 of 40 [c7]` on a read), so it can select IDs it has seen. Each ID is printed with the
 //! range it stands for, so a model reading only text knows what it cites. The one place
 //! observations are rendered with IDs; every ID a call allocates is printed here.
 
@@ -81,28 +82,31 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                 (r.end_line >= r.start_line).then(|| LineRange::new(r.start_line, r.end_line));
             let header = read.and_then(|shown| registry.at(&r.path, Location::Lines(shown)));
             let tag = match (header, read) {
-                (Some(c), Some(shown)) => label_beside(c, shown),
+                (Some(c), Some(shown)) => format!(" {}", label_beside(c, shown)),
                 _ => String::new(),
             };
             let indent = worth_removing(common_indent(&r.text), &r.text);
             let dedented = match indent {
                 "" => String::new(),
-                _ => format!("; common indent of {} removed", describe_indent(indent)),
+                _ => format!(" ({} of indent removed)", describe_indent(indent)),
             };
-            let mut out = format!(
-                "#### {}:{}-{} {} ({} lines total{dedented})\n",
-                inline(&r.path),
-                r.start_line,
-                r.end_line,
-                tag,
-                r.total_lines
-            );
+            // `path:a-b of N [c7]`: the path, the range, the file's length and the ID once
+            // each (the ID's range only when it is not the read's).
+            let mut out = match read {
+                Some(_) => format!(
+                    "{}:{}-{} of {}{tag}{dedented}\n",
+                    inline(&r.path),
+                    r.start_line,
+                    r.end_line,
+                    r.total_lines
+                ),
+                None => format!("{} (empty file)\n", inline(&r.path)),
+            };
             let inner = read.map_or_else(Vec::new, |shown| {
                 declarations_inside(registry, &r.path, shown, header.map(|c| c.id))
             });
-            // Numbers are right-aligned to the widest one printed, so the code's own
-            // indentation lines up without padding every line to a fixed width.
-            let width = r.end_line.max(r.start_line).to_string().len();
+            // Numbers without padding, as `rg -n` prints them: every code line keeps its
+            // number, and no line pays for the widest one.
             for (i, line) in r.text.lines().enumerate() {
                 let number = r.start_line + i as u32;
                 let line = line.strip_prefix(indent).unwrap_or("");
@@ -111,14 +115,14 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                         // A one-line declaration's range is the line number beside it.
                         let own_line = LineRange::new(number, number);
                         let label = label_beside(c, own_line);
-                        let _ = writeln!(out, "{number:>width$} {label} {line}");
+                        let _ = writeln!(out, "{number} {label} {line}");
                     }
                     // A blank line is its number alone, with no space after it.
                     None if line.is_empty() => {
-                        let _ = writeln!(out, "{number:>width$}");
+                        let _ = writeln!(out, "{number}");
                     }
                     None => {
-                        let _ = writeln!(out, "{number:>width$} {line}");
+                        let _ = writeln!(out, "{number} {line}");
                     }
                 }
             }
@@ -172,7 +176,7 @@ fn common_indent(text: &str) -> &str {
 /// `indent` when removing it from every non-blank line of `text` saves more characters
 /// than the header's note about it costs; otherwise nothing.
 fn worth_removing<'a>(indent: &'a str, text: &str) -> &'a str {
-    const NOTE_CHARS: usize = 40;
+    const NOTE_CHARS: usize = 30;
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     match indent.len() * lines > NOTE_CHARS {
         true => indent,
@@ -255,6 +259,31 @@ mod tests {
                 prop_assert_eq!(format!("{indent}{}", rest.unwrap_or_default()), line);
             }
         }
+    }
+
+    #[test]
+    fn a_read_header_names_path_range_and_length_once() {
+        let read = |end_line, total_lines, text: &str| {
+            Observation::ReadFile(sightline_observe::tools::read_file::ReadFileResult {
+                path: "src/a.ts".into(),
+                start_line: 1,
+                end_line,
+                total_lines,
+                truncated: false,
+                line_cut: false,
+                text: text.into(),
+                invalid_utf8: false,
+            })
+        };
+        let registry = Registry::new();
+        assert_eq!(
+            render_observation(&read(2, 9, "a\n\n"), &registry),
+            "src/a.ts:1-2 of 9\n1 a\n2\n"
+        );
+        assert_eq!(
+            render_observation(&read(0, 0, ""), &registry),
+            "src/a.ts (empty file)\n"
+        );
     }
 
     #[test]

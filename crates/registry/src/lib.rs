@@ -37,7 +37,7 @@
 //! let mut registry = Registry::new();
 //! assert_eq!(registry.record(0, &read, &NoOutline), [CandidateId(1)]);
 //! assert_eq!(registry.record(1, &read, &NoOutline), [CandidateId(1)], "same place, same ID");
-//! assert!(render_observation(&read, &registry).starts_with("#### src/a.ts:1-2 [c1]"));
+//! assert!(render_observation(&read, &registry).starts_with("src/a.ts:1-2 of 2 [c1]\n"));
 //! ```
 
 #![warn(missing_docs)]

@@ -200,7 +200,7 @@ fn a_read_labels_a_one_line_declaration_without_repeating_its_line() {
         .find(|c| c.range.is_some_and(|r| r.start == 4 && r.end == 4))
         .expect("the one-line constant at line 4 is a candidate");
     assert!(
-        text.contains(&format!("\n 4 [{}] const MAX_TITLE_LENGTH", constant.id)),
+        text.contains(&format!("\n4 [{}] const MAX_TITLE_LENGTH", constant.id)),
         "{text}"
     );
     // A longer declaration keeps its range: the reader cannot see where it ends.
@@ -215,6 +215,6 @@ fn a_read_labels_a_one_line_declaration_without_repeating_its_line() {
         "{text}"
     );
     // A blank line is its number alone: no line ends in the space after a number.
-    assert!(text.contains("\n 3\n"), "{text}");
+    assert!(text.contains("\n3\n"), "{text}");
     assert!(!text.lines().any(|l| l.ends_with(' ')), "{text}");
 }

@@ -238,7 +238,7 @@ impl GrepResult {
             let at_least = if self.totals_capped { "at least " } else { "" };
             let _ = writeln!(
                 out,
-                "{at_least}{} more lines in other files (`secondary: true` prints them):",
+                "{at_least}{} more lines in other files (`secondary: true`):",
                 self.folded_matches
             );
             super::grep_render::render_file_counts(&mut out, &self.folded);
@@ -267,8 +267,8 @@ impl GrepResult {
             let at_least = if self.totals_capped { "at least " } else { "" };
             let _ = writeln!(
                 out,
-                "(showing {} of {at_least}{} files, {at_least}{} matching lines in all; narrow \
-                 the pattern, path or glob to see the rest)",
+                "({} of {at_least}{} files shown, {at_least}{} matching lines in all; narrow \
+                 to see the rest)",
                 self.file_counts.len(),
                 self.total_files_with_matches.max(self.file_counts.len()),
                 self.total_matches,
@@ -282,8 +282,8 @@ impl GrepResult {
                 .saturating_sub(self.folded_files);
             let _ = writeln!(
                 out,
-                "(showing {} of {at_least}{} matches in {} of {at_least}{} files; narrow the \
-                 pattern, path or glob to see the rest)",
+                "({} of {at_least}{} matches in {} of {at_least}{} files shown; narrow to see \
+                 the rest)",
                 self.matches.len(),
                 total.max(self.matches.len()),
                 self.files_with_matches,

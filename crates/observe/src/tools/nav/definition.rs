@@ -182,13 +182,12 @@ impl DefinitionResult {
                 }
             }
             if let Some(body) = &h.body {
-                // Right-aligned to the widest number, as a read prints them.
-                let width = body.lines.end.to_string().len();
+                // Numbers without padding, as a read prints them (and `rg -n`).
                 for (n, line) in (body.lines.start..).zip(body.text.lines()) {
                     // A blank line is its number alone, with no space after it.
                     let _ = match line.is_empty() {
-                        true => writeln!(out, "{n:>width$}"),
-                        false => writeln!(out, "{n:>width$} {line}"),
+                        true => writeln!(out, "{n}"),
+                        false => writeln!(out, "{n} {line}"),
                     };
                 }
                 if body.cut {

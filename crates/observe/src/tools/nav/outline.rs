@@ -291,7 +291,7 @@ impl OutlineResult {
     /// by nesting. A directory: `path: Store 10-80 [c4], createStore 82-90 [c7] +3` per
     /// file, or its tree: `files: a.ts, b.ts +3` for its own files, `sub/ 40 files, 3
     /// secondary` per closed directory, indented under an opened one with its own files'
-    /// line. Then what was cut.
+    /// line. Then what was cut (a closed directory: `outline a directory to open it`).
     pub fn render_tagged(&self, tag: Tag<'_>) -> String {
         let mut out = String::new();
         if self.directory {
@@ -302,10 +302,13 @@ impl OutlineResult {
                     let _ = writeln!(out, "{path}/ ({listed} source files)");
                 }
                 Some(tree) => {
+                    let legend = match tree.dirs.iter().any(|d| d.secondary > 0) {
+                        true => "; secondary: tests, examples, generated, vendored",
+                        false => "",
+                    };
                     let _ = writeln!(
                         out,
-                        "{path}/ ({} source files by directory; secondary: tests, examples, \
-                         generated, vendored)",
+                        "{path}/ {} source files{legend}",
                         listed + tree.files()
                     );
                 }
@@ -322,6 +325,9 @@ impl OutlineResult {
             render_tree(&mut out, tree, &self.path);
         }
         let mut notes = Vec::new();
+        if self.tree.as_ref().is_some_and(OutlineTree::folded) {
+            notes.push("outline a directory to open it".to_owned());
+        }
         if self.more_files > 0 {
             notes.push(format!(
                 "{} more source files not shown; outline one",

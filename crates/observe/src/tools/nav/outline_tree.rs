@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// Most lines a tree shows (fewer when the caller's `max_entries` is lower).
-pub const TREE_LINES: usize = 20;
+/// Most lines a tree shows (fewer when the caller's `max_entries` is lower): about what
+/// `ls` prints, a directory opened only where that is cheap; `outline DIR` opens the rest.
+pub const TREE_LINES: usize = 8;
 /// Most file names listed for an opened subdirectory's own files.
 pub const NAMES_PER_LINE: usize = 5;
 /// Most file names listed for the outlined directory's own files: the names `ls` would
@@ -31,7 +32,8 @@ pub struct OutlineDir {
     pub opened: bool,
     /// When opened: how many source files are directly in it.
     pub own_files: usize,
-    /// When opened: the first [`NAMES_PER_LINE`] names of its own files.
+    /// When opened: the first [`NAMES_PER_LINE`] names of its own files, primary ones
+    /// first.
     pub own_names: Vec<String>,
 }
 
@@ -40,7 +42,8 @@ pub struct OutlineDir {
 pub struct OutlineTree {
     /// How many source files are directly in the outlined directory.
     pub own_files: usize,
-    /// The first [`OWN_NAMES`] names of them.
+    /// The first [`OWN_NAMES`] names of them, primary ones (not tests, examples,
+    /// generated or vendored) first: the names cut are the ones an agent least needs.
     pub own_names: Vec<String>,
     /// Its directories, depth first.
     pub dirs: Vec<OutlineDir>,
@@ -56,6 +59,11 @@ impl OutlineTree {
                 .filter(|d| d.depth == 0)
                 .map(|d| d.files)
                 .sum::<usize>()
+    }
+
+    /// Whether a directory shown has content not shown (it is not opened).
+    pub fn folded(&self) -> bool {
+        self.dirs.iter().any(|d| !d.opened)
     }
 
     /// Lines the tree renders to.
@@ -76,8 +84,8 @@ struct Node {
     secondary: usize,
     /// Direct subdirectories' paths, sorted.
     dirs: Vec<String>,
-    /// Own source files' names, in the order given.
-    own: Vec<String>,
+    /// Own source files' names, in the order given, each with whether it is secondary.
+    own: Vec<(String, bool)>,
 }
 
 /// The tree of `files` (repository-relative paths, sorted, each with whether it is
@@ -122,7 +130,7 @@ pub(crate) fn tree(files: &[(&str, bool)], base: &str, max_lines: usize) -> Outl
     }
     let mut out = OutlineTree {
         own_files: root.own.len(),
-        own_names: root.own.iter().take(OWN_NAMES).cloned().collect(),
+        own_names: primary_first(&root.own, OWN_NAMES),
         dirs: Vec::new(),
     };
     walk(&nodes, &open, &children(base), 0, &mut out.dirs, &children);
@@ -149,7 +157,7 @@ fn walk(
             opened,
             own_files: if opened { n.own.len() } else { 0 },
             own_names: match opened {
-                true => n.own.iter().take(NAMES_PER_LINE).cloned().collect(),
+                true => primary_first(&n.own, NAMES_PER_LINE),
                 false => Vec::new(),
             },
         });
@@ -173,7 +181,7 @@ fn nodes(files: &[(&str, bool)], base: &str) -> BTreeMap<String, Node> {
             node.files += 1;
             node.secondary += usize::from(secondary);
             if parts.peek().is_none() {
-                node.own.push(part.to_owned());
+                node.own.push((part.to_owned(), secondary));
                 break;
             }
             let child = format!("{dir}{part}/");
@@ -184,6 +192,18 @@ fn nodes(files: &[(&str, bool)], base: &str) -> BTreeMap<String, Node> {
         }
     }
     nodes
+}
+
+/// The first `max` of `own`'s names, primary files before secondary ones, each group in
+/// the order given.
+fn primary_first(own: &[(String, bool)], max: usize) -> Vec<String> {
+    let primary = own.iter().filter(|(_, s)| !s);
+    let secondary = own.iter().filter(|(_, s)| *s);
+    primary
+        .chain(secondary)
+        .take(max)
+        .map(|(n, _)| n.clone())
+        .collect()
 }
 
 /// `dir`, or the deepest directory reached from it through directories whose only content
@@ -255,6 +275,25 @@ mod tests {
                 "tools/ 1/0"
             ],
             "a directory of files only, or of secondary files only, stays closed"
+        );
+    }
+
+    #[test]
+    fn own_files_list_primary_names_before_secondary_ones() {
+        let files = [
+            ("a.test.ts", true),
+            ("b.ts", false),
+            ("c.spec.ts", true),
+            ("d.ts", false),
+        ];
+        assert_eq!(
+            tree(&files, "", 4).own_names,
+            ["b.ts", "d.ts", "a.test.ts", "c.spec.ts"]
+        );
+        assert_eq!(
+            primary_first(&[("x".into(), true), ("y".into(), false)], 1),
+            ["y"],
+            "a cut keeps the primary name"
         );
     }
 
