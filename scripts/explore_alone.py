@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The one-call `explore` as an A/B arm of its own: for each task of a workdir laid out by
 `../shared/agent-ab/prepare.py`, run `BIN explore --json QUERY REPO` once (deterministic: no
-model judges) with the task's text as the query, and score the report's primary files
-against the gold the way `score.py` scores an agent's files.
+model judges) with the task's text as the query, and score the files the report names (its
+primary places' files, then its runners-up, `also`) against the gold the way `score.py`
+scores an agent's files: hit@1 is the first primary place's file.
 
 usage: scripts/explore_alone.py WORKDIR GOLD BIN
 
@@ -25,6 +26,9 @@ for task in json.load(open(f"{workdir}/tasks.json")):
     for place in out["report"]["primary"]:
         if place["path"] not in files:
             files.append(place["path"])
+    for path in out["report"].get("also", []):
+        if path not in files:
+            files.append(path)
     g = gold[task["id"]]
     first = bool(files) and files[0] in g
     any5 = any(f in g for f in files[:5])

@@ -179,6 +179,13 @@ pub struct Selection {
     /// How sure the selection is; validators may only lower it.
     #[schemars(description = "")]
     pub confidence: Confidence,
+    /// The ranking's next files after the primary places' (the report's `also:` line): one
+    /// candidate per file, none in a primary place's file, so that primary and runner-up
+    /// files together are at most [`MAX_NAMED_FILES`]. Only the deterministic selection
+    /// names them (a model's judgment is its primary places; its schema has no such field).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub runners_up: Vec<CandidateId>,
 }
 
 /// Limits the validator enforces on a selection.
@@ -195,3 +202,5 @@ pub const MAX_SEARCH_TARGETS: usize = 4;
 pub const MAX_READ_TARGETS: usize = 6;
 /// Most flow links a selection may list.
 pub const MAX_FLOW: usize = 8;
+/// Most files a report names: its primary places' files and its runners-up together.
+pub const MAX_NAMED_FILES: usize = 5;

@@ -194,3 +194,20 @@ fn navigation_commands_answer_in_one_line_per_hit() {
     assert_ne!(code, 0);
     assert!(stderr.contains("src/shapes"), "{stderr}");
 }
+
+/// The one-call report sized to its ranking: a decisive query (it names one class) cites
+/// that place and names no runners-up; a diffuse one (common words) names, after its
+/// places, the ranking's next files on one `also:` line.
+#[test]
+fn explore_names_runners_up_only_when_the_ranking_is_not_decisive() {
+    let root = fixture();
+    let root = root.to_str().unwrap();
+    for (name, query) in [("decisive", "RecordStore"), ("diffuse", "render row list")] {
+        let (code, stdout, stderr) = sightline(&["explore", query, root, "--no-cache"]);
+        assert_eq!(code, 0, "{stderr}");
+        let decisive = stdout.starts_with("confidence: high");
+        assert_eq!(decisive, name == "decisive", "{stdout}");
+        assert_eq!(stdout.contains("\nalso: "), !decisive, "{stdout}");
+        insta::assert_snapshot!(format!("explore_{name}"), stdout);
+    }
+}

@@ -23,6 +23,10 @@
 //!   the fitted [`ConfidenceModel`] gives the margin of the best file over the next
 //!   ([`margin`]) and the kinds of evidence it leads on ([`lead_kinds`]), never above what
 //!   its cut-offs allow, and `low` when no quote backs a place.
+//! - Its runners-up are the packet's next files after the primary places' (one candidate
+//!   each, the file's best entry), in packet order, so that at most five files are named in
+//!   all; none when the ranking is decisive (`high`) or no place is cited (property tests in
+//!   `tests/runners_up.rs`).
 //!
 //! Embedding it on its own: score two candidates' features with the checked-in model.
 //!

@@ -2,14 +2,15 @@
 //! out in a fixed order, re-rendering after each, until it fits:
 //!
 //! 1. evidence lines beside a link's quote, last place first (the quote stays);
-//! 2. primary places without a flow link, last first (the JSON block still lists them);
-//! 3. flow links, last first, down to the first link (a link keeps its quote: a fact
+//! 2. runners-up on the `also:` line, last first (the JSON block still lists them);
+//! 3. primary places without a flow link, last first (the JSON block still lists them);
+//! 4. flow links, last first, down to the first link (a link keeps its quote: a fact
 //!    without its evidence is the thing reports must not contain);
-//! 4. read lines, last first (the JSON block still lists their ranges);
-//! 5. search lines, last first;
-//! 6. missing entries, last first, then the `checked:` line;
-//! 7. the remaining flow link, then the remaining primary places, last first;
-//! 8. JSON read entries, last first, then JSON primary entries, last first.
+//! 5. read lines, last first (the JSON block still lists their ranges);
+//! 6. search lines, last first;
+//! 7. missing entries, last first, then the `checked:` line;
+//! 8. the remaining flow link, then the remaining primary places, last first;
+//! 9. JSON runners-up, then JSON read entries, then JSON primary entries, each last first.
 //!
 //! Nothing is ever cut inside a line or a JSON value, and facts are never shortened. The
 //! header, the skip outcome and the JSON block's action and confidence always stay; a
@@ -47,6 +48,10 @@ fn drop_next(p: &mut Parts) -> bool {
         item.quote.remove(i);
         return true;
     }
+    // A runner-up is the ranking's guess past what it cites: it goes before any cited place.
+    if p.also.pop().is_some() {
+        return true;
+    }
     let unlinked = p
         .primary
         .iter()
@@ -69,5 +74,5 @@ fn drop_next(p: &mut Parts) -> bool {
     if p.flow.pop().is_some() || p.primary.pop().is_some() {
         return true;
     }
-    p.json.read.pop().is_some() || p.json.primary.pop().is_some()
+    p.json.also.pop().is_some() || p.json.read.pop().is_some() || p.json.primary.pop().is_some()
 }

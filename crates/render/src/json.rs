@@ -53,10 +53,13 @@ pub struct ReportJson {
     pub primary: Vec<JsonPlace>,
     /// What to read next, in order.
     pub read: Vec<JsonRead>,
+    /// The ranking's next files after the primary places', best first (paths only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
-/// The machine-readable report for `--json` output: every surviving primary candidate and
-/// read target, with no character budget applied.
+/// The machine-readable report for `--json` output: every surviving primary candidate,
+/// read target and runner-up, with no character budget applied.
 pub fn render_json(validated: &Validated, registry: &Registry) -> ReportJson {
     crate::parts::json_of(validated, registry)
 }
@@ -76,6 +79,9 @@ pub struct BlockJson {
     pub primary: Vec<BlockPlace>,
     /// Read targets at places that are not primary.
     pub read: Vec<JsonRead>,
+    /// The runners-up's paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// A primary place in the block, with its read-target flags.
@@ -127,6 +133,7 @@ impl From<&ReportJson> for BlockJson {
             confidence: full.confidence,
             primary,
             read,
+            also: full.also.clone(),
         }
     }
 }

@@ -10,7 +10,7 @@
 //!
 //! Invariants:
 //! - Every path and line range in the output is the registry's, looked up by a validated
-//!   ID; the model's free text (roles, facts, purposes) is escaped onto one line and can
+//!   ID (a runner-up on the `also:` line too, by path alone); the model's free text (roles, facts, purposes) is escaped onto one line and can
 //!   neither forge a path nor open a code fence.
 //! - Dense output: each line saves the reader a read (a place with its range, a verified
 //!   quote, the next read). Over budget, whole optional parts are left out in a fixed order

@@ -117,6 +117,8 @@ pub(crate) struct Parts {
     pub missing: Vec<String>,
     pub read: Vec<ReadItem>,
     pub search: Vec<SearchItem>,
+    /// The runners-up's paths, best first: files no place of the report cites.
+    pub also: Vec<String>,
     pub json: ReportJson,
 }
 
@@ -179,11 +181,23 @@ impl Parts {
             })
             .filter(|s| !s.term.is_empty())
             .collect();
+        let cited: Vec<&Place> = primary
+            .iter()
+            .map(|p| &p.place)
+            .chain(flow.iter().map(|f| &f.place))
+            .chain(read.iter().filter_map(|r| r.place.as_ref()))
+            .collect();
+        let also = runner_up_paths(validated, registry)
+            .into_iter()
+            .map(sightline_base::escape::inline)
+            .filter(|path| !cited.iter().any(|p| &p.path == path))
+            .collect();
         Parts {
             action: sel.action,
             confidence: sel.confidence,
             flow,
             primary,
+            also,
             checked,
             missing: sel
                 .missing
@@ -286,6 +300,25 @@ fn in_submitted_order(
     out
 }
 
+/// The validated runners-up's files, in order, each once and none a primary place's: the
+/// registry's paths, as both forms of the report name them.
+fn runner_up_paths<'a>(validated: &Validated, registry: &'a Registry) -> Vec<&'a str> {
+    let sel = &validated.selection;
+    let primary: Vec<&str> = sel
+        .primary
+        .iter()
+        .filter_map(|&id| registry.get(id))
+        .map(|c| c.path.as_str())
+        .collect();
+    let mut out: Vec<&str> = Vec::new();
+    for c in sel.runners_up.iter().filter_map(|&id| registry.get(id)) {
+        if !primary.contains(&c.path.as_str()) && !out.contains(&c.path.as_str()) {
+            out.push(&c.path);
+        }
+    }
+    out
+}
+
 pub(crate) fn json_of(validated: &Validated, registry: &Registry) -> ReportJson {
     let sel = &validated.selection;
     let primary = sel
@@ -313,5 +346,9 @@ pub(crate) fn json_of(validated: &Validated, registry: &Registry) -> ReportJson 
         confidence: sel.confidence,
         primary,
         read,
+        also: runner_up_paths(validated, registry)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
     }
 }

@@ -10,6 +10,7 @@
 //! flow: 3 → 1                                the flow's order, when it says more than 1, 2, …
 //! 3. src/b.ts:60-70 (handler) - fact         flow places that are not primary
 //! > 60 quote line
+//! also: src/e.ts, lib/f.ts                   the ranking's next files (runners-up)
 //! missing: x; y
 //! read:
 //! 4. src/d.ts:3-9 - purpose (required)
@@ -23,7 +24,8 @@
 //! another line. The primary places come first in the order the selection gave them, so
 //! the order a model (or the ranker) chose is the order the reader sees. A read target at
 //! a place the report already cites is marked on that item (`· read`) instead of citing
-//! the path a second time: each path appears once outside the JSON, and the JSON block
+//! the path a second time: each path appears once outside the JSON (a runner-up is a
+//! file no item cites, by path alone: no range, no quote), and the JSON block
 //! flags a read target on its primary place ([`crate::BlockJson`]) instead of repeating
 //! the place.
 
@@ -219,6 +221,9 @@ pub(crate) fn write(parts: &Parts) -> (String, usize) {
         && let Some(order) = order
     {
         let _ = writeln!(out, "flow: {order}");
+    }
+    if !parts.also.is_empty() {
+        let _ = writeln!(out, "also: {}", parts.also.join(", "));
     }
     if !parts.missing.is_empty() {
         let _ = writeln!(out, "missing: {}", parts.missing.join("; "));

@@ -80,6 +80,16 @@ proptest! {
         if budget >= 2_500 && !text.contains("checked:") && v.drops.is_empty() {
             prop_assert_eq!(&shown, &submitted);
         }
+        // The `also:` line names validated runners-up's files, in their order, none a file
+        // an item cites; the full JSON names every validated runner-up's file.
+        let runner_files: Vec<String> = v.selection.runners_up.iter().filter_map(|id| registry.get(*id)).map(|c| c.path.clone()).collect();
+        prop_assert!(report.json.also.iter().all(|p| runner_files.contains(p)));
+        if let Some(also) = body(text).lines().find_map(|l| l.strip_prefix("also: ")) {
+            let named: Vec<&str> = also.split(", ").collect();
+            let mut rest = report.json.also.iter();
+            prop_assert!(named.iter().all(|n| rest.any(|p| p == n)), "{:?} not in order of {:?}", named, report.json.also);
+            prop_assert!(named.iter().all(|n| !items.iter().any(|c| c.path == *n)), "a runner-up repeats a cited file:\n{}", text);
+        }
         // The flow line names places by their numbers, in the validated flow's order.
         if let Some(order) = body(text).lines().find_map(|l| l.strip_prefix("flow: ")) {
             let numbers: Vec<usize> = order.split(" → ").filter_map(|n| n.parse().ok()).collect();

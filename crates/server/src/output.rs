@@ -30,6 +30,9 @@ pub struct ReportOut {
     pub primary: Vec<PlaceOut>,
     /// Ranges to read before acting.
     pub read: Vec<ReadOut>,
+    /// The ranking's next files after the primary places' (paths only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// A cited place: a path and, when it has one, a line range.
@@ -74,6 +77,7 @@ impl ReportOut {
             confidence,
             primary,
             read,
+            also,
         } = json;
         ReportOut {
             text,
@@ -82,6 +86,7 @@ impl ReportOut {
             confidence,
             primary: primary.into_iter().map(PlaceOut::from).collect(),
             read: read.into_iter().map(ReadOut::from).collect(),
+            also,
         }
     }
 }

@@ -28,6 +28,13 @@ pub(crate) fn drop_unknown_ids(pass: &mut Pass, registry: &Registry) {
             Ok(())
         }
     });
+    retain_or_record(&mut sel.runners_up, &mut pass.drops, |&id, _| {
+        if unknown(id) {
+            Err(drop_of(Rule::UnknownId, format!("runner-up {id}"), reason))
+        } else {
+            Ok(())
+        }
+    });
     retain_or_record(&mut sel.read_targets, &mut pass.drops, |t, _| {
         if unknown(t.candidate) {
             Err(drop_of(

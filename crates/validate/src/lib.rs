@@ -17,6 +17,9 @@
 //!   that survives is verbatim in text a tool showed for that candidate; the confidence
 //!   never rises; counts and free text fit [`Budget`], whose lengths count characters as
 //!   submitted (the `maxLength` a client sees in the schema).
+//! - Runners-up (the deterministic selection's next files) are only dropped: each left
+//!   resolves, names a file no primary place is in, once, and the primary places' files
+//!   and theirs are at most five; none is added when a primary place is dropped.
 //! - When nothing usable survives, the result is the validated fallback, never an empty
 //!   report (`fell_back` says so).
 //! - It depends on `sightline-base` alone: no parser, index or database, so it is a pure
@@ -79,6 +82,7 @@ mod outcome;
 mod parse;
 mod pass;
 pub mod quote;
+mod runners;
 mod scope;
 mod stale;
 mod validate;

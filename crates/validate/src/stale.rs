@@ -26,7 +26,8 @@ pub(crate) fn drop_stale(pass: &mut Pass, registry: &Registry, read_now: ReadNow
         .iter()
         .copied()
         .chain(pass.sel.flow.iter().map(|l| l.candidate))
-        .chain(pass.sel.read_targets.iter().map(|t| t.candidate));
+        .chain(pass.sel.read_targets.iter().map(|t| t.candidate))
+        .chain(pass.sel.runners_up.iter().copied());
     for id in cited {
         if let Some(c) = registry.get(id) {
             now.entry(c.path.as_str())
@@ -45,6 +46,14 @@ pub(crate) fn drop_stale(pass: &mut Pass, registry: &Registry, read_now: ReadNow
             false => Ok(()),
         }
     });
+    retain_or_record(
+        &mut sel.runners_up,
+        &mut pass.drops,
+        |&id, _| match deleted(id) {
+            true => Err(drop_of(Rule::StaleFile, format!("runner-up {id}"), DELETED)),
+            false => Ok(()),
+        },
+    );
     retain_or_record(
         &mut sel.read_targets,
         &mut pass.drops,

@@ -7,7 +7,7 @@ use crate::budget::Budget;
 use crate::outcome::{CriticalGap, Drop, DroppedRead, Rule, Validated};
 use crate::pass::Pass;
 use crate::stale::ReadNow;
-use crate::{clamp, confidence, intent, known, narrow, quote, scope, stale};
+use crate::{clamp, confidence, intent, known, narrow, quote, runners, scope, stale};
 
 /// Validates `selection` against `registry` for `intent`. Only removes or lowers; when no
 /// primary candidate and no flow link survive, returns `fallback` (validated by the same
@@ -141,6 +141,7 @@ fn run_rules(
     narrow::narrow_to_declarations(&mut pass, registry);
     quote::drop_unverified_evidence(&mut pass, registry);
     clamp::clamp(&mut pass, registry, budget);
+    runners::fit_runners_up(&mut pass, registry);
     intent::fit_action(&mut pass, intent);
     confidence::lower_confidence(&mut pass, deterministic);
     pass

@@ -66,3 +66,15 @@ fn unknown_fields_and_bad_json_are_reported() {
         Err(SelectionError::Syntax { .. }) | Err(SelectionError::Field { .. })
     ));
 }
+
+#[test]
+fn a_model_cannot_name_runners_up() {
+    // Only the deterministic selection names runners-up; a submission that tries is told
+    // the field does not exist rather than having it ignored.
+    let e =
+        err(r#"{"primary":["c1"],"action":"read_targets","confidence":"low","runners_up":["c2"]}"#);
+    assert!(
+        e.starts_with("runners_up: unknown field `runners_up`"),
+        "{e}"
+    );
+}

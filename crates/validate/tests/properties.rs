@@ -5,7 +5,8 @@ mod support;
 
 use proptest::prelude::*;
 use sightline_registry::selection::{
-    MAX_EVIDENCE_LINES, MAX_FLOW, MAX_MISSING, MAX_PRIMARY, MAX_READ_TARGETS, MAX_SEARCH_TARGETS,
+    MAX_EVIDENCE_LINES, MAX_FLOW, MAX_MISSING, MAX_NAMED_FILES, MAX_PRIMARY, MAX_READ_TARGETS,
+    MAX_SEARCH_TARGETS,
 };
 use sightline_registry::{Action, Confidence, Selection};
 use sightline_validate::{Budget, validate};
@@ -59,6 +60,23 @@ proptest! {
             });
             prop_assert!(scopes_only_dropped);
         }
+        // Runners-up are only ever dropped: what is left was submitted (or, on a fallback,
+        // was the fallback's), in order, never one a primary place stood for.
+        let source = if v.fell_back { &fallback } else { &sel };
+        prop_assert!(is_subsequence(&out.runners_up, &source.runners_up));
+        // Each resolves, names a file no primary place is in, once, and the report names at
+        // most MAX_NAMED_FILES files in all.
+        let file = |id| registry.get(id).map(|c| c.path.as_str());
+        let primary_files: std::collections::HashSet<&str> = out.primary.iter().filter_map(|&id| file(id)).collect();
+        let mut runner_files = std::collections::HashSet::new();
+        for &id in &out.runners_up {
+            let f = file(id);
+            prop_assert!(f.is_some(), "runner-up {id} resolves");
+            let f = f.expect("checked above");
+            prop_assert!(!primary_files.contains(f), "runner-up {id} in a primary file");
+            prop_assert!(runner_files.insert(f), "runner-up {id} repeats a file");
+        }
+        prop_assert!(primary_files.len() + runner_files.len() <= MAX_NAMED_FILES.max(primary_files.len()));
         // Everything left is known, ranged where it must be, and within limits.
         let ids = out.primary.iter().copied().chain(out.flow.iter().map(|l| l.candidate)).chain(out.read_targets.iter().map(|t| t.candidate));
         for id in ids {
@@ -136,6 +154,8 @@ proptest! {
         for l in &mut submitted.flow {
             l.evidence.clear();
         }
+        // Runners-up too: only the deterministic selection names them.
+        submitted.runners_up.clear();
         prop_assert_eq!(back, submitted);
     }
 }

@@ -21,6 +21,11 @@ pub struct EngineRun {
     pub cited_widths: Vec<u32>,
     /// The distinct files the report cites as primary, in report order.
     pub cited_files: Vec<String>,
+    /// The report's runners-up (`also:`), in report order: files it names after those.
+    pub also_files: Vec<String>,
+    /// Each ranked file's best score as a share of the first file's, in packet order
+    /// (what a runner-up's least share is chosen from).
+    pub file_shares: Vec<f64>,
     /// The report's confidence after validation.
     pub confidence: Option<Confidence>,
     /// Flow links submitted by the deterministic selection, and how many kept a verified quote.
@@ -57,11 +62,12 @@ pub fn rank_files(
     let Ok(Finished { validated, report }) = finished else {
         return EngineRun::default();
     };
-    let files: Vec<String> = run
-        .packet
-        .files(&run.registry)
-        .into_iter()
-        .map(str::to_owned)
+    let scores = run.packet.file_scores(&run.registry);
+    let files: Vec<String> = scores.iter().map(|(f, _)| (*f).to_owned()).collect();
+    let best = scores.first().map_or(0.0, |s| s.1);
+    let file_shares = scores
+        .iter()
+        .map(|(_, s)| if best > 0.0 { s / best } else { 0.0 })
         .collect();
     let cited_widths = report
         .json
@@ -91,6 +97,8 @@ pub fn rank_files(
         report_chars: Some(report.text.chars().count()),
         cited_widths,
         cited_files,
+        also_files: report.json.also.clone(),
+        file_shares,
         confidence: Some(validated.selection.confidence),
         quotes_total: run.selection.flow.len(),
         quotes_verified: validated.selection.flow.len(),

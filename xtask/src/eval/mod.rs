@@ -96,8 +96,13 @@ pub struct ArmResult {
     pub report_hit: Option<bool>,
     /// The report's first primary place's file is a changed file.
     pub report_hit1: Option<bool>,
-    /// A changed file is among the report's first five primary places' files.
+    /// A changed file is among the first five files the report names: its primary places'
+    /// files, then its runners-up (`also:`).
     pub report_hit5: Option<bool>,
+    /// Runner-up files the report names after its primary places'.
+    pub also_files: usize,
+    /// Each ranked file's score as a share of the first's, for the first [`KEEP_TOP`] files.
+    pub top_shares: Vec<f64>,
     /// The report's confidence (`high`, `medium`, `low`).
     pub confidence: Option<sightline_registry::Confidence>,
     /// Characters of `explore_code`'s text for the query as a session's first call, with
@@ -368,7 +373,16 @@ fn run_repo(
         let is_gold = |f: &String| t.gold_files.iter().any(|g| g == f);
         engine_arm.report_hit = Some(run.cited_files.iter().any(is_gold));
         engine_arm.report_hit1 = Some(run.cited_files.first().is_some_and(is_gold));
-        engine_arm.report_hit5 = Some(run.cited_files.iter().take(5).any(is_gold));
+        // Hit@5 counts every file the report names, runners-up after the primary places.
+        engine_arm.report_hit5 = Some(
+            run.cited_files
+                .iter()
+                .chain(&run.also_files)
+                .take(5)
+                .any(is_gold),
+        );
+        engine_arm.also_files = run.also_files.len();
+        engine_arm.top_shares = run.file_shares.iter().take(KEEP_TOP).copied().collect();
         engine_arm.confidence = run.confidence;
         engine_arm.first_chars = first_chars;
         engine_arm.quotes_total = run.quotes_total;
@@ -418,6 +432,8 @@ fn arm(scores: TaskScores, query_ms: f64, ranked: &[String], chars: Option<usize
         report_hit: None,
         report_hit1: None,
         report_hit5: None,
+        also_files: 0,
+        top_shares: Vec::new(),
         confidence: None,
         first_chars: None,
         quotes_total: 0,

@@ -30,8 +30,11 @@ pub struct Density {
     pub first_chars_p90: Option<f64>,
     /// Share of tasks whose report's first primary place is in a changed file.
     pub report_hit1: Option<f64>,
-    /// Share of tasks with a changed file among the report's first five primary places.
+    /// Share of tasks with a changed file among the first five files the report names
+    /// (its primary places' files, then its runners-up).
     pub report_hit5: Option<f64>,
+    /// Runner-up files (`also:`) per report, on average.
+    pub also_files_mean: Option<f64>,
     /// Per confidence level: how many reports said it and how often their first place
     /// was right.
     pub calibration: Vec<Calibration>,
@@ -105,6 +108,8 @@ impl Density {
             report_hit: (!hits.is_empty())
                 .then(|| hits.iter().filter(|h| **h).count() as f64 / hits.len() as f64),
             cited_files_p50: percentile(&cited, 50.0),
+            also_files_mean: (!arms.is_empty())
+                .then(|| arms.iter().map(|a| a.also_files as f64).sum::<f64>() / arms.len() as f64),
             quotes_verified: (total > 0).then(|| verified as f64 / total as f64),
             first_chars_p50: percentile(&first, 50.0),
             first_chars_p90: percentile(&first, 90.0),
@@ -240,18 +245,20 @@ pub fn markdown(s: &Summary) -> String {
         ));
     }
     out.push_str(
-        "\n| repo | report hit | cited files p50 | report chars p50 | report chars p90 \
-         | cited lines p50 | cited lines p90 | quotes verified |\n",
+        "\n| repo | report hit (primary) | cited files p50 | runners-up mean | report chars p50 \
+         | report chars p90 | cited lines p50 | cited lines p90 | quotes verified |\n",
     );
-    out.push_str("|---|---|---|---|---|---|---|---|\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for g in s.repos.iter().chain(std::iter::once(&s.overall)) {
         let d = &g.density;
         let f = |v: Option<f64>| v.map_or("-".to_owned(), |x| format!("{x:.0}"));
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             g.name,
             d.report_hit.map_or("-".to_owned(), |x| format!("{x:.3}")),
             f(d.cited_files_p50),
+            d.also_files_mean
+                .map_or("-".to_owned(), |x| format!("{x:.2}")),
             f(d.report_chars_p50),
             f(d.report_chars_p90),
             f(d.cited_width_p50),

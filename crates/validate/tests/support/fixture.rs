@@ -310,6 +310,7 @@ pub fn selection(action: Action, confidence: Confidence) -> Selection {
         action,
         search_targets: Vec::new(),
         confidence,
+        runners_up: Vec::new(),
     }
 }
 
@@ -366,6 +367,7 @@ pub fn good_selection() -> Selection {
         action: Action::AnswerFromReport,
         search_targets: Vec::new(),
         confidence: Confidence::High,
+        runners_up: Vec::new(),
     }
 }
 

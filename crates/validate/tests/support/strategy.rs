@@ -114,9 +114,19 @@ pub fn arb_selection() -> impl Strategy<Value = Selection> {
         arb_action(),
         prop::collection::vec(arb_search(), 0..7),
         arb_confidence(),
+        prop::collection::vec(arb_id(), 0..7),
     )
         .prop_map(
-            |(primary, flow, read_targets, missing, action, search_targets, confidence)| {
+            |(
+                primary,
+                flow,
+                read_targets,
+                missing,
+                action,
+                search_targets,
+                confidence,
+                runners_up,
+            )| {
                 Selection {
                     primary,
                     flow,
@@ -125,6 +135,7 @@ pub fn arb_selection() -> impl Strategy<Value = Selection> {
                     action,
                     search_targets,
                     confidence,
+                    runners_up,
                 }
             },
         )
