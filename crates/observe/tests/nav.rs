@@ -145,6 +145,11 @@ fn a_directory_too_large_to_outline_shows_its_tree() {
     assert_eq!(root.files.len() + root.more_files + tree.files(), sources);
     assert!(tree.lines() <= 10 || tree.dirs.iter().all(|d| !d.opened));
     insta::assert_snapshot!("outline_tree", root.render_tagged(&no_tag));
+    // The count of files no language reads agrees with its noun.
+    let mut one = root.clone();
+    one.other_files = 1;
+    let text = one.render_tagged(&no_tag);
+    assert!(text.contains(" 1 non-source file)"), "{text}");
 
     // A directory with files of its own shows them by name, as `ls` would, and none of
     // their declarations: nothing in a tree carries an ID.

@@ -345,7 +345,11 @@ impl OutlineResult {
             ));
         }
         if self.other_files > 0 {
-            notes.push(format!("{} non-source files", self.other_files));
+            let noun = match self.other_files {
+                1 => "file",
+                _ => "files",
+            };
+            notes.push(format!("{} non-source {noun}", self.other_files));
         }
         if !notes.is_empty() {
             let _ = writeln!(out, "({})", notes.join("; "));
