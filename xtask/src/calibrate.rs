@@ -9,9 +9,9 @@
 //! logistic regression of that outcome on the logarithm of the margin and one 0/1 input per
 //! kind of lead, fitted by Newton's method (iteratively reweighted least squares) with a
 //! ridge penalty of [`RIDGE`] on every weight but the intercept, so that a kind led on by a
-//! handful of tasks cannot take an extreme weight; the margin's weight is kept at least 0
-//! (refitted without the margin if it came out negative), so a wider margin never lowers
-//! the score. Each level's cut-off is then the lowest probability admitting the most tasks
+//! handful of tasks cannot take an extreme weight; every weight is kept at least 0 (an
+//! input whose weight came out negative is dropped and the rest refitted, until none is),
+//! so a wider margin or one more kind of lead never lowers the score. Each level's cut-off is then the lowest probability admitting the most tasks
 //! whose first place stays right at least [`HIGH_PRECISION`] (`high`) or
 //! [`MEDIUM_PRECISION`] (`medium`, of the tasks below `high`) of the time, measured over
 //! at least [`MIN_SUPPORT`] tasks and at the lower end of a confidence interval (Wilson,
@@ -148,19 +148,30 @@ fn decisive_margin(cases: &[Case]) -> f64 {
 const INPUTS: usize = 1 + EVIDENCE_KINDS;
 
 /// The intercept and weights of a ridge-penalised logistic regression of `right` on the
-/// cases' inputs; the margin's weight (the first) is kept at least 0.
+/// cases' inputs, every weight kept at least 0: an input whose weight came out negative is
+/// dropped (its weight held at 0) and the rest refitted, until none is negative. A wider
+/// margin or one more kind of lead then never lowers the score, which a user can follow;
+/// a negative weight only said that a kind overlaps others it is counted with.
 fn fit_logistic(cases: &[Case]) -> (f64, [f64; INPUTS]) {
     let rows: Vec<([f64; INPUTS], f64)> = cases
         .iter()
         .map(|c| (c.inputs.vector(), f64::from(u8::from(c.right))))
         .collect();
-    let all = newton(&rows, &[true; INPUTS]);
-    if all.1[0] >= 0.0 {
-        return all;
+    let mut used = [true; INPUTS];
+    loop {
+        let fit = newton(&rows, &used);
+        let mut dropped = false;
+        for (u, w) in used.iter_mut().zip(fit.1) {
+            if *u && w < 0.0 {
+                *u = false;
+                dropped = true;
+            }
+        }
+        // Each round drops at least one input, so this ends within `INPUTS` rounds.
+        if !dropped {
+            return fit;
+        }
     }
-    let mut without_margin = [true; INPUTS];
-    without_margin[0] = false;
-    newton(&rows, &without_margin)
 }
 
 /// Newton's method on the penalised log-likelihood over the inputs `used` (the others stay
@@ -403,6 +414,39 @@ mod tests {
             .collect();
         let m = calibrate(&cases);
         assert_eq!(m.margin, 0.0, "{m:?}");
+    }
+
+    #[test]
+    fn a_lead_that_goes_with_wrong_answers_gets_no_weight_and_the_rest_stay_fitted() {
+        // Leading on the path kind (2) is right; leading on the literal-path kind (7) as
+        // well is wrong more often than the path kind alone: its unconstrained weight is
+        // negative, so it is dropped and the path kind keeps a positive weight.
+        let cases: Vec<Case> = (0..400)
+            .map(|i: u32| {
+                let mut leads = [false; EVIDENCE_KINDS];
+                leads[2] = i.is_multiple_of(2);
+                leads[7] = i.is_multiple_of(4);
+                let right = if leads[7] {
+                    !i.is_multiple_of(12)
+                } else if leads[2] {
+                    true
+                } else {
+                    i.is_multiple_of(3)
+                };
+                Case {
+                    inputs: ConfidenceInputs {
+                        margin: 1.0 + f64::from(i % 10) * 0.1,
+                        leads,
+                    },
+                    right,
+                }
+            })
+            .collect();
+        let m = calibrate(&cases);
+        assert_eq!(m.leads.literal_path, 0.0, "{m:?}");
+        assert!(m.leads.path > 0.0, "{m:?}");
+        assert!(m.leads.to_array().iter().all(|w| *w >= 0.0), "{m:?}");
+        assert!(m.margin >= 0.0, "{m:?}");
     }
 
     #[test]

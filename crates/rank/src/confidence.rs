@@ -13,7 +13,8 @@
 //! this score) reached 0.11 of reports at 0.92 held out. Weighing each kind on its own
 //! (some kinds say more than others: a file that alone holds a literal of the query is
 //! right more often than one that alone leads on text relevance) reached 0.18 at 0.91
-//! (`cargo xtask fit --calibrate-only`).
+//! (`cargo xtask fit --calibrate-only`), and with every weight kept at least 0, so that
+//! leading on one more kind never lowers the level, 0.17 at 0.91.
 
 use serde::{Deserialize, Serialize};
 use sightline_registry::Confidence;
@@ -123,6 +124,20 @@ pub struct LeadWeights {
 }
 
 impl LeadWeights {
+    /// The name of each kind as `weights.json` writes it, in the order of [`lead_kinds`].
+    pub const NAMES: [&'static str; EVIDENCE_KINDS] = [
+        "names",
+        "text",
+        "path",
+        "proximity",
+        "own_names",
+        "matched_terms",
+        "literal_names",
+        "literal_path",
+        "literal_text",
+        "own_literals",
+    ];
+
     /// The weights in the order of [`lead_kinds`].
     pub fn to_array(&self) -> [f64; EVIDENCE_KINDS] {
         [
@@ -186,7 +201,8 @@ pub struct ConfidenceModel {
     /// The weight of the margin's logarithm; never negative, so a wider margin never lowers
     /// the score.
     pub margin: f64,
-    /// The weight of each kind of evidence the best file leads on.
+    /// The weight of each kind of evidence the best file leads on; never negative, so
+    /// leading on one more kind never lowers the score.
     pub leads: LeadWeights,
     /// Least probability of a `high` selection (above 1: never said).
     pub high: f64,
@@ -279,6 +295,12 @@ pub enum ConfidenceFileError {
     /// A score that could lower a selection's confidence as its margin widens.
     #[error("the confidence score's margin weight is {0}: it must be a finite number at least 0")]
     NegativeMargin(f64),
+    /// A score that could lower a selection's confidence as its best file leads on one
+    /// more kind of evidence: the kind's name and its weight.
+    #[error(
+        "the confidence score's weight of a lead on `{0}` is {1}: it must be a finite number at least 0 (refit it with `cargo xtask fit --from EVAL.json --calibrate-only --write`)"
+    )]
+    NegativeLead(&'static str, f64),
     /// A score without the margin `explore_code` treats as decisive.
     #[error(
         "the confidence score has no `decisive` margin: refit it with `cargo xtask fit --from EVAL.json --calibrate-only --write`"
@@ -301,6 +323,13 @@ impl TryFrom<ConfidenceFile> for ConfidenceModel {
         };
         if !(margin >= 0.0 && margin.is_finite()) {
             return Err(ConfidenceFileError::NegativeMargin(margin));
+        }
+        if let Some((kind, w)) = LeadWeights::NAMES
+            .into_iter()
+            .zip(leads.to_array())
+            .find(|(_, w)| !(*w >= 0.0 && w.is_finite()))
+        {
+            return Err(ConfidenceFileError::NegativeLead(kind, w));
         }
         let decisive = f.decisive.ok_or(ConfidenceFileError::NoDecisiveMargin)?;
         let numbers = [intercept, f.high, f.medium, decisive];
@@ -405,6 +434,27 @@ mod tests {
         doc["margin"] = serde_json::json!(-0.5);
         let err = serde_json::from_value::<ConfidenceModel>(doc).expect_err("negative margin");
         assert!(err.to_string().contains("at least 0"), "{err}");
+    }
+
+    #[test]
+    fn a_score_that_falls_as_the_best_file_leads_on_one_more_kind_is_refused() {
+        for (k, kind) in LeadWeights::NAMES.into_iter().enumerate() {
+            let mut doc = serde_json::to_value(model()).unwrap();
+            doc["leads"][kind] = serde_json::json!(-0.25);
+            let err = serde_json::from_value::<ConfidenceModel>(doc).expect_err(kind);
+            let msg = err.to_string();
+            assert!(msg.contains(&format!("`{kind}`")), "{k}: {msg}");
+            assert!(msg.contains("at least 0"), "{msg}");
+        }
+    }
+
+    #[test]
+    fn the_names_are_the_fields_of_the_file_in_order() {
+        let doc = serde_json::to_value(LeadWeights::from_array(std::array::from_fn(|k| k as f64)))
+            .unwrap();
+        for (k, kind) in LeadWeights::NAMES.into_iter().enumerate() {
+            assert_eq!(doc[kind], serde_json::json!(k as f64), "{kind}");
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Invariants of the confidence score, for the checked-in model and for any model a fit may
-//! produce (a margin weight at least 0, any lead weights, any cut-offs).
+//! Invariants of the confidence score, for the checked-in model and for any model the loader
+//! accepts (a margin weight and lead weights at least 0, any cut-offs).
 
 use proptest::prelude::*;
 use sightline_rank::{
@@ -22,11 +22,16 @@ fn any_margin() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// A lead weight the loader accepts: 0 (a kind the fit dropped) or positive.
+fn lead_weight() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(0.0), 0.0..5.0f64]
+}
+
 fn model() -> impl Strategy<Value = ConfidenceModel> {
     (
         -5.0..5.0f64,
         0.0..5.0f64,
-        proptest::array::uniform10(-5.0..5.0f64),
+        proptest::array::uniform10(lead_weight()),
         (0.0..1.2f64, 0.0..1.2f64),
     )
         .prop_map(|(intercept, margin, leads, (a, b))| ConfidenceModel {
@@ -39,9 +44,11 @@ fn model() -> impl Strategy<Value = ConfidenceModel> {
         })
 }
 
-/// The checked-in model or a fitted-looking one.
+/// The checked-in model or a fitted-looking one, as the loader reads it back.
 fn any_model() -> impl Strategy<Value = ConfidenceModel> {
-    prop_oneof![Just(Weights::fitted().confidence), model()]
+    prop_oneof![Just(Weights::fitted().confidence), model()].prop_map(|m| {
+        serde_json::from_value(serde_json::to_value(m).unwrap()).expect("the loader accepts it")
+    })
 }
 
 fn rank(c: Confidence) -> u8 {
@@ -83,19 +90,33 @@ proptest! {
     }
 
     #[test]
-    fn a_lead_with_a_positive_weight_never_lowers_the_level(
+    fn leading_on_one_more_kind_never_lowers_the_score_or_the_level(
         m in any_model(),
         leads in leads(),
         margin in any_margin(),
         kind in 0..EVIDENCE_KINDS,
     ) {
-        prop_assume!(m.leads.to_array()[kind] >= 0.0);
         let mut without = leads;
         without[kind] = false;
         let mut with = leads;
         with[kind] = true;
-        let level = |leads| m.level(&ConfidenceInputs { margin, leads });
-        prop_assert!(rank(level(with)) >= rank(level(without)));
+        let at = |leads| ConfidenceInputs { margin, leads };
+        prop_assert!(m.probability(&at(with)) >= m.probability(&at(without)));
+        prop_assert!(rank(m.level(&at(with))) >= rank(m.level(&at(without))));
+    }
+
+    #[test]
+    fn a_model_loads_only_if_no_lead_weight_is_negative(
+        m in model(),
+        weights in proptest::array::uniform10(-5.0..5.0f64),
+    ) {
+        let doc = serde_json::to_value(ConfidenceModel {
+            leads: LeadWeights::from_array(weights),
+            ..m
+        })
+        .unwrap();
+        let loaded = serde_json::from_value::<ConfidenceModel>(doc);
+        prop_assert_eq!(loaded.is_ok(), weights.iter().all(|w| *w >= 0.0), "{:?}", loaded);
     }
 
     #[test]
