@@ -93,20 +93,21 @@ pub(crate) fn calibrate(cases: &[Case]) -> ConfidenceModel {
         .iter()
         .map(|c| (model.probability(&c.inputs), c.right))
         .collect();
-    model.high = lowest_cut(&scored, HIGH_PRECISION).unwrap_or(NEVER);
+    model.high = lowest_cut(&scored, HIGH_PRECISION, Z).unwrap_or(NEVER);
     let below: Vec<(f64, bool)> = scored
         .iter()
         .copied()
         .filter(|(p, _)| *p < model.high)
         .collect();
-    model.medium = lowest_cut(&below, MEDIUM_PRECISION).unwrap_or(model.high);
+    model.medium = lowest_cut(&below, MEDIUM_PRECISION, Z).unwrap_or(model.high);
     model
 }
 
-/// The lowest cut-off among the `scored` probabilities whose cases at or above it, at least
+/// The lowest cut-off among the `scored` values whose cases at or above it, at least
 /// [`MIN_SUPPORT`] of them, are right at least `precision` of the time at the lower bound of
-/// their confidence interval: the widest such level. `None` when no cut-off is.
-fn lowest_cut(scored: &[(f64, bool)], precision: f64) -> Option<f64> {
+/// their confidence interval (at the normal quantile `z`): the widest such level. `None`
+/// when no cut-off is.
+fn lowest_cut(scored: &[(f64, bool)], precision: f64, z: f64) -> Option<f64> {
     let mut sorted = scored.to_vec();
     sorted.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut best = None;
@@ -114,9 +115,9 @@ fn lowest_cut(scored: &[(f64, bool)], precision: f64) -> Option<f64> {
     for (i, &(p, r)) in sorted.iter().enumerate() {
         right += usize::from(r);
         let n = i + 1;
-        // A cut-off admits every case with its probability: measure at the last of a tie.
+        // A cut-off admits every case with its value: measure at the last of a tie.
         let tie_continues = sorted.get(n).is_some_and(|next| next.0 == p);
-        if !tie_continues && n >= MIN_SUPPORT && wilson_lower(right, n, Z) >= precision {
+        if !tie_continues && n >= MIN_SUPPORT && wilson_lower(right, n, z) >= precision {
             best = Some(p);
         }
     }
@@ -127,21 +128,11 @@ fn lowest_cut(scored: &[(f64, bool)], precision: f64) -> Option<f64> {
 /// [`HIGH_PRECISION`] over at least [`MIN_SUPPORT`] of them at the lower bound of their
 /// confidence interval ([`DECISIVE_Z`]); [`NEVER`] when none does.
 fn decisive_margin(cases: &[Case]) -> f64 {
-    let mut margins: Vec<f64> = cases.iter().map(|c| c.inputs.margin.min(NEVER)).collect();
-    margins.sort_by(f64::total_cmp);
-    margins.dedup();
-    for &t in &margins {
-        let at: Vec<bool> = cases
-            .iter()
-            .filter(|c| c.inputs.margin.min(NEVER) >= t)
-            .map(|c| c.right)
-            .collect();
-        let right = at.iter().filter(|r| **r).count();
-        if at.len() >= MIN_SUPPORT && wilson_lower(right, at.len(), DECISIVE_Z) >= HIGH_PRECISION {
-            return t;
-        }
-    }
-    NEVER
+    let margins: Vec<(f64, bool)> = cases
+        .iter()
+        .map(|c| (c.inputs.margin.min(NEVER), c.right))
+        .collect();
+    lowest_cut(&margins, HIGH_PRECISION, DECISIVE_Z).unwrap_or(NEVER)
 }
 
 /// Number of the score's inputs: the margin's logarithm and one per kind of lead.

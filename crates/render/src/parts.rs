@@ -300,23 +300,17 @@ fn in_submitted_order(
     out
 }
 
-/// The validated runners-up's files, in order, each once and none a primary place's: the
-/// registry's paths, as both forms of the report name them.
+/// The validated runners-up's files, in order: the registry's paths, as both forms of the
+/// report name them. Validation (`validate::runners`) already dropped a runner-up in a
+/// primary place's file or in an earlier one's, so each file comes once.
 fn runner_up_paths<'a>(validated: &Validated, registry: &'a Registry) -> Vec<&'a str> {
-    let sel = &validated.selection;
-    let primary: Vec<&str> = sel
-        .primary
+    validated
+        .selection
+        .runners_up
         .iter()
         .filter_map(|&id| registry.get(id))
         .map(|c| c.path.as_str())
-        .collect();
-    let mut out: Vec<&str> = Vec::new();
-    for c in sel.runners_up.iter().filter_map(|&id| registry.get(id)) {
-        if !primary.contains(&c.path.as_str()) && !out.contains(&c.path.as_str()) {
-            out.push(&c.path);
-        }
-    }
-    out
+        .collect()
 }
 
 pub(crate) fn json_of(validated: &Validated, registry: &Registry) -> ReportJson {
