@@ -4,7 +4,7 @@ mod common;
 
 use sightline_observe::paths::{PathError, RepoRoot};
 use sightline_observe::tools::ToolError;
-use sightline_observe::tools::grep::{self, GrepArgs, GrepResult};
+use sightline_observe::tools::grep::{self, GrepArgs, GrepResult, ReadAs};
 use sightline_observe::tools::grep_skipped::SkipReason;
 use tempfile::TempDir;
 
@@ -94,64 +94,112 @@ fn literal_and_regex_differ_on_metacharacters() {
 }
 
 #[test]
-fn a_pattern_that_matches_only_read_the_other_way_says_so() {
+fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
     let (_dir, root) = repo();
-    // A regex alternation sent as literal text.
+    // A regex alternation sent as literal text: answered as the regex, and said so.
     let literal = search(&root, GrepArgs::new("helper|fooBar"));
-    assert!(literal.matches.is_empty());
-    let other = literal.other_reading.expect("it matches as a regex");
-    assert!(other.regex && other.matches >= 3, "{other:?}");
-    assert!(
-        literal
-            .render_text()
-            .starts_with("no matches; as a regex (`regex: true`) it matches"),
-        "{}",
-        literal.render_text()
+    let as_regex = search(
+        &root,
+        GrepArgs {
+            regex: true,
+            ..GrepArgs::new("helper|fooBar")
+        },
     );
-    // Text with regex syntax sent as a regex: `fooBar()` as a regex matches `fooBar`
-    // too, so this pattern is one that matches only literally.
+    assert_eq!(
+        literal.read_as,
+        Some(ReadAs {
+            regex: true,
+            invalid_regex: false
+        })
+    );
+    assert_eq!(located(&literal), located(&as_regex));
+    assert!(!located(&literal).is_empty());
+    let text = literal.render_text();
+    assert!(
+        text.starts_with("nothing matched literally; read as a regex:\n"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().skip(1).collect::<Vec<_>>(),
+        as_regex.render_text().lines().collect::<Vec<_>>()
+    );
+    // Text with regex syntax sent as a regex: `fooBar() to` as a regex would need `fooBar`
+    // followed by ` to`, so it matches only literally (the README's line).
     let regex = search(
         &root,
         GrepArgs {
             regex: true,
+            secondary: true,
             ..GrepArgs::new("fooBar() to")
         },
     );
-    assert!(regex.matches.is_empty());
+    assert_eq!(
+        regex.read_as,
+        Some(ReadAs {
+            regex: false,
+            invalid_regex: false
+        })
+    );
+    assert_eq!(located(&regex), ["README.md:1"]);
     assert!(
         regex
-            .other_reading
-            .is_some_and(|o| !o.regex && o.matches == 1),
-        "{regex:?}"
+            .render_text()
+            .starts_with("nothing matched as a regex; read as literal text:\n")
     );
-    // No other reading for plain words, or when the other way finds nothing either.
-    assert_eq!(search(&root, GrepArgs::new("absent")).other_reading, None);
+    // An invalid regex whose text is in a file is read literally.
+    let invalid = search(
+        &root,
+        GrepArgs {
+            regex: true,
+            secondary: true,
+            ..GrepArgs::new("fooBar(")
+        },
+    );
     assert_eq!(
-        search(&root, GrepArgs::new("absent|gone")).other_reading,
-        None
+        invalid.read_as,
+        Some(ReadAs {
+            regex: false,
+            invalid_regex: true
+        })
     );
-    assert_eq!(search(&root, GrepArgs::new("fooBar")).other_reading, None);
+    assert_eq!(located(&invalid), ["README.md:1", "src/app.ts:2"]);
+    // Nothing is re-read for plain words, for a pattern that matched as sent, or when the
+    // other way finds nothing either.
+    for args in [
+        GrepArgs::new("absent"),
+        GrepArgs::new("absent|gone"),
+        GrepArgs::new("fooBar"),
+        GrepArgs::new("a.b"),
+    ] {
+        let result = search(&root, args.clone());
+        assert_eq!(result.read_as, None, "{args:?}");
+    }
+    assert_eq!(
+        search(&root, GrepArgs::new("absent|gone")).render_text(),
+        "no matches\n"
+    );
 }
 
 #[test]
 fn invalid_regex_names_the_pattern() {
     let (_dir, root) = repo();
+    // Invalid as a regex, and absent as literal text too.
     let err = grep::run(
         &root,
         &GrepArgs {
             regex: true,
-            ..GrepArgs::new("foo(")
+            ..GrepArgs::new("absent(")
         },
     )
     .unwrap_err();
     match &err {
         ToolError::InvalidRegex { pattern, message } => {
-            assert_eq!(pattern, "foo(");
+            assert_eq!(pattern, "absent(");
             assert!(!message.is_empty());
         }
         other => panic!("unexpected {other:?}"),
     }
-    assert!(err.to_string().contains("`foo(`"));
+    assert!(err.to_string().contains("`absent(`"));
 }
 
 #[test]

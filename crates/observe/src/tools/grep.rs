@@ -195,10 +195,12 @@ pub struct GrepResult {
     pub skipped_files_unlisted: usize,
     /// Problems that did not stop the search (unreadable files, invalid UTF-8 lines).
     pub diagnostics: Vec<String>,
-    /// When nothing matched: what the pattern matches read the other way (as a regex when
-    /// it was searched literally, or literally when it was a regex), if anything.
+    /// Set when the pattern as sent matched nothing (or was not a valid regex) and these
+    /// results are its other reading: as a regex when it was sent as literal text, as
+    /// literal text when it was sent as a regex. An agent that wrote `a|b` without
+    /// `regex: true` wants the alternation, not a hint and a second call.
     #[serde(default)]
-    pub other_reading: Option<OtherReading>,
+    pub read_as: Option<ReadAs>,
 }
 
 /// A file with matches and how many of its lines match.
@@ -210,15 +212,15 @@ pub struct FileCount {
     pub matches: usize,
 }
 
-/// What a pattern that matched nothing matches when read the other way.
+/// How a pattern that matched nothing as sent was read instead.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OtherReading {
-    /// The other way is a regex (`regex: true`).
+pub struct ReadAs {
+    /// Read as a regex (it was sent as literal text); otherwise as literal text.
     pub regex: bool,
-    /// Matching lines that way (a lower bound past the counting limits).
-    pub matches: usize,
-    /// Files with a match that way.
-    pub files: usize,
+    /// It was sent as a regex that does not compile (rather than one that matched
+    /// nothing).
+    #[serde(default)]
+    pub invalid_regex: bool,
 }
 
 impl GrepResult {
@@ -232,6 +234,13 @@ impl GrepResult {
     /// line, overlapping context of one file merged and gaps marked `--`.
     pub fn render_tagged(&self, tag: &dyn Fn(&GrepMatch) -> Option<String>) -> String {
         let mut out = String::new();
+        if let Some(read_as) = self.read_as {
+            out.push_str(match (read_as.regex, read_as.invalid_regex) {
+                (true, _) => "nothing matched literally; read as a regex:\n",
+                (false, true) => "not a valid regex; read as literal text:\n",
+                (false, false) => "nothing matched as a regex; read as literal text:\n",
+            });
+        }
         super::grep_render::render_matches(&mut out, &self.matches, tag);
         super::grep_render::render_file_counts(&mut out, &self.file_counts);
         if self.folded_files > 0 {
@@ -248,20 +257,7 @@ impl GrepResult {
             }
         }
         if self.matches.is_empty() && self.file_counts.is_empty() {
-            match self.other_reading {
-                Some(other) => {
-                    let (way, flag) = match other.regex {
-                        true => ("as a regex", "regex: true"),
-                        false => ("as literal text", "regex: false"),
-                    };
-                    let _ = writeln!(
-                        out,
-                        "no matches; {way} (`{flag}`) it matches {} lines in {} files",
-                        other.matches, other.files
-                    );
-                }
-                None => out.push_str("no matches\n"),
-            }
+            out.push_str("no matches\n");
         }
         if self.truncated && !self.file_counts.is_empty() {
             let at_least = if self.totals_capped { "at least " } else { "" };
@@ -307,8 +303,40 @@ impl GrepResult {
     }
 }
 
-/// Searches the repository (or `args.path`) for `args.pattern`.
+/// Searches the repository (or `args.path`) for `args.pattern`. A pattern that matches
+/// nothing as sent but does when read the other way (a literal `a|b` as a regex, a regex
+/// `f(x)` or an invalid one like `a[` as literal text) is answered with that reading, and
+/// the result says so ([`GrepResult::read_as`]); an invalid regex that matches nothing
+/// literally either is an error.
 pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
+    let first = search(root, args);
+    let invalid_regex = matches!(first, Err(ToolError::InvalidRegex { .. }));
+    if let Ok(result) = &first
+        && (result.total_matches > 0 || !has_regex_syntax(&args.pattern))
+    {
+        return first;
+    }
+    if !invalid_regex && first.is_err() {
+        return first;
+    }
+    let other = GrepArgs {
+        regex: !args.regex,
+        ..args.clone()
+    };
+    match search(root, &other) {
+        Ok(mut result) if result.total_matches > 0 => {
+            result.read_as = Some(ReadAs {
+                regex: other.regex,
+                invalid_regex,
+            });
+            Ok(result)
+        }
+        _ => first,
+    }
+}
+
+/// [`run`] for the pattern read as sent.
+fn search(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     if args.pattern.is_empty() {
         return Err(ToolError::invalid_argument(
             "pattern",
@@ -434,10 +462,6 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
             result.truncated = true;
         }
     }
-    if result.total_matches == 0 {
-        let files: Vec<FoundFile> = tiers.into_iter().flatten().collect();
-        result.other_reading = other_reading(args, &files);
-    }
     skipped
         .listed
         .sort_by(|a, b| walk::tree_order(&a.path, &b.path));
@@ -479,40 +503,6 @@ fn has_regex_syntax(pattern: &str) -> bool {
     pattern.contains([
         '.', '^', '$', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', '\\',
     ])
-}
-
-/// What `args.pattern` matches in `files` read the other way, when that reading differs
-/// and matches something: a literal `a|b` that would match as a regex, or a regex
-/// `foo(bar)` whose text is in the files verbatim.
-fn other_reading(args: &GrepArgs, files: &[FoundFile]) -> Option<OtherReading> {
-    if !has_regex_syntax(&args.pattern) {
-        return None;
-    }
-    let other = GrepArgs {
-        regex: !args.regex,
-        ..args.clone()
-    };
-    let matcher = build_matcher(&other).ok()?;
-    let mut searcher = SearcherBuilder::new()
-        .binary_detection(BinaryDetection::quit(0))
-        .build();
-    let (mut matches, mut with, mut bytes) = (0usize, 0usize, 0u64);
-    for (_, abs, size) in files {
-        if matches >= MAX_COUNTED_MATCHES || bytes.saturating_add(*size) > MAX_COUNTED_BYTES {
-            break;
-        }
-        bytes += size;
-        let mut sink = CountSink::default();
-        if searcher.search_path(&matcher, abs, &mut sink).is_ok() && !sink.binary {
-            matches += sink.matches;
-            with += usize::from(sink.matches > 0);
-        }
-    }
-    (matches > 0).then_some(OtherReading {
-        regex: other.regex,
-        matches,
-        files: with,
-    })
 }
 
 fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
