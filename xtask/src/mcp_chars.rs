@@ -5,7 +5,8 @@
 //! binary can be measured, so a build before a change and one after compare directly.
 //!
 //! It also prints how long each server took to answer `initialize` (from spawning it) and
-//! how many characters of JSON its `tools/list` result is (what a client loads into its
+//! how many characters of JSON its `tools/list` result is with every tool on (the workflow
+//! needs the opt-in `explore_code` and `submit_report`; a client loads the listing into its
 //! model's context every session).
 //!
 //! Tasks: the first task of each of the first `--tasks` task files whose gold files are all
@@ -87,10 +88,11 @@ pub fn run(args: McpCharsArgs) -> anyhow::Result<()> {
 /// Serves `dir` with `bin` and runs the workflow; returns the characters of all text
 /// blocks and of all `structuredContent` values returned.
 fn session_chars(bin: &Path, dir: &Path, query: &str) -> anyhow::Result<(usize, usize)> {
-    let mut client = Client::start(bin, &["--no-cache".as_ref()], dir)?;
+    // The workflow's explore_code and submit_report are opt-in (`--tools report`).
+    let mut client = Client::start_all_tools(bin, &["--no-cache".as_ref()], dir)?;
     let listed = client.request("tools/list", json!({}))?;
     eprintln!(
-        "initialize answered in {:.0} ms; tools/list is {} characters of JSON",
+        "initialize answered in {:.0} ms; tools/list with every tool is {} characters of JSON",
         client.initialize_ms,
         listed.to_string().len()
     );

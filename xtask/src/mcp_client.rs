@@ -27,25 +27,11 @@ pub struct Client {
 }
 
 impl Client {
-    /// Spawns `bin serve <extra…> <dir>` (stderr discarded) and completes the handshake.
-    pub fn start(bin: &Path, extra: &[&OsStr], dir: &Path) -> anyhow::Result<Client> {
-        Self::start_with_stderr(bin, extra, dir, Stdio::null())
-    }
-
-    /// [`Client::start`] with every tool the server has turned on (`SIGHTLINE_TOOLS=all`;
-    /// a build from before tool sets ignores it and offers all of its tools anyway).
+    /// Spawns `bin serve <extra…> <dir>` with every tool the server has turned on
+    /// (`SIGHTLINE_TOOLS=all`; a build from before tool sets ignores it and offers all of
+    /// its tools anyway), stderr discarded, and completes the handshake.
     pub fn start_all_tools(bin: &Path, extra: &[&OsStr], dir: &Path) -> anyhow::Result<Client> {
         Self::spawn(bin, extra, dir, Stdio::null(), Some("all"))
-    }
-
-    /// [`Client::start`] with the server's stderr sent to `stderr`.
-    pub fn start_with_stderr(
-        bin: &Path,
-        extra: &[&OsStr],
-        dir: &Path,
-        stderr: Stdio,
-    ) -> anyhow::Result<Client> {
-        Self::spawn(bin, extra, dir, stderr, None)
     }
 
     fn spawn(

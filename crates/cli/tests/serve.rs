@@ -170,7 +170,8 @@ fn a_file_edited_between_two_calls_shows_up_in_the_second() {
 }
 
 fn a_file_edited_between_two_calls_shows_up_in_the_second_with(args: &[&str]) {
-    let (mut server, _) = Server::start_serving(json!({}), args);
+    let args = [&["--tools", "all"], args].concat();
+    let (mut server, _) = Server::start_serving(json!({}), &args);
     let name = "reconcileQuokkaLedger";
     let (before, _) = server.ok("explore_code", json!({"query": name}));
     assert!(!before.contains(&format!("function {name}")), "{before}");

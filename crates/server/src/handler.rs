@@ -44,15 +44,20 @@ pub fn instructions(tools: &ToolSet) -> String {
         .filter(|t| !matches!(**t, "explore" | "submit_report"))
         .map(|t| format!("`{t}`"))
         .collect();
+    let closes = tools.contains("submit_report");
     if !session_tools.is_empty() {
         out.push_str(&format!(
             " {} label every place they show with a candidate ID like [c7] (one place, one \
              ID). A call without `session` starts a session and its reply's first line names \
-             it; pass it to later calls so their IDs add up. Close the session with \
-             `submit_report`, citing the IDs you judged to matter: it verifies them and \
-             returns the report.",
+             it; pass it to later calls so their IDs add up.",
             session_tools.join(", ")
         ));
+    }
+    if closes {
+        out.push_str(
+            " Close the session with `submit_report`, citing the IDs you judged to matter: it \
+             verifies them and returns the report.",
+        );
     }
     if tools.contains("explore") {
         out.push_str(
@@ -60,11 +65,19 @@ pub fn instructions(tools: &ToolSet) -> String {
              only what it leaves open.",
         );
     }
-    out.push_str(&format!(
-        " The `{}` prompt spells out the session loop.",
-        prompt::MAP_CODE
-    ));
+    if offers_the_loop(tools) {
+        out.push_str(&format!(
+            " The `{}` prompt spells out the session loop.",
+            prompt::MAP_CODE
+        ));
+    }
     out
+}
+
+/// Whether `tools` holds the session loop the `map_code` prompt walks through; without it
+/// the prompt is not listed.
+fn offers_the_loop(tools: &ToolSet) -> bool {
+    tools.contains("explore_code") && tools.contains("submit_report")
 }
 
 /// The MCP server: `explore`, the raw exploration tools with sessions, `submit_report`
@@ -362,7 +375,11 @@ impl ServerHandler for MapServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(prompt::list())
+        Ok(if offers_the_loop(&self.tools) {
+            prompt::list()
+        } else {
+            ListPromptsResult::with_all_items(Vec::new())
+        })
     }
 
     async fn get_prompt(
@@ -370,6 +387,16 @@ impl ServerHandler for MapServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        if !offers_the_loop(&self.tools) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "the `{}` prompt needs the session loop's tools; serve with `--tools \
+                     default,report`",
+                    prompt::MAP_CODE
+                ),
+                None,
+            ));
+        }
         prompt::get(&request).map(Into::into)
     }
 }
@@ -468,13 +495,16 @@ mod tests {
             .map(|t| t.name.to_string())
             .collect();
         names.sort();
-        assert_eq!(names, ["explore", "grep", "submit_report"]);
+        assert_eq!(names, ["explore", "grep"]);
         let text = instructions(server.tools());
         assert!(
             text.contains("`grep`") && text.contains("`explore`"),
             "{text}"
         );
         assert!(!text.contains("`outline`"), "{text}");
+        // Nothing offered closes a session or runs the loop, so neither is mentioned.
+        assert!(!text.contains("submit_report"), "{text}");
+        assert!(!text.contains(prompt::MAP_CODE), "{text}");
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub use prompt::MAP_CODE;
 pub use schema::non_portable;
 pub use sessions::MAX_OPEN_SESSIONS;
 pub use startup::{Starter, Startup};
-pub use toolset::{ALL_TOOLS, DEFAULT_TOOLS, ToolSet, UnknownTool};
+pub use toolset::{ALL_TOOLS, DEFAULT_TOOLS, REPORT_TOOLS, ToolSet, UnknownTool};
 pub use transport::MAX_LINE_BYTES;
 pub use value_model::ValueModel;
 

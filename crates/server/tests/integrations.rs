@@ -1,10 +1,11 @@
-//! The shipped client integrations name only tools the server offers by default, so a
-//! renamed or removed tool cannot leave them calling nothing.
+//! The shipped client integrations name only tools the server offers with the tool set
+//! they say to serve with, so a renamed, removed or turned-off tool cannot leave them
+//! calling nothing.
 
 use std::path::Path;
 
 #[test]
-fn the_claude_code_sub_agent_uses_default_tools_and_submits() {
+fn the_claude_code_sub_agent_uses_the_tools_it_asks_for_and_submits() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../integrations/claude-code/agents/sightline-explorer.md");
     let text = std::fs::read_to_string(&path).unwrap();
@@ -21,10 +22,17 @@ fn the_claude_code_sub_agent_uses_default_tools_and_submits() {
         .split(',')
         .map(|t| t.trim().strip_prefix("mcp__sightline__").expect(t))
         .collect();
+    // The file says which tool set to serve it with; the session loop is opt-in.
+    let served = "default,report";
+    assert!(
+        text.contains(&format!("--tools {served}")),
+        "the file does not say to serve with --tools {served}"
+    );
+    let offered: sightline_server::ToolSet = served.parse().unwrap();
     for tool in &named {
         assert!(
-            sightline_server::DEFAULT_TOOLS.contains(tool),
-            "{tool} is not offered by default"
+            offered.contains(tool),
+            "{tool} is not offered by --tools {served}"
         );
         assert!(
             text.contains(&format!("`{tool}`")),

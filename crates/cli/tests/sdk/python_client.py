@@ -39,7 +39,7 @@ def check_same_information(tool, result):
 
 
 async def main(binary, repo):
-    params = StdioServerParameters(command=binary, args=["serve", "--no-cache", repo])
+    params = StdioServerParameters(command=binary, args=["serve", "--no-cache", "--tools", "all", repo])
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             init = await session.initialize()
