@@ -143,3 +143,101 @@ fn a_glob_listing_keeps_the_tree_that_leads_to_its_matches() {
         ]
     );
 }
+
+#[test]
+fn several_globs_and_exclusions_apply_to_grep_and_list_files_alike() {
+    let (_dir, root) = repo();
+    let cases: [(Option<&str>, &str, &[&str]); 5] = [
+        (
+            None,
+            "*.tsx  *.js",
+            &["packages/foo-core/src/deep/c.js", "src/h.tsx"],
+        ),
+        (Some("packages/foo"), "!test/", &["packages/foo/src/d.ts"]),
+        (
+            Some("packages"),
+            "*.ts !foo-core !**/test/**",
+            &["packages/bar/src/f.ts", "packages/foo/src/d.ts"],
+        ),
+        // An exclusion prunes a directory by name at any depth below `path`.
+        (None, "!src", &["packages/foo/test/e.ts"]),
+        (Some("src"), "*.ts* !h.*", &["src/g.ts"]),
+    ];
+    for (path, glob, expected) in cases {
+        assert_eq!(files(&root, path, glob), expected, "grep {path:?} {glob}");
+        assert_eq!(
+            listed(&root, path, glob),
+            expected,
+            "list_files {path:?} {glob}"
+        );
+    }
+}
+
+#[test]
+fn a_bare_bang_is_a_precise_error() {
+    let (_dir, root) = repo();
+    let err = grep::run(
+        &root,
+        &GrepArgs {
+            glob: Some("*.ts !".into()),
+            ..GrepArgs::new("needle")
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("`*.ts !`") && err.contains("`!` must be followed"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_scope_without_files_is_told_apart_from_a_search_without_matches() {
+    let (_dir, root) = repo();
+    let grep_in = |path: &str, glob: &str, pattern: &str| {
+        grep::run(
+            &root,
+            &GrepArgs {
+                path: Some(path.to_owned()),
+                glob: Some(glob.to_owned()),
+                ..GrepArgs::new(pattern)
+            },
+        )
+        .unwrap()
+    };
+    let no_file = grep_in("packages", "**/*.zsh", "needle");
+    let scope = no_file.empty_scope.as_ref().expect("no file selected");
+    assert_eq!((scope.files, no_file.files_searched), (6, 0));
+    // Files were searched and none matched: the usual answer, no scope line.
+    let no_line = grep_in("packages", "*.ts", "haystack");
+    assert!(no_line.empty_scope.is_none() && no_line.files_searched > 0);
+    assert_eq!(no_line.render_text(), "no matches\n");
+    let listing = list_files::run(
+        &root,
+        &ListFilesArgs {
+            path: Some("packages".into()),
+            glob: Some("**/*.zsh !x".into()),
+            depth: Some(2),
+            ..ListFilesArgs::default()
+        },
+    )
+    .unwrap();
+    let whole_repo = grep::run(
+        &root,
+        &GrepArgs {
+            glob: Some("*.zsh".into()),
+            files_only: true,
+            ..GrepArgs::new("needle")
+        },
+    )
+    .unwrap();
+    insta::assert_snapshot!(
+        "empty_scope",
+        [
+            no_file.render_text(),
+            whole_repo.render_text(),
+            listing.render_text()
+        ]
+        .concat()
+    );
+}

@@ -121,7 +121,8 @@ pub struct GrepParams {
     /// A file or directory to search in.
     #[serde(default)]
     pub path: Option<String>,
-    /// Only files matching it: `*.ts`, `src/**/*.py`, `*.{js,ts}`.
+    /// Only files matching it: `*.ts`, `src/**/*.py`, `*.{js,ts}`; several globs
+    /// space-separated, `!` excludes: `*.ts !**/test/**`.
     #[serde(default)]
     pub glob: Option<String>,
     /// Lines shown around each match.
@@ -204,7 +205,7 @@ pub struct ListFilesParams {
     /// A directory; the repository root when absent.
     #[serde(default)]
     pub path: Option<String>,
-    /// Only files whose path or name matches.
+    /// Only files whose path or name matches (space-separated globs, `!` excludes).
     #[serde(default)]
     pub glob: Option<String>,
     /// Levels below `path` (default 2).

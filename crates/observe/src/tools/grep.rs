@@ -8,6 +8,7 @@ use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 use serde::{Deserialize, Serialize};
 
+use super::empty_scope::EmptyScope;
 use super::error::ToolError;
 use super::grep_sink::{CountSink, FileSink};
 use super::grep_skipped::{SkipReason, SkippedFile, SkippedFiles};
@@ -56,14 +57,17 @@ pub struct GrepArgs {
     /// absent.
     #[serde(default)]
     pub path: Option<String>,
-    /// Only search files matching this glob (globset syntax, case-sensitive): `*` and `?`
-    /// stay within one path segment, `**` spans segments, `{ts,tsx}` lists alternatives,
-    /// `[0-9]` is a class. Without `/` (`*.ts`, `tsconfig*.json`) it matches file names at
-    /// any depth. With `/` it matches the repository-relative path (`src/**/*.ts`; a
-    /// trailing `/` means everything below). Under `path`, a glob that starts with that
-    /// path is used as written, otherwise it is read relative to `path`: with
-    /// `path: "packages"`, `packages/foo*/src/**/*.ts` and `foo*/src/**/*.ts` select the
-    /// same files. Not applied when `path` names a single file.
+    /// Only search files matching these globs, separated by whitespace (globset syntax,
+    /// case-sensitive): a file is searched when it matches one glob (or only `!` globs are
+    /// given) and no glob starting with `!`, which excludes it and everything under a
+    /// directory it matches (`*.ts !**/test/**`, `!vendor`). `*` and `?` stay within one
+    /// path segment, `**` spans segments, `{ts,tsx}` lists alternatives, `[0-9]` is a
+    /// class. Without `/` (`*.ts`, `tsconfig*.json`) a glob matches file names at any
+    /// depth. With `/` it matches the repository-relative path (`src/**/*.ts`; a trailing
+    /// `/` means everything below). Under `path`, a glob that starts with that path is used
+    /// as written, otherwise it is read relative to `path`: with `path: "packages"`,
+    /// `packages/foo*/src/**/*.ts` and `foo*/src/**/*.ts` select the same files. Not
+    /// applied when `path` names a single file.
     #[serde(default)]
     pub glob: Option<String>,
     /// Stop after this many matches (default 50, at most 500).
@@ -201,6 +205,9 @@ pub struct GrepResult {
     /// `regex: true` wants the alternation, not a hint and a second call.
     #[serde(default)]
     pub read_as: Option<ReadAs>,
+    /// `path` and `glob` selected no file at all: no line was looked at.
+    #[serde(default)]
+    pub empty_scope: Option<EmptyScope>,
 }
 
 /// A file with matches and how many of its lines match.
@@ -257,7 +264,13 @@ impl GrepResult {
             }
         }
         if self.matches.is_empty() && self.file_counts.is_empty() {
-            out.push_str("no matches\n");
+            match &self.empty_scope {
+                // No file was searched: the scope is what to fix, not the pattern.
+                Some(scope) => {
+                    let _ = writeln!(out, "{}", scope.describe());
+                }
+                None => out.push_str("no matches\n"),
+            }
         }
         if self.truncated && !self.file_counts.is_empty() {
             let at_least = if self.totals_capped { "at least " } else { "" };
@@ -362,7 +375,15 @@ fn search(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
         .transpose()?;
 
     let mut result = GrepResult::default();
-    let (files, large) = collect_files(root, start.abs(), glob.as_ref(), &mut result);
+    let (files, large, walked) = collect_files(root, start.abs(), glob.as_ref(), &mut result);
+    if files.is_empty() && large.is_empty() {
+        result.empty_scope = Some(EmptyScope {
+            path: start.to_string(),
+            glob: args.glob.clone(),
+            files: walked,
+            depth: None,
+        });
+    }
     let mut skipped = SkippedFiles::new();
     result.files_skipped_large = large.len();
     for (rel, abs, size) in &large {
@@ -524,16 +545,18 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
 type FoundFile = (String, PathBuf, u64);
 
 /// Regular files under `start` within the size limit, sorted by repository-relative
-/// path, and the files over it. Walk problems are recorded in `result`.
+/// path, the files over it, and how many files the walk found before `glob` chose among
+/// them. Walk problems are recorded in `result`.
 fn collect_files(
     root: &RepoRoot,
     start: &std::path::Path,
     glob: Option<&PathGlob>,
     result: &mut GrepResult,
-) -> (Vec<FoundFile>, Vec<FoundFile>) {
+) -> (Vec<FoundFile>, Vec<FoundFile>, usize) {
     let (walk, counters) = walk::walk(root.canonical(), start, root.languages(), None);
     let mut files = Vec::new();
     let mut large = Vec::new();
+    let mut walked = 0;
     for entry in walk {
         let entry = match entry {
             Ok(entry) => entry,
@@ -553,6 +576,7 @@ fn collect_files(
             ));
             continue;
         };
+        walked += 1;
         if entry.depth() > 0 && glob.is_some_and(|g| !g.is_match(&rel)) {
             continue;
         }
@@ -568,7 +592,7 @@ fn collect_files(
     }
     result.skipped = counters.snapshot();
     files.sort_by(|(a, ..), (b, ..)| walk::tree_order(a, b));
-    (files, large)
+    (files, large, walked)
 }
 
 /// One file to search.

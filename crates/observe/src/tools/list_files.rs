@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use super::empty_scope::EmptyScope;
 use super::error::ToolError;
 use super::path_glob::PathGlob;
 use super::walk::{self, SkipCounts};
@@ -34,12 +35,15 @@ pub struct ListFilesArgs {
     /// are kept first so the top of the tree stays complete.
     #[serde(default = "default_max_entries")]
     pub max_entries: usize,
-    /// List only files matching this glob, with the directories that lead to them
-    /// (globset syntax, case-sensitive): `*` and `?` stay within one path segment, `**`
-    /// spans segments, `{json,toml}` lists alternatives, `[0-9]` is a class. Without `/`
-    /// (`*.json`, `tsconfig*.json`) it matches file names at any depth. With `/` it
-    /// matches the repository-relative path; under `path`, a glob that starts with that
-    /// path is used as written, otherwise it is read relative to `path`.
+    /// List only files matching these globs, separated by whitespace, with the directories
+    /// that lead to them (globset syntax, case-sensitive): a file is listed when it matches
+    /// one glob (or only `!` globs are given) and no glob starting with `!`, which excludes
+    /// it and everything under a directory it matches (`*.json !**/fixtures/**`). `*` and
+    /// `?` stay within one path segment, `**` spans segments, `{json,toml}` lists
+    /// alternatives, `[0-9]` is a class. Without `/` (`*.json`, `tsconfig*.json`) a glob
+    /// matches file names at any depth. With `/` it matches the repository-relative path;
+    /// under `path`, a glob that starts with that path is used as written, otherwise it is
+    /// read relative to `path`.
     #[serde(default)]
     pub glob: Option<String>,
 }
@@ -96,6 +100,9 @@ pub struct ListFilesResult {
     pub skipped: SkipCounts,
     /// Problems that did not stop the listing (unreadable directories, non-UTF-8 names).
     pub diagnostics: Vec<String>,
+    /// `glob` selected no file under `path` within the depth listed.
+    #[serde(default)]
+    pub empty_scope: Option<EmptyScope>,
 }
 
 impl ListFilesResult {
@@ -108,6 +115,9 @@ impl ListFilesResult {
     /// [`Self::render_text`] with `tag`'s label, if any, after each file's size.
     pub fn render_tagged(&self, tag: &dyn Fn(&ListEntry) -> Option<String>) -> String {
         let mut out = format!("{}/\n", self.root);
+        if let Some(scope) = &self.empty_scope {
+            let _ = writeln!(out, "{}", scope.describe());
+        }
         let base = depth_of(&self.root);
         for entry in &self.entries {
             let indent = "  ".repeat(depth_of(&entry.path).saturating_sub(base + 1));
@@ -179,6 +189,8 @@ pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, Too
     let mut found: Vec<(usize, ListEntry)> = Vec::new();
     // Directories already listed for glob matches below them.
     let mut parents = std::collections::HashSet::new();
+    // Files (and links) the glob was tried on, and those it selected.
+    let (mut walked, mut selected) = (0usize, 0usize);
     let (entries, counters) =
         walk::walk(root.canonical(), dir.abs(), root.languages(), Some(depth));
     for entry in entries {
@@ -208,9 +220,14 @@ pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, Too
             EntryKind::Dir | EntryKind::Symlink => None,
         };
         if let Some(glob) = &glob {
-            if kind == EntryKind::Dir || !glob.is_match(&path) {
+            if kind == EntryKind::Dir {
                 continue;
             }
+            walked += 1;
+            if !glob.is_match(&path) {
+                continue;
+            }
+            selected += 1;
             add_parents(&mut found, &mut parents, dir.rel(), &path);
         }
         found.push((entry.depth(), ListEntry { path, kind, size }));
@@ -223,12 +240,20 @@ pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, Too
     let mut entries: Vec<ListEntry> = found.into_iter().map(|(_, e)| e).collect();
     entries.sort_by(|a, b| walk::tree_order(&a.path, &b.path));
 
+    let empty_scope = (glob.is_some() && selected == 0).then(|| EmptyScope {
+        path: dir.to_string(),
+        glob: args.glob.clone(),
+        files: walked,
+        // A shallower listing may have missed deeper matches; say how deep it looked.
+        depth: (depth < MAX_DEPTH as usize).then_some(depth),
+    });
     Ok(ListFilesResult {
         root: dir.to_string(),
         entries,
         truncated,
         skipped: counters.snapshot(),
         diagnostics,
+        empty_scope,
     })
 }
 

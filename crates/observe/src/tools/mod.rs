@@ -1,6 +1,7 @@
 //! Typed exploration tools.
 
 mod dir_list;
+pub mod empty_scope;
 pub mod error;
 pub mod explore_code;
 mod explore_render;

@@ -229,6 +229,7 @@ fn listing() -> Observation {
         truncated: false,
         skipped: SkipCounts::default(),
         diagnostics: Vec::new(),
+        empty_scope: None,
     })
 }
 
