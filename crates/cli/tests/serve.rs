@@ -146,11 +146,13 @@ fn bad_arguments_come_back_as_tool_errors_and_the_server_keeps_serving() {
         json!({"session": session, "path": "../../etc/passwd"}),
     );
     assert!(outside.contains("passwd"), "{outside}");
+    // An invalid regex whose text is nowhere either is an error (one whose text is found
+    // is answered as literal text: `tools_grep`).
     let bad_regex = server.error(
         "grep",
-        json!({"session": session, "pattern": "(", "regex": true}),
+        json!({"session": session, "pattern": "(nowhere", "regex": true}),
     );
-    assert!(!bad_regex.is_empty());
+    assert!(bad_regex.contains("(nowhere"), "{bad_regex}");
     let unknown_field = server.error(
         "submit_report",
         json!({"session": session, "primary": ["c1"], "action": "read_targets",

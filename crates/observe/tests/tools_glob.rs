@@ -45,6 +45,18 @@ fn files(root: &RepoRoot, path: Option<&str>, glob: &str) -> Vec<String> {
     paths
 }
 
+/// `grep` and `list_files` select exactly `expected` for each `(path, glob, expected)`.
+fn select_alike(root: &RepoRoot, cases: &[(Option<&str>, &str, &[&str])]) {
+    for &(path, glob, expected) in cases {
+        assert_eq!(files(root, path, glob), expected, "grep {path:?} {glob}");
+        assert_eq!(
+            listed(root, path, glob),
+            expected,
+            "list_files {path:?} {glob}"
+        );
+    }
+}
+
 #[test]
 fn a_glob_with_the_path_prefix_matches_as_without_path() {
     let (_dir, root) = repo();
@@ -110,14 +122,7 @@ fn globset_rules_apply_to_grep_and_list_files_alike() {
         ),
         (Some("packages"), "*/test/*.ts", &["packages/foo/test/e.ts"]),
     ];
-    for (path, glob, expected) in cases {
-        assert_eq!(files(&root, path, glob), expected, "grep {path:?} {glob}");
-        assert_eq!(
-            listed(&root, path, glob),
-            expected,
-            "list_files {path:?} {glob}"
-        );
-    }
+    select_alike(&root, &cases);
 }
 
 #[test]
@@ -163,14 +168,7 @@ fn several_globs_and_exclusions_apply_to_grep_and_list_files_alike() {
         (None, "!src", &["packages/foo/test/e.ts"]),
         (Some("src"), "*.ts* !h.*", &["src/g.ts"]),
     ];
-    for (path, glob, expected) in cases {
-        assert_eq!(files(&root, path, glob), expected, "grep {path:?} {glob}");
-        assert_eq!(
-            listed(&root, path, glob),
-            expected,
-            "list_files {path:?} {glob}"
-        );
-    }
+    select_alike(&root, &cases);
 }
 
 #[test]
