@@ -33,9 +33,10 @@ pub struct ServeCmd {
     /// The value model's name.
     #[arg(long, requires = "value_model")]
     pub model: Option<String>,
-    /// The tools to offer, comma-separated: tool names, `default` (explore, explore_code,
-    /// grep, read_file, definition, references, outline, submit_report) and `all` (adds
-    /// list_files). submit_report joins any set with a session tool.
+    /// The tools to offer, comma-separated: tool names, `default` (explore, grep,
+    /// read_file, definition, references, outline), `report` (the session loop:
+    /// explore_code, submit_report) and `all` (adds list_files too). submit_report joins any
+    /// set with explore_code.
     #[arg(long, env = "SIGHTLINE_TOOLS", default_value = "default", value_parser = parse_tools)]
     pub tools: ToolSet,
     /// Do not watch the tree for changes: every call walks it instead (slower on large
