@@ -178,6 +178,23 @@ fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
         search(&root, GrepArgs::new("absent|gone")).render_text(),
         "no matches\n"
     );
+    // A scope without files is said as such, whatever the pattern's readings.
+    let nowhere = search(
+        &root,
+        GrepArgs {
+            glob: Some("*.absent".into()),
+            ..GrepArgs::new("helper|fooBar")
+        },
+    );
+    assert_eq!(nowhere.read_as, None);
+    assert!(nowhere.empty_scope.is_some());
+    assert!(
+        nowhere
+            .render_text()
+            .starts_with("no file matches glob `*.absent`"),
+        "{}",
+        nowhere.render_text()
+    );
 }
 
 #[test]

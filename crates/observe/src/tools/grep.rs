@@ -324,8 +324,12 @@ impl GrepResult {
 pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     let first = search(root, args);
     let invalid_regex = matches!(first, Err(ToolError::InvalidRegex { .. }));
+    // Matched, or nothing to read another way: a pattern without regex syntax reads the
+    // same both ways, and a scope without files holds nothing for either reading.
     if let Ok(result) = &first
-        && (result.total_matches > 0 || !has_regex_syntax(&args.pattern))
+        && (result.total_matches > 0
+            || !has_regex_syntax(&args.pattern)
+            || result.empty_scope.is_some())
     {
         return first;
     }
