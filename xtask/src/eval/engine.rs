@@ -15,7 +15,7 @@ pub struct EngineRun {
     pub files: Vec<String>,
     /// Every file in the candidate packet (recall@packet is measured against these).
     pub packet_files: Vec<String>,
-    /// Characters of the rendered report.
+    /// Characters of the report's prose, the text a client reads (without the JSON block).
     pub report_chars: Option<usize>,
     /// Line widths of the ranges the report cites.
     pub cited_widths: Vec<u32>,
@@ -94,7 +94,9 @@ pub fn rank_files(
         unknown_words: run.terms.unknown.len(),
         packet_files: files.clone(),
         files,
-        report_chars: Some(report.text.chars().count()),
+        // What a client reads: the CLI and the MCP server return the prose, not the fenced
+        // JSON block the report text ends with (that block is `--json` / structuredContent).
+        report_chars: Some(report.prose().chars().count()),
         cited_widths,
         cited_files,
         also_files: report.json.also.clone(),
