@@ -13,6 +13,7 @@ use sightline_observe::escape::inline;
 use sightline_observe::LineRange;
 use sightline_observe::tools::grep::GrepMatch;
 use sightline_observe::tools::nav::Spot;
+use sightline_observe::tools::read_file::write_numbered;
 
 use crate::candidate::Candidate;
 use crate::id::CandidateId;
@@ -117,13 +118,7 @@ pub fn render_observation(observation: &Observation, registry: &Registry) -> Str
                         let label = label_beside(c, own_line);
                         let _ = writeln!(out, "{number} {label} {line}");
                     }
-                    // A blank line is its number alone, with no space after it.
-                    None if line.is_empty() => {
-                        let _ = writeln!(out, "{number}");
-                    }
-                    None => {
-                        let _ = writeln!(out, "{number} {line}");
-                    }
+                    None => write_numbered(&mut out, number, line),
                 }
             }
             // Says how many lines remain and which `start_line` continues the read.

@@ -132,6 +132,16 @@ impl ReadFileResult {
     }
 }
 
+/// One source line as the agent-facing tools number it: `12 text`, without padding (as
+/// `rg -n` prints it), and a blank line as its number alone. A read and a definition's body
+/// print lines the same way.
+pub fn write_numbered(out: &mut String, number: u32, line: &str) {
+    let _ = match line.is_empty() {
+        true => writeln!(out, "{number}"),
+        false => writeln!(out, "{number} {line}"),
+    };
+}
+
 /// Reads the requested window of `args.path`.
 pub fn run(root: &RepoRoot, args: &ReadFileArgs) -> Result<ReadFileResult, ToolError> {
     let window = Window::validate(args)?;

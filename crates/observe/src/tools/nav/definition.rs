@@ -182,13 +182,8 @@ impl DefinitionResult {
                 }
             }
             if let Some(body) = &h.body {
-                // Numbers without padding, as a read prints them (and `rg -n`).
                 for (n, line) in (body.lines.start..).zip(body.text.lines()) {
-                    // A blank line is its number alone, with no space after it.
-                    let _ = match line.is_empty() {
-                        true => writeln!(out, "{n}"),
-                        false => writeln!(out, "{n} {line}"),
-                    };
+                    crate::tools::read_file::write_numbered(&mut out, n, line);
                 }
                 if body.cut {
                     let _ = writeln!(
