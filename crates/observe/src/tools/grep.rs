@@ -322,7 +322,23 @@ impl GrepResult {
 /// the result says so ([`GrepResult::read_as`]); an invalid regex that matches nothing
 /// literally either is an error.
 pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
-    let first = search(root, args);
+    if args.pattern.is_empty() {
+        return Err(ToolError::invalid_argument(
+            "pattern",
+            "\"\"",
+            "must not be empty",
+        ));
+    }
+    if args.max_matches == 0 {
+        return Err(ToolError::invalid_argument(
+            "max_matches",
+            0,
+            "must be at least 1",
+        ));
+    }
+    // The walk is the pattern's business in neither reading: walked once for both.
+    let scope = Scope::collect(root, args)?;
+    let first = search(root, args, &scope);
     let invalid_regex = matches!(first, Err(ToolError::InvalidRegex { .. }));
     // Matched, or nothing to read another way: a pattern without regex syntax reads the
     // same both ways, and a scope without files holds nothing for either reading.
@@ -340,7 +356,7 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
         regex: !args.regex,
         ..args.clone()
     };
-    match search(root, &other) {
+    match search(root, &other, &scope) {
         Ok(mut result) if result.total_matches > 0 => {
             result.read_as = Some(ReadAs {
                 regex: other.regex,
@@ -352,45 +368,50 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     }
 }
 
-/// [`run`] for the pattern read as sent.
-fn search(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
-    if args.pattern.is_empty() {
-        return Err(ToolError::invalid_argument(
-            "pattern",
-            "\"\"",
-            "must not be empty",
-        ));
+/// The files a search looks at, walked once for either reading of the pattern, and what
+/// the walk recorded (skipped directories, diagnostics, a scope without files).
+struct Scope {
+    files: Vec<FoundFile>,
+    large: Vec<FoundFile>,
+    walked: GrepResult,
+}
+
+impl Scope {
+    fn collect(root: &RepoRoot, args: &GrepArgs) -> Result<Scope, ToolError> {
+        let start = root.resolve(args.path.as_deref().unwrap_or(""))?;
+        let glob = args
+            .glob
+            .as_deref()
+            .map(|g| PathGlob::new(g, start.rel()))
+            .transpose()?;
+        let mut walked = GrepResult::default();
+        let (files, large, seen) = collect_files(root, start.abs(), glob.as_ref(), &mut walked);
+        if files.is_empty() && large.is_empty() {
+            walked.empty_scope = Some(EmptyScope {
+                path: start.to_string(),
+                glob: args.glob.clone(),
+                files: seen,
+                depth: None,
+            });
+        }
+        Ok(Scope {
+            files,
+            large,
+            walked,
+        })
     }
-    if args.max_matches == 0 {
-        return Err(ToolError::invalid_argument(
-            "max_matches",
-            0,
-            "must be at least 1",
-        ));
-    }
+}
+
+/// [`run`] for the pattern read as `args` says, over `scope`'s files.
+fn search(root: &RepoRoot, args: &GrepArgs, scope: &Scope) -> Result<GrepResult, ToolError> {
     let max_matches = args.max_matches.min(MAX_MATCHES_CAP);
     let context = args.context.min(MAX_CONTEXT);
     let matcher = build_matcher(args)?;
-    let start = root.resolve(args.path.as_deref().unwrap_or(""))?;
-    let glob = args
-        .glob
-        .as_deref()
-        .map(|g| PathGlob::new(g, start.rel()))
-        .transpose()?;
-
-    let mut result = GrepResult::default();
-    let (files, large, walked) = collect_files(root, start.abs(), glob.as_ref(), &mut result);
-    if files.is_empty() && large.is_empty() {
-        result.empty_scope = Some(EmptyScope {
-            path: start.to_string(),
-            glob: args.glob.clone(),
-            files: walked,
-            depth: None,
-        });
-    }
+    let mut result = scope.walked.clone();
+    let (files, large) = (&scope.files, &scope.large);
     let mut skipped = SkippedFiles::new();
     result.files_skipped_large = large.len();
-    for (rel, abs, size) in &large {
+    for (rel, abs, size) in large {
         skipped.add(&matcher, rel, abs, SkipReason::TooLarge, Some(*size));
     }
 
@@ -408,7 +429,7 @@ fn search(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     // secondary files (see [`Tier`]). A later tier's lines fold to counts when an earlier
     // tier matched (a search under a secondary path, or one that only a later tier
     // matches, prints them as any other).
-    let mut tiers: [Vec<FoundFile>; 3] = Default::default();
+    let mut tiers: [Vec<&FoundFile>; 3] = Default::default();
     for file in files {
         let tier = match (args.secondary, Tier::of(root.languages(), &file.0)) {
             (true, _) => Tier::Source,
