@@ -6,6 +6,11 @@
 //! queries with such words (`cargo xtask fit`), whose best file was right as often as the
 //! others'. Lowering it for them would count the same evidence twice. A model's missing
 //! part is its own judgement that something was not found, which nothing calibrated.
+//!
+//! A model's level never exceeds the deterministic selection's: that level is calibrated
+//! (held out, `high`'s first place right nine times in ten, `medium`'s seven), a model's
+//! is not, and tools tell agents what the levels mean, so a level must mean the same
+//! whoever chose the places.
 
 use sightline_base::Confidence;
 
@@ -13,8 +18,12 @@ use crate::outcome::Rule;
 use crate::pass::Pass;
 
 /// Lowers what the pass no longer supports. `deterministic`: the selection is the
-/// deterministic one, whose missing parts do not lower it (see the module's documentation).
-pub(crate) fn lower_confidence(pass: &mut Pass, deterministic: bool) {
+/// deterministic one, whose missing parts do not lower it; otherwise `calibrated`, the
+/// deterministic selection's level, caps it (see the module's documentation).
+pub(crate) fn lower_confidence(pass: &mut Pass, deterministic: bool, calibrated: Confidence) {
+    if !deterministic {
+        lower(pass, calibrated, "the ranking's calibrated level is lower");
+    }
     if pass.sel.confidence == Confidence::High {
         let why = if pass.removed_anything() {
             Some("part of the selection was dropped")

@@ -140,6 +140,17 @@ proptest! {
     }
 
     #[test]
+    fn a_submission_never_exceeds_the_calibrated_level(sel in strategy::arb_selection(), calibrated in strategy::arb_confidence(), intent in strategy::arb_intent()) {
+        // The deterministic selection's level is calibrated; a model's is not, so it caps it.
+        let registry = fixture::registry();
+        let fallback = Selection { confidence: calibrated, ..fixture::fallback() };
+        prop_assume!(sel != fallback);
+        let v = validate(&sel, &registry, intent, &fallback, &Budget::default());
+        prop_assert!(v.selection.confidence <= calibrated);
+        prop_assert!(v.selection.confidence <= sel.confidence);
+    }
+
+    #[test]
     fn parsing_never_panics(json in ".{0,200}") {
         let _ = sightline_validate::parse_selection(&json);
     }

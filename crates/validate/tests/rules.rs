@@ -313,6 +313,37 @@ fn confidence_only_goes_down() {
 }
 
 #[test]
+fn a_submission_is_capped_at_the_rankings_calibrated_level() {
+    let calibrated = Selection {
+        confidence: Confidence::Medium,
+        ..fallback()
+    };
+    let v = validate(
+        &good_selection(),
+        &registry(),
+        Intent::Explain,
+        &calibrated,
+        &Budget::default(),
+    );
+    assert_eq!(v.selection.confidence, Confidence::Medium);
+    assert_eq!(rules(&v), vec![(Rule::Confidence, "confidence")]);
+    assert_eq!(
+        v.drops[0].reason,
+        "high became medium: the ranking's calibrated level is lower"
+    );
+    // The deterministic selection is its own calibration: nothing caps it.
+    let deterministic = good_selection();
+    let own = validate(
+        &deterministic,
+        &registry(),
+        Intent::Explain,
+        &deterministic,
+        &Budget::default(),
+    );
+    assert_eq!(own.selection.confidence, Confidence::High);
+}
+
+#[test]
 fn a_gutted_selection_falls_back_at_low_confidence() {
     let mut sel = selection(Action::AnswerFromReport, Confidence::High);
     sel.primary = vec![id(77)];

@@ -315,12 +315,13 @@ pub fn selection(action: Action, confidence: Confidence) -> Selection {
     }
 }
 
-/// What a deterministic ranker might fall back to: two ranged places and one read.
+/// What a deterministic ranker might fall back to: two ranged places and one read, at a
+/// calibrated level (`high`) that caps no submission.
 pub fn fallback() -> Selection {
     Selection {
         primary: vec![id(1), id(3)],
         read_targets: vec![read_target(1, "entry point", true)],
-        ..selection(Action::ReadTargets, Confidence::Medium)
+        ..selection(Action::ReadTargets, Confidence::High)
     }
 }
 
