@@ -1,8 +1,9 @@
 //! The deterministic selection used when no value model runs: the packet's best ranged
-//! candidates, flow links quoting their signature lines and the lines holding their
-//! evidence ([`crate::evidence`]) from observed text, read
-//! targets for edit/debug, and the ranking's next files as runners-up (paths the report
-//! names on one line, so a wrong first place does not send the reader back to a search). It judges nothing a structure cannot tell: roles are the
+//! candidates (one when the calibrated level is `low`), flow links quoting their
+//! signature lines and the lines holding their evidence ([`crate::evidence`]) from
+//! observed text, read targets for edit/debug, and the ranking's next files as runners-up
+//! (paths the report names on one line, so a wrong first place does not send the reader
+//! back to a search). It judges nothing a structure cannot tell: roles are the
 //! declaration kinds, and confidence is the level the fitted score gives the ranking's
 //! margin and the kinds of evidence the best file leads on.
 
@@ -47,6 +48,14 @@ pub fn fallback_selection(
     not_indexed: Option<&str>,
     model: &ConfidenceModel,
 ) -> Selection {
+    let level = packet_level(packet, registry, terms, model);
+    // A ranking the calibration calls `low` (right first under half the time) quotes one
+    // place and names the next files: an agent searches again after such a report, and
+    // what it reuses is which files to look in, not a second and third window.
+    let most_primary = match level {
+        Confidence::Low => 1,
+        _ => FALLBACK_PRIMARY,
+    };
     let mut primary = Vec::new();
     let mut files: Vec<&str> = Vec::new();
     let best = packet.entries.first().map_or(0.0, |e| e.score.total);
@@ -66,11 +75,11 @@ pub fn fallback_selection(
         }
         files.push(&c.path);
         primary.push(c);
-        if primary.len() == FALLBACK_PRIMARY {
+        if primary.len() == most_primary {
             break;
         }
     }
-    let decisive = packet_level(packet, registry, terms, model) == Confidence::High;
+    let decisive = level == Confidence::High;
     // A decisive ranking needs no runners-up, and a selection with no place has nothing
     // they would run up to.
     let runners_up = if decisive || primary.is_empty() {

@@ -175,11 +175,11 @@ fn a_fixture_query_quotes_the_call_its_place_makes() {
     let run = explore_deterministic(
         index.db_mut(),
         ws,
-        "save a record through the store",
+        "handleSave: save a record through the store",
         Intent::Locate,
     )
     .unwrap();
-    // handleSave was chosen for "save"; the line that saves through the store says why.
+    // handleSave was chosen by name; the line that saves through the store says why.
     let quoted: Vec<&str> = run
         .selection
         .flow

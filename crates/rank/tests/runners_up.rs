@@ -1,7 +1,8 @@
 //! The deterministic selection's runners-up: the ranking's next files after the primary
 //! places', each a candidate the registry resolves, never in a primary place's file, at
-//! most five files named in all, none when the ranking is decisive; and validating the
-//! selection (as the one-call report does) never adds one.
+//! most five files named in all, none when the ranking is decisive; a ranking calibrated
+//! `low` quotes one place and names the rest; and validating the selection (as the
+//! one-call report does) never adds one.
 
 use std::path::PathBuf;
 
@@ -80,6 +81,10 @@ proptest! {
         prop_assert_eq!(&named, &next);
         if sel.confidence == Confidence::High || sel.primary.is_empty() {
             prop_assert!(sel.runners_up.is_empty());
+        }
+        // Low for its ranking, not for want of a quote (which lowers any ranking).
+        if sel.confidence == Confidence::Low && !sel.flow.is_empty() {
+            prop_assert!(sel.primary.len() <= 1, "a low report quotes one place");
         }
         let v = validate(sel, &run.registry, Intent::Locate, sel, &Budget::default());
         let mut left = sel.runners_up.iter();
