@@ -17,11 +17,12 @@ use sightline_base::Confidence;
 use crate::outcome::Rule;
 use crate::pass::Pass;
 
-/// Lowers what the pass no longer supports. `deterministic`: the selection is the
-/// deterministic one, whose missing parts do not lower it; otherwise `calibrated`, the
-/// deterministic selection's level, caps it (see the module's documentation).
-pub(crate) fn lower_confidence(pass: &mut Pass, deterministic: bool, calibrated: Confidence) {
-    if !deterministic {
+/// Lowers what the pass no longer supports. `cap`: `None` when the selection is the
+/// deterministic one, whose missing parts do not lower it; otherwise that selection's
+/// calibrated level, which caps this one (see the module's documentation).
+pub(crate) fn lower_confidence(pass: &mut Pass, cap: Option<Confidence>) {
+    let deterministic = cap.is_none();
+    if let Some(calibrated) = cap {
         lower(pass, calibrated, "the ranking's calibrated level is lower");
     }
     if pass.sel.confidence == Confidence::High {

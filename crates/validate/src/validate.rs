@@ -53,14 +53,8 @@ fn validate_with(
     // The deterministic selection's missing parts are the query's words no code mentions:
     // its confidence was calibrated with them (see `confidence`).
     let deterministic = selection == fallback;
-    let pass = run_rules(
-        selection,
-        registry,
-        intent,
-        budget,
-        read_now,
-        (deterministic, fallback.confidence),
-    );
+    let cap = (!deterministic).then_some(fallback.confidence);
+    let pass = run_rules(selection, registry, intent, budget, read_now, cap);
     let critical_gap = critical_gap(&pass, selection, intent, registry);
     // A deliberate "nothing relevant" verdict is an outcome, not a gutted selection; the
     // fallback would pad it with places the model judged irrelevant.
@@ -78,14 +72,7 @@ fn validate_with(
             dropped_reads,
         };
     }
-    let mut backup = run_rules(
-        fallback,
-        registry,
-        intent,
-        budget,
-        read_now,
-        (true, fallback.confidence),
-    );
+    let mut backup = run_rules(fallback, registry, intent, budget, read_now, None);
     confidence::lower(
         &mut backup,
         Confidence::Low,
@@ -135,15 +122,16 @@ fn validate_with(
     }
 }
 
-/// Rules 1-5, in order. `level`: whether `selection` is the deterministic one, and that
-/// one's calibrated level (see [`confidence::lower_confidence`]).
+/// Rules 1-5, in order. `cap`: the deterministic selection's calibrated level when
+/// `selection` is another one, `None` when it is that one (see
+/// [`confidence::lower_confidence`]).
 fn run_rules(
     selection: &Selection,
     registry: &Registry,
     intent: Intent,
     budget: &Budget,
     read_now: Option<ReadNow>,
-    (deterministic, calibrated): (bool, Confidence),
+    cap: Option<Confidence>,
 ) -> Pass {
     let mut pass = Pass::new(selection);
     known::drop_unknown_ids(&mut pass, registry);
@@ -157,7 +145,7 @@ fn run_rules(
     clamp::clamp(&mut pass, registry, budget);
     runners::fit_runners_up(&mut pass, registry);
     intent::fit_action(&mut pass, intent);
-    confidence::lower_confidence(&mut pass, deterministic, calibrated);
+    confidence::lower_confidence(&mut pass, cap);
     pass
 }
 
