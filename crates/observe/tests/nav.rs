@@ -254,3 +254,52 @@ fn definitions_put_a_languages_test_files_last() {
     let paths: Vec<&str> = found.hits.iter().map(|h| h.path.as_str()).collect();
     assert_eq!(paths, ["b.go", "a_test.go"], "{found:?}");
 }
+
+/// A function is used by calling it: its name mentioned otherwise where nothing ties the
+/// mention to it (a parameter of the same name) is counted, not listed, while a caller and
+/// a user passing it on are listed; a constant's mentions are all uses.
+#[test]
+fn mentions_of_a_functions_name_that_are_not_calls_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(
+        src.join("p.ts"),
+        "export function parseRow(): number {\n  return 1;\n}\nexport const ROW_LIMIT = 3;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("use.ts"),
+        "import { parseRow } from './p';\nexport function calls() {\n  return parseRow();\n}\nexport function passes() {\n  return [1].map(parseRow);\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("other.ts"),
+        "export function shadows(parseRow: string) {\n  return parseRow.length;\n}\nexport function limit(ROW_LIMIT: number) {\n  return ROW_LIMIT;\n}\n",
+    )
+    .unwrap();
+    let index = common::open_uncached(dir.path());
+    let (db, ws) = (index.db(), index.workspace());
+    let uses = references::run(db, ws, &ReferencesArgs::new("parseRow")).unwrap();
+    let listed: Vec<(&str, u32)> = uses
+        .uses
+        .iter()
+        .map(|u| (u.path.as_str(), u.line))
+        .collect();
+    assert!(listed.contains(&("src/use.ts", 3)), "{uses:?}");
+    assert!(listed.contains(&("src/use.ts", 6)), "{uses:?}");
+    assert!(
+        !listed.iter().any(|(p, _)| *p == "src/other.ts"),
+        "{uses:?}"
+    );
+    assert!(uses.not_called > 0, "{uses:?}");
+    let text = uses.render_tagged(&no_tag);
+    assert!(text.contains("that are not calls left out"), "{text}");
+    // A constant is used by mentioning it: nothing is set aside.
+    let limit = references::run(db, ws, &ReferencesArgs::new("ROW_LIMIT")).unwrap();
+    assert_eq!(limit.not_called, 0, "{limit:?}");
+    assert!(
+        limit.uses.iter().any(|u| u.path == "src/other.ts"),
+        "{limit:?}"
+    );
+}

@@ -7,6 +7,12 @@
 //! marked `?`; a use of the same name the graph resolved to nothing (a dynamic receiver,
 //! a name too common to guess) is listed after them as unresolved, since it may be this
 //! declaration. Uses resolved to another declaration of the same name are only counted.
+//!
+//! A function or method is used by calling it; its name mentioned otherwise (`parser.x`,
+//! `let parser = …`) is nearly always a variable or field named alike. So for a callable
+//! target, a mention that is not a call is listed only when the graph ties that user to
+//! the target and the user does not also call it; the others are counted
+//! (`not_called`), not listed. On a common name they were most of an answer.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -193,6 +199,10 @@ pub struct ReferencesResult {
     pub more_files: usize,
     /// Uses of the same name that the graph resolved to other declarations.
     pub elsewhere: usize,
+    /// Mentions of a callable target's name that are not calls and are not listed (see
+    /// the module's documentation).
+    #[serde(default)]
+    pub not_called: usize,
     /// When nothing matched: the nearest declared names.
     pub nearest: Vec<NearName>,
 }
@@ -225,6 +235,7 @@ pub fn run(
         more: 0,
         more_files: 0,
         elsewhere: 0,
+        not_called: 0,
         nearest: found.nearest,
     };
     if found.decls.is_empty() {
@@ -287,6 +298,7 @@ fn uses(
     result: &mut ReferencesResult,
 ) {
     let target_nodes: FxHashSet<NodeId> = targets.iter().map(DeclAt::node).collect();
+    let callable = targets.iter().all(|t| t.declaration().kind.is_callable());
     let mut names: Vec<String> = targets
         .iter()
         .map(|t| t.declaration().name.clone())
@@ -348,9 +360,27 @@ fn uses(
                 .any(|e| is_use(e.kind) && same_named.contains(&e.to));
             (!elsewhere && names.iter().any(|n| n == name)).then_some(Certainty::Unresolved)
         };
+        // The users in this file that call the name: a mention of it there that is not a
+        // call is something else named alike.
+        let callers: FxHashSet<Option<u32>> = index
+            .facts
+            .usages
+            .iter()
+            .filter(|u| u.kind == UsageKind::Call && named(&u.name))
+            .map(|u| u.enclosing)
+            .collect();
         for u in index.facts.usages.iter().filter(|u| named(&u.name)) {
             let from = user(position, u.enclosing);
-            match classify(from, &u.name) {
+            let certainty = classify(from, &u.name);
+            let not_a_call = callable
+                && u.kind == UsageKind::Reference
+                && certainty.is_some()
+                && (certainty == Some(Certainty::Unresolved) || callers.contains(&u.enclosing));
+            if not_a_call {
+                result.not_called += 1;
+                continue;
+            }
+            match certainty {
                 Some(certainty) => found.push(Found {
                     position,
                     line: u.line,
@@ -691,6 +721,13 @@ impl ReferencesResult {
                 out,
                 "(+{} more uses in {} more files; pass `path` or raise max_results)",
                 self.more, self.more_files
+            );
+        }
+        if self.not_called > 0 {
+            let _ = writeln!(
+                out,
+                "({} mentions of the name that are not calls left out: variables or fields named alike)",
+                self.not_called
             );
         }
         if self.elsewhere > 0 {
