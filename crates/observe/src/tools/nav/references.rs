@@ -726,7 +726,7 @@ impl ReferencesResult {
         if self.not_called > 0 {
             let _ = writeln!(
                 out,
-                "({} mentions of the name that are not calls left out: variables or fields named alike)",
+                "({} mentions of the name that are not calls left out: variables, fields or modules named alike)",
                 self.not_called
             );
         }
