@@ -18,9 +18,11 @@ pub enum Intent {
     Explain,
     /// Point at where something is.
     Locate,
-    /// Change code: exact ranges will be read first.
+    // The doc comments are the values' descriptions in the tools' schemas: the field's own
+    // description says that edit and debug add exact ranges (`needs_ranges`).
+    /// Change code.
     Edit,
-    /// Find a fault: exact ranges will be read first.
+    /// Find a fault.
     Debug,
 }
 
