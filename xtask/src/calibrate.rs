@@ -35,7 +35,7 @@ pub(crate) const HIGH_PRECISION: f64 = 0.9;
 pub(crate) const MEDIUM_PRECISION: f64 = 0.7;
 /// Fewest tasks a cut-off's precision is measured over.
 const MIN_SUPPORT: usize = 20;
-/// The normal quantile of the one-sided bound a precision is read at: 90%. At 95% (1.645)
+/// The normal quantile of the one-sided bound `high`'s precision is read at: 90%. At 95% (1.645)
 /// the cut-offs held out left `high` at 0.13 of reports at 0.915; at 90%, 0.18 at 0.911
 /// (`cargo xtask fit --calibrate-only`, leave-one-repository-out over 1,110 tasks); at 84%
 /// (1.0) the precision held out fell to the target itself.

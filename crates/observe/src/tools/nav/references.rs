@@ -9,7 +9,8 @@
 //! declaration. Uses resolved to another declaration of the same name are only counted.
 //!
 //! A function or method is used by calling it; its name mentioned otherwise (`parser.x`,
-//! `let parser = …`) is nearly always a variable or field named alike. So for a callable
+//! `let parser = …`, `import parser`) is nearly always a variable, field or module named
+//! alike. So for a callable
 //! target, a mention that is not a call is listed only when the graph ties that user to
 //! the target and the user does not also call it; the others are counted
 //! (`not_called`), not listed. On a common name they were most of an answer.
