@@ -31,28 +31,15 @@ impl Client {
     /// (`SIGHTLINE_TOOLS=all`; a build from before tool sets ignores it and offers all of
     /// its tools anyway), stderr discarded, and completes the handshake.
     pub fn start_all_tools(bin: &Path, extra: &[&OsStr], dir: &Path) -> anyhow::Result<Client> {
-        Self::spawn(bin, extra, dir, Stdio::null(), Some("all"))
-    }
-
-    fn spawn(
-        bin: &Path,
-        extra: &[&OsStr],
-        dir: &Path,
-        stderr: Stdio,
-        tools: Option<&str>,
-    ) -> anyhow::Result<Client> {
         let spawned = Instant::now();
-        let mut command = Command::new(bin);
-        if let Some(tools) = tools {
-            command.env("SIGHTLINE_TOOLS", tools);
-        }
-        let mut child = command
+        let mut child = Command::new(bin)
+            .env("SIGHTLINE_TOOLS", "all")
             .arg("serve")
             .args(extra)
             .arg(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
+            .stderr(Stdio::null())
             .spawn()
             .with_context(|| format!("starting {}", bin.display()))?;
         let stdin = child.stdin.take().context("no stdin")?;

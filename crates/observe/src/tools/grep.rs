@@ -339,19 +339,19 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     // The walk is the pattern's business in neither reading: walked once for both.
     let scope = Scope::collect(root, args)?;
     let first = search(root, args, &scope);
-    let invalid_regex = matches!(first, Err(ToolError::InvalidRegex { .. }));
-    // Matched, or nothing to read another way: a pattern without regex syntax reads the
-    // same both ways, and a scope without files holds nothing for either reading.
-    if let Ok(result) = &first
-        && (result.total_matches > 0
-            || !has_regex_syntax(&args.pattern)
-            || result.empty_scope.is_some())
-    {
-        return first;
-    }
-    if !invalid_regex && first.is_err() {
-        return first;
-    }
+    // Read the other way only what found nothing as sent: a pattern without regex syntax
+    // reads the same both ways, and a scope without files holds nothing for either reading.
+    let invalid_regex = match &first {
+        Ok(result) => {
+            let nothing = result.total_matches == 0 && result.empty_scope.is_none();
+            if !(nothing && has_regex_syntax(&args.pattern)) {
+                return first;
+            }
+            false
+        }
+        Err(ToolError::InvalidRegex { .. }) => true,
+        Err(_) => return first,
+    };
     let other = GrepArgs {
         regex: !args.regex,
         ..args.clone()
