@@ -57,7 +57,23 @@ fn lock_live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// fence and falls back to walking the tree.
 pub fn remove_fence_dirs() {
     for dir in lock_live().drain(..) {
-        let _ = std::fs::remove_dir_all(dir);
+        remove_racing_writers(&dir);
+    }
+}
+
+/// Most attempts [`remove_racing_writers`] makes.
+const REMOVE_ATTEMPTS: usize = 10;
+
+/// Removes `dir` and its fences. A watcher may still write a fence while it goes (a
+/// background refresh on another thread): the directory emptied, the fence written, the
+/// final removal then fails as not empty and left the directory behind. So it tries
+/// again, a bounded number of times; once it is gone, a fence write fails instead.
+fn remove_racing_writers(dir: &Path) {
+    for _ in 0..REMOVE_ATTEMPTS {
+        match std::fs::remove_dir_all(dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => continue,
+            _ => return,
+        }
     }
 }
 
@@ -160,6 +176,28 @@ mod tests {
         assert!(!stale.exists() && !stale_with_fence.exists());
         for kept in [alive, parent_pid, not_ours, unnamed, other] {
             assert!(kept.exists(), "{}", kept.display());
+        }
+    }
+
+    /// However a watcher's last fences interleave with the removal, the directory goes:
+    /// each failed attempt needs a fence written during it, and a write after it fails.
+    #[test]
+    fn a_fence_directory_goes_even_while_fences_are_written() {
+        let parent = tempfile::tempdir().unwrap();
+        for _ in 0..20 {
+            let dir = parent.path().join(format!("{PREFIX}1-race"));
+            std::fs::create_dir(&dir).unwrap();
+            let writing = dir.clone();
+            let writer = std::thread::spawn(move || {
+                for n in 0..3 {
+                    if std::fs::write(writing.join(n.to_string()), b"").is_err() {
+                        return;
+                    }
+                }
+            });
+            remove_racing_writers(&dir);
+            writer.join().unwrap();
+            assert!(!dir.exists());
         }
     }
 
