@@ -15,6 +15,7 @@ use crate::search::{
     FileHit, HitVia, ScoreComponents, SearchOptions, SearchWeights, SymbolHit, search,
 };
 use crate::terms::{identifier_tokens, term_words};
+use sightline_base::SHORT_DECLARATION_LINES;
 
 /// Files returned when `max_files` is not given.
 pub const DEFAULT_MAX_FILES: u32 = 5;
@@ -751,7 +752,7 @@ pub(crate) fn plan_windows(
         if has_hit_child && (d.lines.len() > cap || s.own_score() == 0.0) {
             continue;
         }
-        let range = clamp_range(d.lines, line_count);
+        let range = clamp_range(member_place(facts, d), line_count);
         if chosen.iter().any(|(r, ..)| r.contains(&range)) {
             continue;
         }
@@ -800,6 +801,44 @@ pub(crate) fn plan_windows(
     }
     out
 }
+
+/// Where a hit on `d` is shown: a one- or two-line data member (a field, constant or
+/// enum variant) of a declaration that holds only data (no function or method) and is at
+/// most [`SHORT_DECLARATION_LINES`] long is shown as that declaration, since a lone
+/// `Bold,` or `timeout: number;` says that a file matters but not what the member belongs
+/// to, and the reader's next step was to read around it. Anything else is its own place:
+/// a member of a longer declaration, or of a class with methods (whose field a reader
+/// wants without the methods), stays a line.
+fn member_place(facts: &FileFacts, d: &crate::Declaration) -> LineRange {
+    let is_data = |k: crate::DeclKind| {
+        matches!(
+            k,
+            crate::DeclKind::Property | crate::DeclKind::Constant | crate::DeclKind::Variable
+        )
+    };
+    if !is_data(d.kind) || d.lines.len() > MEMBER_LINES {
+        return d.lines;
+    }
+    let Some(pi) = d.parent else {
+        return d.lines;
+    };
+    let Some(parent) = facts.decls.get(pi as usize) else {
+        return d.lines;
+    };
+    let only_data = facts
+        .decls
+        .iter()
+        .filter(|c| c.parent == Some(pi))
+        .all(|c| is_data(c.kind));
+    if only_data && parent.lines.len() <= SHORT_DECLARATION_LINES {
+        parent.lines
+    } else {
+        d.lines
+    }
+}
+
+/// The longest declaration [`member_place`] treats as a data member.
+const MEMBER_LINES: u32 = 2;
 
 fn clamp_range(r: LineRange, line_count: u32) -> LineRange {
     LineRange::new(r.start.clamp(1, line_count), r.end.clamp(1, line_count))
