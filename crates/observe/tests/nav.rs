@@ -303,3 +303,78 @@ fn mentions_of_a_functions_name_that_are_not_calls_are_counted() {
         "{limit:?}"
     );
 }
+
+/// The facts record member calls but not member reads, so `references` reads the text for
+/// `.name` when the target is a member: a field's reads and a getter's (a method nothing
+/// calls) are its uses; an ordinary method's name read without a call is not listed.
+#[test]
+fn members_read_as_obj_dot_name_are_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("console.py"),
+        "class Console:\n    width_limit = 3\n\n    @property\n    def is_tty(self):\n        return True\n\n    def flush(self):\n        return 1\n\n    def show(self):\n        if self.is_tty:\n            return self.width_limit\n        handler = self.flush\n        return self.flush()\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("use.py"),
+        "from console import Console\n\ndef run(c: Console):\n    is_tty = 1\n    return c.is_tty and c.width_limit > is_tty\n",
+    )
+    .unwrap();
+    let index = common::open_uncached(dir.path());
+    let (db, ws) = (index.db(), index.workspace());
+    let lines = |name: &str| -> Vec<(String, u32)> {
+        let r = references::run(db, ws, &ReferencesArgs::new(name)).unwrap();
+        let lines: Vec<(String, u32)> = r.uses.iter().map(|u| (u.path.clone(), u.line)).collect();
+        // A line is listed once, however many ways it was found.
+        let unique: std::collections::BTreeSet<_> = lines.iter().collect();
+        assert_eq!(unique.len(), lines.len(), "{lines:?}");
+        lines
+    };
+    let getter = lines("Console.is_tty");
+    assert!(
+        getter.contains(&("console.py".to_owned(), 12)),
+        "{getter:?}"
+    );
+    assert!(getter.contains(&("use.py".to_owned(), 5)), "{getter:?}");
+    // The local named alike is not a read of the member.
+    assert!(!getter.contains(&("use.py".to_owned(), 4)), "{getter:?}");
+    let field = lines("Console.width_limit");
+    assert!(field.contains(&("console.py".to_owned(), 13)), "{field:?}");
+    assert!(field.contains(&("use.py".to_owned(), 5)), "{field:?}");
+    // A method that is called: its calls are its uses, not a bound-method read.
+    let method = lines("Console.flush");
+    assert!(
+        method.contains(&("console.py".to_owned(), 15)),
+        "{method:?}"
+    );
+    assert!(
+        !method.contains(&("console.py".to_owned(), 14)),
+        "{method:?}"
+    );
+}
+
+/// A line found both as a use the graph resolved and as a member read by name is listed
+/// once, as the surer of the two.
+#[test]
+fn a_line_found_two_ways_is_listed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(
+        src.join("Gson.java"),
+        "package p;\n\npublic class Gson {\n  final Excluder excluder;\n\n  Gson(Excluder excluder) {\n    this.excluder = excluder;\n  }\n\n  public Excluder excluder() {\n    return excluder;\n  }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("Other.java"),
+        "package p;\n\nclass Other {\n  Excluder excluder;\n}\n",
+    )
+    .unwrap();
+    let index = common::open_uncached(dir.path());
+    let (db, ws) = (index.db(), index.workspace());
+    let r = references::run(db, ws, &ReferencesArgs::new("Gson.excluder")).unwrap();
+    let lines: Vec<u32> = r.uses.iter().map(|u| u.line).collect();
+    assert!(lines.contains(&7), "{r:?}");
+    let unique: std::collections::BTreeSet<u32> = lines.iter().copied().collect();
+    assert_eq!(unique.len(), lines.len(), "{r:?}");
+}

@@ -229,7 +229,10 @@ fn spot_label(registry: &Registry, path: &str, spot: Spot) -> Option<String> {
             registry.at(path, Location::Lines(shown))?,
             shown,
         )),
-        Spot::Line(line) => registry.at(path, Location::Hit(line)).map(label),
+        // The line is printed beside the label: a place of that one line needs no range.
+        Spot::Line(line) => registry
+            .at(path, Location::Hit(line))
+            .map(|c| label_beside(c, LineRange::new(line, line))),
     }
 }
 

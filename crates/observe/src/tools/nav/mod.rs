@@ -9,6 +9,7 @@
 //! path, or by a path and a line inside it (what a candidate ID resolves to).
 
 pub mod definition;
+mod member_reads;
 pub mod nearest;
 pub mod outline;
 pub mod outline_tree;

@@ -23,6 +23,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 use super::definition::DefinitionHit;
+use super::member_reads::member_reads;
 use super::nearest::{self, NearName};
 use super::{DeclAt, Spot, Tag, Target, decl_line, find};
 use crate::db::{Db, FileIndex, Workspace, file_index, workspace_graph};
@@ -335,6 +336,18 @@ fn uses(
     }
     positions.sort_unstable();
     positions.dedup();
+    // Members of a type are read as `obj.name`, which the facts do not record (see
+    // `member_reads`): their reads are gathered from the text, by name.
+    let members = targets.iter().all(|t| {
+        let d = t.declaration();
+        d.parent.is_some() || d.attached_to.is_some()
+    });
+    let read_certainty = if same_named.iter().all(|n| target_nodes.contains(n)) {
+        Certainty::Guessed
+    } else {
+        Certainty::Unresolved
+    };
+    let mut reads: Vec<(Found, bool)> = Vec::new();
     let mut found: Vec<Found> = Vec::new();
     for &position in &positions {
         let index = file_index(db, files[position as usize]);
@@ -405,6 +418,35 @@ fn uses(
                 None => result.elsewhere += usize::from(names.contains(&h.name)),
             }
         }
+        if members {
+            let text = files[position as usize].text(db);
+            for r in member_reads(text, &index.facts, &names) {
+                let found = Found {
+                    position,
+                    line: r.line,
+                    enclosing: r.enclosing,
+                    kind: if r.called {
+                        UseKind::Call
+                    } else {
+                        UseKind::Reference
+                    },
+                    certainty: read_certainty,
+                };
+                reads.push((found, r.called));
+            }
+        }
+    }
+    // A field's reads are its uses. A method's are only when nothing calls it: a getter
+    // (a property or accessor) is read, never called; the member calls of an ordinary
+    // method are in the facts already, and its name read without a call is passed on.
+    let accessor = callable && !found.iter().any(|f| f.kind == UseKind::Call);
+    if !callable || accessor {
+        found.extend(
+            reads
+                .into_iter()
+                .filter(|(_, called)| !callable || !called)
+                .map(|(f, _)| f),
+        );
     }
     // A target's own declaration line is not a use of it.
     found.retain(|f| {
@@ -427,7 +469,10 @@ fn uses(
             f.kind == UseKind::Reference,
         )
     });
-    found.dedup_by_key(|f| (f.position, f.line));
+    // The same line may be found twice, with different certainty (a usage the graph
+    // resolved and a member read of it): the first, the surest, is kept.
+    let mut lines_seen: FxHashSet<(u32, u32)> = FxHashSet::default();
+    found.retain(|f| lines_seen.insert((f.position, f.line)));
     let mut shown_files = FxHashSet::default();
     let mut cut_files = FxHashSet::default();
     let mut per_file: FxHashMap<u32, usize> = FxHashMap::default();

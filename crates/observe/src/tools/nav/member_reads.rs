@@ -1,0 +1,88 @@
+//! Member reads: `obj.name` where `name` is a field, a property or an accessor.
+//!
+//! The languages' facts record a member *call* (`obj.save()`) as a usage, but not a member
+//! *read* (`self.width`, `this.seen`, `cfg.Timeout`): recording every attribute access would
+//! put each `.length` and `.append` into the graph. So `references` of a field or of a
+//! getter found nothing, or only locals named alike. For a target that is a member of a
+//! type, the text of the files naming it is scanned for `.name` not followed by more of
+//! an identifier; the graph cannot type the receiver, so each read is a use by name.
+
+use crate::facts::FileFacts;
+
+/// One `.name` in a file's text: its 1-based line, the innermost declaration around it,
+/// and whether the name is called there (`.name(`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MemberRead {
+    pub line: u32,
+    pub enclosing: Option<u32>,
+    pub called: bool,
+}
+
+/// Every `.name` of `names` in `text`, at most one per line (the first), in line order.
+pub(crate) fn member_reads(text: &str, facts: &FileFacts, names: &[String]) -> Vec<MemberRead> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(called) = names.iter().find_map(|n| read_on_line(line, n)) else {
+            continue;
+        };
+        let number = i as u32 + 1;
+        out.push(MemberRead {
+            line: number,
+            enclosing: innermost(facts, number),
+            called,
+        });
+    }
+    out
+}
+
+/// Whether `line` reads `.name` as a whole member name, and if so whether it calls it.
+fn read_on_line(line: &str, name: &str) -> Option<bool> {
+    if name.is_empty() {
+        return None;
+    }
+    let mut from = 0;
+    while let Some(at) = line[from..].find(name) {
+        let start = from + at;
+        let end = start + name.len();
+        from = end;
+        let after_dot = line[..start].trim_end().ends_with('.');
+        let rest = &line[end..];
+        let whole = !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$');
+        if after_dot && whole {
+            return Some(rest.trim_start().starts_with('('));
+        }
+    }
+    None
+}
+
+/// The innermost declaration of `facts` whose lines hold `line`.
+fn innermost(facts: &FileFacts, line: u32) -> Option<u32> {
+    facts
+        .decls
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.lines.contains_line(line))
+        .min_by_key(|(_, d)| d.lines.len())
+        .map(|(i, _)| i as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_on_line;
+
+    #[test]
+    fn a_member_read_is_a_dot_then_the_whole_name() {
+        assert_eq!(
+            read_on_line("if self.is_terminal:", "is_terminal"),
+            Some(false)
+        );
+        assert_eq!(read_on_line("x = this.seen.get(s)", "seen"), Some(false));
+        assert_eq!(read_on_line("cfg.Timeout ()", "Timeout"), Some(true));
+        assert_eq!(read_on_line("  .width", "width"), Some(false));
+        // A longer name, a bare name, or the name as a receiver is not a read of it.
+        assert_eq!(read_on_line("self.is_terminal_x", "is_terminal"), None);
+        assert_eq!(read_on_line("seen = 1", "seen"), None);
+        assert_eq!(read_on_line("self.xseen", "seen"), None);
+        assert_eq!(read_on_line("a.unseen; b.seen", "seen"), Some(false));
+    }
+}
