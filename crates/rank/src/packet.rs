@@ -99,24 +99,48 @@ impl Packet {
     }
 }
 
-/// Scores every candidate with `weights`; best first, ties broken by ID (arrival order).
+/// Scores every candidate with `weights`; best first. Ties are broken by how much of the
+/// candidate's own name the query says ([`name_coverage`]), then by ID (arrival order).
 pub fn rank_all(
     registry: &Registry,
     terms: &QueryTerms,
     include_secondary: bool,
     weights: &Weights,
 ) -> Vec<(CandidateId, ScoreBreakdown)> {
-    let mut scored: Vec<(CandidateId, ScoreBreakdown)> = registry
+    let mut scored: Vec<(CandidateId, ScoreBreakdown, f64)> = registry
         .iter()
         .map(|c| {
             (
                 c.id,
                 weights.score(&Features::of(c, terms), include_secondary),
+                name_coverage(c, terms),
             )
         })
         .collect();
-    scored.sort_by(|a, b| b.1.total.total_cmp(&a.1.total).then(a.0.cmp(&b.0)));
-    scored
+    scored.sort_by(|a, b| {
+        b.1.total
+            .total_cmp(&a.1.total)
+            .then(b.2.total_cmp(&a.2))
+            .then(a.0.cmp(&b.0))
+    });
+    scored.into_iter().map(|(id, s, _)| (id, s)).collect()
+}
+
+/// The share of the words of a candidate's name (its first symbol's) that are query terms:
+/// 1 for `escape` on a query saying "escape", a third for `_EscapeSubMethod`. Candidates
+/// of one file share the file's search features, so their scores tie whenever their names
+/// match the same query words; the place whose name is what the query says is then the
+/// one cited, not the one that happened to be observed first.
+pub fn name_coverage(c: &sightline_registry::Candidate, terms: &QueryTerms) -> f64 {
+    let Some(name) = c.symbols.first().map(|s| s.name.as_str()) else {
+        return 0.0;
+    };
+    let words = sightline_observe::terms::term_words(name);
+    if words.is_empty() {
+        return 0.0;
+    }
+    let said = words.iter().filter(|w| terms.get(w).is_some()).count();
+    said as f64 / words.len() as f64
 }
 
 /// Ranks `registry` for `terms` and keeps a packet within `opts`' limits.

@@ -113,3 +113,25 @@ fn closed_explores_reuse_one_session_input() {
     }
     assert_eq!(index.db().sessions_created(), 1);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Among candidates whose scores tie (places of one file share its search features),
+    /// the one whose own name the query says more of ranks first.
+    #[test]
+    fn tied_scores_rank_the_name_the_query_says_first(
+        words in proptest::sample::subsequence(WORDS, 1..4),
+    ) {
+        let mut index = fixture_index();
+        let ws = index.workspace();
+        let run = explore_deterministic(index.db_mut(), ws, &words.join(" "), Intent::Locate).unwrap();
+        let ranked = sightline_rank::rank_all(&run.registry, &run.terms, false, &PacketOptions::default().weights);
+        for w in ranked.windows(2) {
+            if w[0].1.total == w[1].1.total {
+                let coverage = |id| sightline_rank::packet::name_coverage(run.registry.get(id).unwrap(), &run.terms);
+                prop_assert!(coverage(w[0].0) >= coverage(w[1].0), "{:?}", w);
+            }
+        }
+    }
+}
