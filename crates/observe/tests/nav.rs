@@ -148,8 +148,20 @@ fn a_directory_too_large_to_outline_shows_its_tree() {
     // The count of files no language reads agrees with its noun.
     let mut one = root.clone();
     one.other_files = 1;
+    one.other_here = vec!["package.json".to_owned()];
     let text = one.render_tagged(&no_tag);
-    assert!(text.contains(" 1 non-source file)"), "{text}");
+    assert!(text.contains(" 1 non-source file: package.json)"), "{text}");
+    // The non-source files directly in the directory are named, as `ls` would; those in
+    // its subdirectories only counted.
+    assert!(!root.other_here.is_empty(), "{root:?}");
+    assert!(root.other_here.len() <= root.other_files);
+    for name in &root.other_here {
+        assert!(!name.contains('/'), "{name}");
+        assert!(
+            ws.files(db).iter().any(|f| f.path(db) == name),
+            "{name} is not a file at the root"
+        );
+    }
 
     // A directory with files of its own shows them by name, as `ls` would, and none of
     // their declarations: nothing in a tree carries an ID.

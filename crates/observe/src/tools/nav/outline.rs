@@ -83,6 +83,10 @@ pub struct OutlineFile {
     pub more: u32,
 }
 
+/// Most non-source files of a directory's own that its outline names
+/// ([`OutlineResult::other_here`]).
+pub const OWN_OTHER_NAMES: usize = 8;
+
 /// Result of [`run`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutlineResult {
@@ -96,6 +100,11 @@ pub struct OutlineResult {
     pub more_files: usize,
     /// Indexed files under it that are not source (manifests).
     pub other_files: usize,
+    /// The names of those directly in it, as `ls` shows them, when there are at most
+    /// [`OWN_OTHER_NAMES`] (else none): a build script or manifest at a project's root is
+    /// often what a change touches, and a count does not say which.
+    #[serde(default)]
+    pub other_here: Vec<String>,
     /// A directory whose files' declarations do not fit in `max_entries`: its tree
     /// instead (`files` is then empty).
     #[serde(default)]
@@ -132,6 +141,7 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &OutlineArgs) -> Result<OutlineResu
             files: vec![outline_file(db, file, None, max)],
             more_files: 0,
             other_files: 0,
+            other_here: Vec::new(),
             tree: None,
         });
     }
@@ -157,12 +167,23 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &OutlineArgs) -> Result<OutlineResu
         files: Vec::new(),
         more_files: 0,
         other_files: under.len() - sources.len(),
+        other_here: Vec::new(),
         tree: None,
     };
     let base = match path.is_empty() {
         true => String::new(),
         false => format!("{path}/"),
     };
+    let here: Vec<String> = under
+        .iter()
+        .filter(|f| f.role(db) == FileRole::Manifest)
+        .filter_map(|f| f.path(db).strip_prefix(&base))
+        .filter(|name| !name.contains('/'))
+        .map(str::to_owned)
+        .collect();
+    if here.len() <= OWN_OTHER_NAMES {
+        result.other_here = here;
+    }
     // Too many declarations: the directory is shown as a tree of file counts with its own
     // files' names, what `ls` would give, not the declarations of the files it holds
     // directly (at a repository's root, configuration scripts; in the A/B runs no later
@@ -349,7 +370,12 @@ impl OutlineResult {
                 1 => "file",
                 _ => "files",
             };
-            notes.push(format!("{} non-source {noun}", self.other_files));
+            let named = match self.other_here.len() {
+                0 => String::new(),
+                n if n == self.other_files => format!(": {}", self.other_here.join(", ")),
+                _ => format!(", here: {}", self.other_here.join(", ")),
+            };
+            notes.push(format!("{} non-source {noun}{named}", self.other_files));
         }
         if !notes.is_empty() {
             let _ = writeln!(out, "({})", notes.join("; "));
