@@ -363,6 +363,25 @@ fn members_read_as_obj_dot_name_are_uses() {
         !method.contains(&("console.py".to_owned(), 14)),
         "{method:?}"
     );
+
+    // Once another type declares the name, a read in a file that never names the
+    // target's type is counted, not listed; one in a file that does is still listed.
+    std::fs::write(
+        dir.path().join("gauge.py"),
+        "class Gauge:\n    width_limit = 1\n\ndef level(g):\n    return g.width_limit\n",
+    )
+    .unwrap();
+    let index = common::open_uncached(dir.path());
+    let (db, ws) = (index.db(), index.workspace());
+    let r = references::run(db, ws, &ReferencesArgs::new("Console.width_limit")).unwrap();
+    let listed: Vec<(&str, u32)> = r.uses.iter().map(|u| (u.path.as_str(), u.line)).collect();
+    assert!(listed.contains(&("use.py", 5)), "{r:?}");
+    assert!(!listed.iter().any(|(p, _)| *p == "gauge.py"), "{r:?}");
+    assert_eq!(r.unrelated_reads, 1, "{r:?}");
+    assert!(
+        r.render_tagged(&no_tag)
+            .contains("1 reads of the name as a member")
+    );
 }
 
 /// A line found both as a use the graph resolved and as a member read by name is listed

@@ -205,6 +205,10 @@ pub struct ReferencesResult {
     /// the module's documentation).
     #[serde(default)]
     pub not_called: usize,
+    /// Member reads (`obj.name`) of a name other declarations share, in files that never
+    /// mention the target's type: counted, not listed (see [`uses`]).
+    #[serde(default)]
+    pub unrelated_reads: usize,
     /// When nothing matched: the nearest declared names.
     pub nearest: Vec<NearName>,
 }
@@ -238,6 +242,7 @@ pub fn run(
         more_files: 0,
         elsewhere: 0,
         not_called: 0,
+        unrelated_reads: 0,
         nearest: found.nearest,
     };
     if found.decls.is_empty() {
@@ -347,7 +352,17 @@ fn uses(
     } else {
         Certainty::Unresolved
     };
-    let mut reads: Vec<(Found, bool)> = Vec::new();
+    // A read of a name other declarations share (`.config`) is the target's only where the
+    // file mentions the type it belongs to (or is the target's own): elsewhere such reads
+    // were nearly all other objects' and crowded out the rest of the answer.
+    let owners: Vec<memchr::memmem::Finder<'_>> = targets
+        .iter()
+        .filter_map(|t| owner_name(t))
+        .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
+        .collect();
+    let own_files: FxHashSet<u32> = targets.iter().map(|t| t.position).collect();
+    // Each read with whether it is a call and whether its file relates it to the target.
+    let mut reads: Vec<(Found, bool, bool)> = Vec::new();
     let mut found: Vec<Found> = Vec::new();
     for &position in &positions {
         let index = file_index(db, files[position as usize]);
@@ -420,6 +435,9 @@ fn uses(
         }
         if members {
             let text = files[position as usize].text(db);
+            let related = read_certainty == Certainty::Guessed
+                || own_files.contains(&position)
+                || owners.iter().any(|o| o.find(text.as_bytes()).is_some());
             for r in member_reads(text, &index.facts, &names) {
                 let found = Found {
                     position,
@@ -432,7 +450,7 @@ fn uses(
                     },
                     certainty: read_certainty,
                 };
-                reads.push((found, r.called));
+                reads.push((found, r.called, related));
             }
         }
     }
@@ -441,12 +459,16 @@ fn uses(
     // method are in the facts already, and its name read without a call is passed on.
     let accessor = callable && !found.iter().any(|f| f.kind == UseKind::Call);
     if !callable || accessor {
-        found.extend(
-            reads
-                .into_iter()
-                .filter(|(_, called)| !callable || !called)
-                .map(|(f, _)| f),
-        );
+        for (f, called, related) in reads {
+            if callable && called {
+                continue;
+            }
+            if related {
+                found.push(f);
+            } else {
+                result.unrelated_reads += 1;
+            }
+        }
     }
     // A target's own declaration line is not a use of it.
     found.retain(|f| {
@@ -512,6 +534,16 @@ fn uses(
         });
     }
     result.more_files = cut_files.len();
+}
+
+/// The name of the type a member target belongs to: its enclosing declaration's, or the
+/// type it is attached to (a receiver type, an implementation block's).
+fn owner_name(t: &DeclAt) -> Option<&str> {
+    let d = t.declaration();
+    d.parent
+        .and_then(|p| t.index.facts.decls.get(p as usize))
+        .map(|p| p.name.as_str())
+        .or(d.attached_to.as_deref())
 }
 
 /// Local names a file imports any of `names` under (`import { save as persist }`).
@@ -774,6 +806,13 @@ impl ReferencesResult {
                 out,
                 "({} mentions of the name that are not calls left out: variables, fields or modules named alike)",
                 self.not_called
+            );
+        }
+        if self.unrelated_reads > 0 {
+            let _ = writeln!(
+                out,
+                "({} reads of the name as a member in files that never name its type left out)",
+                self.unrelated_reads
             );
         }
         if self.elsewhere > 0 {
