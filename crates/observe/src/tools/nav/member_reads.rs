@@ -28,7 +28,7 @@ pub(crate) fn member_reads(text: &str, facts: &FileFacts, names: &[String]) -> V
         let number = i as u32 + 1;
         out.push(MemberRead {
             line: number,
-            enclosing: innermost(facts, number),
+            enclosing: facts.innermost_decl_at(number),
             called,
         });
     }
@@ -53,17 +53,6 @@ fn read_on_line(line: &str, name: &str) -> Option<bool> {
         }
     }
     None
-}
-
-/// The innermost declaration of `facts` whose lines hold `line`.
-fn innermost(facts: &FileFacts, line: u32) -> Option<u32> {
-    facts
-        .decls
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.lines.contains_line(line))
-        .min_by_key(|(_, d)| d.lines.len())
-        .map(|(i, _)| i as u32)
 }
 
 #[cfg(test)]

@@ -341,28 +341,6 @@ fn uses(
     }
     positions.sort_unstable();
     positions.dedup();
-    // Members of a type are read as `obj.name`, which the facts do not record (see
-    // `member_reads`): their reads are gathered from the text, by name.
-    let members = targets.iter().all(|t| {
-        let d = t.declaration();
-        d.parent.is_some() || d.attached_to.is_some()
-    });
-    let read_certainty = if same_named.iter().all(|n| target_nodes.contains(n)) {
-        Certainty::Guessed
-    } else {
-        Certainty::Unresolved
-    };
-    // A read of a name other declarations share (`.config`) is the target's only where the
-    // file mentions the type it belongs to (or is the target's own): elsewhere such reads
-    // were nearly all other objects' and crowded out the rest of the answer.
-    let owners: Vec<memchr::memmem::Finder<'_>> = targets
-        .iter()
-        .filter_map(|t| owner_name(t))
-        .map(|n| memchr::memmem::Finder::new(n.as_bytes()))
-        .collect();
-    let own_files: FxHashSet<u32> = targets.iter().map(|t| t.position).collect();
-    // Each read with whether it is a call and whether its file relates it to the target.
-    let mut reads: Vec<(Found, bool, bool)> = Vec::new();
     let mut found: Vec<Found> = Vec::new();
     for &position in &positions {
         let index = file_index(db, files[position as usize]);
@@ -433,41 +411,29 @@ fn uses(
                 None => result.elsewhere += usize::from(names.contains(&h.name)),
             }
         }
-        if members {
-            let text = files[position as usize].text(db);
-            let related = read_certainty == Certainty::Guessed
-                || own_files.contains(&position)
-                || owners.iter().any(|o| o.find(text.as_bytes()).is_some());
-            for r in member_reads(text, &index.facts, &names) {
-                let found = Found {
-                    position,
-                    line: r.line,
-                    enclosing: r.enclosing,
-                    kind: if r.called {
-                        UseKind::Call
-                    } else {
-                        UseKind::Reference
-                    },
-                    certainty: read_certainty,
-                };
-                reads.push((found, r.called, related));
-            }
-        }
     }
     // A field's reads are its uses. A method's are only when nothing calls it: a getter
     // (a property or accessor) is read, never called; the member calls of an ordinary
     // method are in the facts already, and its name read without a call is passed on.
+    let members = targets.iter().all(|t| {
+        let d = t.declaration();
+        d.parent.is_some() || d.attached_to.is_some()
+    });
     let accessor = callable && !found.iter().any(|f| f.kind == UseKind::Call);
-    if !callable || accessor {
-        for (f, called, related) in reads {
-            if callable && called {
-                continue;
-            }
-            if related {
-                found.push(f);
+    if members && (!callable || accessor) {
+        let reads = MemberReads {
+            targets,
+            names: &names,
+            // Guessed when no other declaration has the name.
+            certainty: if same_named.iter().all(|n| target_nodes.contains(n)) {
+                Certainty::Guessed
             } else {
-                result.unrelated_reads += 1;
-            }
+                Certainty::Unresolved
+            },
+            calls: !callable,
+        };
+        for &position in &positions {
+            reads.gather(db, files[position as usize], position, &mut found, result);
         }
     }
     // A target's own declaration line is not a use of it.
@@ -534,6 +500,61 @@ fn uses(
         });
     }
     result.more_files = cut_files.len();
+}
+
+/// How the member reads of targets that are members of a type become uses
+/// ([`member_reads`]): the facts record member calls but not member reads.
+struct MemberReads<'a> {
+    targets: &'a [DeclAt],
+    names: &'a [String],
+    /// The certainty of every read: by name, so guessed at best.
+    certainty: Certainty,
+    /// Whether a read that calls the name is a use (a field holding a function); for a
+    /// getter only plain reads are, its calls being in the facts.
+    calls: bool,
+}
+
+impl MemberReads<'_> {
+    /// Adds the reads of `file` (at `position`) to `found`. A read of a name other
+    /// declarations share (`.config`) is the target's only in its own file or one that
+    /// mentions the type it belongs to; elsewhere such reads were nearly all other
+    /// objects' and crowded out the rest of the answer, so they are only counted.
+    fn gather(
+        &self,
+        db: &dyn Db,
+        file: crate::db::SourceFile,
+        position: u32,
+        found: &mut Vec<Found>,
+        result: &mut ReferencesResult,
+    ) {
+        let text = file.text(db);
+        let related = self.certainty == Certainty::Guessed
+            || self
+                .targets
+                .iter()
+                .any(|t| t.position == position || owner_name(t).is_some_and(|o| text.contains(o)));
+        let index = file_index(db, file);
+        for r in member_reads(text, &index.facts, self.names) {
+            if r.called && !self.calls {
+                continue;
+            }
+            if !related {
+                result.unrelated_reads += 1;
+                continue;
+            }
+            found.push(Found {
+                position,
+                line: r.line,
+                enclosing: r.enclosing,
+                kind: if r.called {
+                    UseKind::Call
+                } else {
+                    UseKind::Reference
+                },
+                certainty: self.certainty,
+            });
+        }
+    }
 }
 
 /// The name of the type a member target belongs to: its enclosing declaration's, or the
