@@ -48,7 +48,7 @@ fn located(result: &GrepResult) -> Vec<String> {
 }
 
 #[test]
-fn literal_search_is_case_insensitive_by_default() {
+fn a_lowercase_pattern_ignores_case_by_default() {
     let (_dir, root) = repo();
     let result = search(&root, GrepArgs::new("foobar"));
     assert_eq!(
@@ -67,11 +67,37 @@ fn literal_search_is_case_insensitive_by_default() {
     let exact = search(
         &root,
         GrepArgs {
-            case_sensitive: true,
+            case_sensitive: Some(true),
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert!(exact.matches.is_empty(), "{:?}", located(&exact));
+}
+
+/// A capital letter makes the search match case (`rg --smart-case`), unless the caller
+/// asks to ignore it.
+#[test]
+fn a_pattern_with_a_capital_matches_case_unless_told_otherwise() {
+    let (_dir, root) = repo();
+    assert_eq!(
+        located(&search(&root, GrepArgs::new("FOOBAR"))),
+        ["src/app.ts:3"]
+    );
+    assert_eq!(
+        located(&search(&root, GrepArgs::new("fooBar"))),
+        ["src/app.ts:2", "src/util.tsx:1"]
+    );
+    let ignoring = search(
+        &root,
+        GrepArgs {
+            case_sensitive: Some(false),
             ..GrepArgs::new("FOOBAR")
         },
     );
-    assert_eq!(located(&exact), ["src/app.ts:3"]);
+    assert_eq!(
+        located(&ignoring),
+        ["src/app.ts:2", "src/app.ts:3", "src/util.tsx:1"]
+    );
 }
 
 #[test]
@@ -109,7 +135,8 @@ fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
         literal.read_as,
         Some(ReadAs {
             regex: true,
-            invalid_regex: false
+            invalid_regex: false,
+            ignoring_case: false
         })
     );
     assert_eq!(located(&literal), located(&as_regex));
@@ -137,7 +164,8 @@ fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
         regex.read_as,
         Some(ReadAs {
             regex: false,
-            invalid_regex: false
+            invalid_regex: false,
+            ignoring_case: false
         })
     );
     assert_eq!(located(&regex), ["README.md:1"]);
@@ -159,14 +187,40 @@ fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
         invalid.read_as,
         Some(ReadAs {
             regex: false,
-            invalid_regex: true
+            invalid_regex: true,
+            ignoring_case: false
         })
     );
     assert_eq!(located(&invalid), ["README.md:1", "src/app.ts:2"]);
+    // A capital that made the pattern match case, where nothing has that case: read
+    // ignoring case, and said so.
+    let miscased = search(&root, GrepArgs::new("Foobar"));
+    assert_eq!(
+        miscased.read_as,
+        Some(ReadAs {
+            regex: false,
+            invalid_regex: false,
+            ignoring_case: true
+        })
+    );
+    assert_eq!(
+        located(&miscased),
+        located(&search(&root, GrepArgs::new("foobar")))
+    );
+    assert!(
+        miscased
+            .render_text()
+            .starts_with("nothing matched in this case; ignoring case:\n")
+    );
     // Nothing is re-read for plain words, for a pattern that matched as sent, or when the
     // other way finds nothing either.
     for args in [
         GrepArgs::new("absent"),
+        GrepArgs::new("Absent"),
+        GrepArgs {
+            case_sensitive: Some(true),
+            ..GrepArgs::new("Foobar")
+        },
         GrepArgs::new("absent|gone"),
         GrepArgs::new("fooBar"),
         GrepArgs::new("a.b"),

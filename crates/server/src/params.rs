@@ -115,9 +115,9 @@ pub struct GrepParams {
     #[serde(default)]
     #[schemars(description = "")]
     pub regex: bool,
-    /// Default: ignore case.
+    /// Default: ignore case unless the pattern has a capital.
     #[serde(default)]
-    pub case_sensitive: bool,
+    pub case_sensitive: Option<bool>,
     /// A file or directory to search in.
     #[serde(default)]
     pub path: Option<String>,

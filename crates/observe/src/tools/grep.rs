@@ -50,9 +50,11 @@ pub struct GrepArgs {
     /// literal string.
     #[serde(default)]
     pub regex: bool,
-    /// Match case exactly; by default matching ignores case.
+    /// Match case exactly (`true`) or ignore it (`false`). Absent, case is ignored only
+    /// when the pattern has no capital letter (`rg --smart-case`): `BoundText` is a name as
+    /// written, `timeout` a word in any spelling.
     #[serde(default)]
-    pub case_sensitive: bool,
+    pub case_sensitive: Option<bool>,
     /// Repository-relative directory or file to search under; the whole repository when
     /// absent.
     #[serde(default)]
@@ -95,12 +97,12 @@ fn default_max_matches() -> usize {
 }
 
 impl GrepArgs {
-    /// Literal, case-insensitive search of the whole repository with default limits.
+    /// Literal, smart-case search of the whole repository with default limits.
     pub fn new(pattern: impl Into<String>) -> GrepArgs {
         GrepArgs {
             pattern: pattern.into(),
             regex: false,
-            case_sensitive: false,
+            case_sensitive: None,
             path: None,
             glob: None,
             max_matches: DEFAULT_MAX_MATCHES,
@@ -228,6 +230,10 @@ pub struct ReadAs {
     /// nothing).
     #[serde(default)]
     pub invalid_regex: bool,
+    /// Read ignoring case: the pattern has a capital, so by default it matched case, and
+    /// nothing matched that way. `regex` is then the pattern's reading as sent.
+    #[serde(default)]
+    pub ignoring_case: bool,
 }
 
 impl GrepResult {
@@ -243,6 +249,7 @@ impl GrepResult {
         let mut out = String::new();
         if let Some(read_as) = self.read_as {
             out.push_str(match (read_as.regex, read_as.invalid_regex) {
+                _ if read_as.ignoring_case => "nothing matched in this case; ignoring case:\n",
                 (true, _) => "nothing matched literally; read as a regex:\n",
                 (false, true) => "not a valid regex; read as literal text:\n",
                 (false, false) => "nothing matched as a regex; read as literal text:\n",
@@ -318,8 +325,9 @@ impl GrepResult {
 
 /// Searches the repository (or `args.path`) for `args.pattern`. A pattern that matches
 /// nothing as sent but does when read the other way (a literal `a|b` as a regex, a regex
-/// `f(x)` or an invalid one like `a[` as literal text) is answered with that reading, and
-/// the result says so ([`GrepResult::read_as`]); an invalid regex that matches nothing
+/// `f(x)` or an invalid one like `a[` as literal text), or, having a capital that made it
+/// match case by default, does when ignoring case, is answered with that reading, and the
+/// result says so ([`GrepResult::read_as`]); an invalid regex that matches nothing
 /// literally either is an error.
 pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     if args.pattern.is_empty() {
@@ -339,33 +347,52 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     // The walk is the pattern's business in neither reading: walked once for both.
     let scope = Scope::collect(root, args)?;
     let first = search(root, args, &scope);
-    // Read the other way only what found nothing as sent: a pattern without regex syntax
-    // reads the same both ways, and a scope without files holds nothing for either reading.
+    // Read another way only what found nothing as sent: a pattern without regex syntax
+    // reads the same both ways, one without a capital is already read ignoring case, and a
+    // scope without files holds nothing for any reading.
     let invalid_regex = match &first {
-        Ok(result) => {
-            let nothing = result.total_matches == 0 && result.empty_scope.is_none();
-            if !(nothing && has_regex_syntax(&args.pattern)) {
-                return first;
-            }
-            false
-        }
+        Ok(result) if result.total_matches > 0 || result.empty_scope.is_some() => return first,
+        Ok(_) => false,
         Err(ToolError::InvalidRegex { .. }) => true,
         Err(_) => return first,
     };
-    let other = GrepArgs {
-        regex: !args.regex,
-        ..args.clone()
-    };
-    match search(root, &other, &scope) {
-        Ok(mut result) if result.total_matches > 0 => {
-            result.read_as = Some(ReadAs {
-                regex: other.regex,
-                invalid_regex,
-            });
-            Ok(result)
-        }
-        _ => first,
+    let mut readings = Vec::new();
+    if invalid_regex || has_regex_syntax(&args.pattern) {
+        let other = GrepArgs {
+            regex: !args.regex,
+            ..args.clone()
+        };
+        let read_as = ReadAs {
+            regex: other.regex,
+            invalid_regex,
+            ignoring_case: false,
+        };
+        readings.push((other, read_as));
     }
+    if !invalid_regex
+        && args.case_sensitive.is_none()
+        && args.pattern.chars().any(char::is_uppercase)
+    {
+        let other = GrepArgs {
+            case_sensitive: Some(false),
+            ..args.clone()
+        };
+        let read_as = ReadAs {
+            regex: args.regex,
+            invalid_regex: false,
+            ignoring_case: true,
+        };
+        readings.push((other, read_as));
+    }
+    for (other, read_as) in readings {
+        if let Ok(mut result) = search(root, &other, &scope)
+            && result.total_matches > 0
+        {
+            result.read_as = Some(read_as);
+            return Ok(result);
+        }
+    }
+    first
 }
 
 /// The files a search looks at, walked once for either reading of the pattern, and what
@@ -553,7 +580,8 @@ fn has_regex_syntax(pattern: &str) -> bool {
 
 fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
     RegexMatcherBuilder::new()
-        .case_insensitive(!args.case_sensitive)
+        .case_insensitive(args.case_sensitive == Some(false))
+        .case_smart(args.case_sensitive.is_none())
         .fixed_strings(!args.regex)
         // Line-oriented search: a match can never span lines, and NUL can never match
         // because files containing it are treated as binary.
