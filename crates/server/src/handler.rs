@@ -138,7 +138,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Start here: one call answers a question with a checked report, the places that matter best first, each with a verbatim quote. Its confidence is calibrated on repositories it never saw: at high the first place was right 9 times in 10, at medium 7 in 10, at low under half.",
+        description = "A question in words, answered in one call with a checked report: the places that matter best first, each with a verbatim quote. Its confidence is calibrated on repositories it never saw: at high the first place was right 9 times in 10, at medium 7 in 10, at low under half. A name the question gives costs less through definition or grep.",
         input_schema = schema::input::<ExploreParams>("explore"),
         title = "Report in one call",
         annotations(read_only_hint = true, open_world_hint = false)
