@@ -136,7 +136,8 @@ fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
         Some(ReadAs {
             regex: true,
             invalid_regex: false,
-            ignoring_case: false
+            ignoring_case: false,
+            alternatives: false
         })
     );
     assert_eq!(located(&literal), located(&as_regex));
@@ -165,7 +166,8 @@ fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
         Some(ReadAs {
             regex: false,
             invalid_regex: false,
-            ignoring_case: false
+            ignoring_case: false,
+            alternatives: false
         })
     );
     assert_eq!(located(&regex), ["README.md:1"]);
@@ -188,10 +190,39 @@ fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
         Some(ReadAs {
             regex: false,
             invalid_regex: true,
-            ignoring_case: false
+            ignoring_case: false,
+            alternatives: false
         })
     );
     assert_eq!(located(&invalid), ["README.md:1", "src/app.ts:2"]);
+    // An invalid regex whose text is nowhere, an alternation of a bare `(` and a valid
+    // piece: each alternative read as written, the invalid one as literal text.
+    let mixed = search(
+        &root,
+        GrepArgs {
+            regex: true,
+            ..GrepArgs::new("fooBar(|\\bhelper\\b")
+        },
+    );
+    assert_eq!(
+        mixed.read_as,
+        Some(ReadAs {
+            regex: true,
+            invalid_regex: true,
+            ignoring_case: false,
+            alternatives: true
+        })
+    );
+    let meant = GrepArgs {
+        regex: true,
+        ..GrepArgs::new("fooBar\\(|\\bhelper\\b")
+    };
+    assert_eq!(located(&mixed), located(&search(&root, meant)));
+    assert!(
+        mixed
+            .render_text()
+            .starts_with("not a valid regex; its `|` alternatives read apart")
+    );
     // A capital that made the pattern match case, where nothing has that case: read
     // ignoring case, and said so.
     let miscased = search(&root, GrepArgs::new("Foobar"));
@@ -200,7 +231,8 @@ fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
         Some(ReadAs {
             regex: false,
             invalid_regex: false,
-            ignoring_case: true
+            ignoring_case: true,
+            alternatives: false
         })
     );
     assert_eq!(
