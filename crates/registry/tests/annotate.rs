@@ -94,10 +94,12 @@ fn is_context(line: &str) -> bool {
 /// result, is printed bare.
 #[test]
 fn grep_labels_leave_out_ranges_the_reader_sees() {
-    // The test file's lines too (not folded), for their runs of one label.
+    // The test file's lines too (not folded), for their runs of one label; the class
+    // `RecordStore` too (ignoring case), for a label whose range is not all printed.
     let (text, registry) = rendered_grep(&GrepArgs {
         context: 1,
         secondary: true,
+        case_sensitive: Some(false),
         ..GrepArgs::new("recordStore")
     });
     insta::assert_snapshot!("grep_labels_with_context", text);
