@@ -125,6 +125,13 @@ impl<'t> Extractor<'t> {
             quiet: self.is_binding(node, kind, field),
         };
         match kind {
+            PyKind::Decorated => self.decorated(&mut frame),
+            // A decorated definition was declared with its decorators, on entering them.
+            PyKind::Function | PyKind::Class
+                if self
+                    .frames
+                    .last()
+                    .is_some_and(|p| p.kind == PyKind::Decorated && p.pushed_decl) => {}
             PyKind::Function | PyKind::Class => self.definition(&mut frame),
             PyKind::Assignment => self.assignment(&mut frame),
             PyKind::TypeAlias => self.type_alias(&mut frame),
@@ -195,6 +202,26 @@ impl<'t> Extractor<'t> {
 
     fn definition(&mut self, frame: &mut Frame<'t>) {
         let node = frame.node;
+        self.declare_definition(frame, node, node);
+    }
+
+    /// A decorated definition is declared on entering its decorators, which are uses by
+    /// it (`@setupmethod` above each of a class's methods is each method's use, not one
+    /// use by the class), and its range starts at the first decorator.
+    fn decorated(&mut self, frame: &mut Frame<'t>) {
+        let node = frame.node;
+        let mut cursor = node.walk();
+        let definition = node
+            .named_children(&mut cursor)
+            .find(|c| matches!(self.g.kind(*c), PyKind::Function | PyKind::Class));
+        if let Some(definition) = definition {
+            self.declare_definition(frame, definition, node);
+        }
+    }
+
+    /// Declares the function or class `node`, its range starting at `start`, and makes it
+    /// the enclosing declaration until `frame` is left.
+    fn declare_definition(&mut self, frame: &mut Frame<'t>, node: Node<'t>, start: Node<'t>) {
         let Some(name) = field_child(node, self.g.fields.name).map(|n| node_text(self.text, n))
         else {
             return;
@@ -202,20 +229,16 @@ impl<'t> Extractor<'t> {
         if name.is_empty() {
             return;
         }
-        let kind = match frame.kind {
-            PyKind::Class => DeclKind::Class,
-            _ if self.directly_in_class() => DeclKind::Method,
-            _ => DeclKind::Function,
-        };
-        // Decorators belong to the declaration they decorate.
-        let start = match self.frames.last() {
-            Some(p) if p.kind == PyKind::Decorated => p.node,
-            _ => node,
+        let is_class = self.g.kind(node) == PyKind::Class;
+        let kind = match is_class {
+            true => DeclKind::Class,
+            false if self.directly_in_class() => DeclKind::Method,
+            false => DeclKind::Function,
         };
         let index = self.declare(name, kind, start, node, node);
         frame.pushed_decl = true;
         self.decl_stack.push(index);
-        if frame.kind == PyKind::Class {
+        if is_class {
             self.superclasses(node, index);
         }
     }

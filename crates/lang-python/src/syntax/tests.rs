@@ -179,8 +179,8 @@ fn python_docstrings_sit_inside_their_declarations() {
 }
 
 #[test]
-fn python_decorator_calls_are_usages_of_the_enclosing_scope() {
-    let src = "class Api:\n    @router.get(\"/items\")\n    def items(self):\n        return []\n";
+fn python_decorators_are_usages_of_the_definition_they_decorate() {
+    let src = "class Api:\n    @router.get(\"/items\")\n    def items(self):\n        return []\n\n    @setup\n    def a(self):\n        pass\n\n    @setup\n    def b(self):\n        pass\n";
     let f = py(src);
     let get = f
         .usages
@@ -188,9 +188,23 @@ fn python_decorator_calls_are_usages_of_the_enclosing_scope() {
         .find(|u| &*u.name == "get")
         .expect("decorator call");
     assert_eq!(&*get.receiver, "router");
-    let class = f.decls.iter().position(|d| d.qualified == "Api");
-    assert_eq!(get.enclosing.map(|e| e as usize), class);
+    let items = f.decls.iter().position(|d| d.qualified == "Api.items");
+    assert_eq!(get.enclosing.map(|e| e as usize), items);
     assert_eq!(decl(&f, "Api.items").lines.start, 2);
+    assert_eq!(decl(&f, "Api.items").kind, DeclKind::Method);
+    // A decorator above each of two methods is two uses, one by each method.
+    let setups: Vec<(u32, Option<&str>)> = f
+        .usages
+        .iter()
+        .filter(|u| &*u.name == "setup")
+        .map(|u| {
+            (
+                u.line,
+                u.enclosing.map(|e| f.decls[e as usize].qualified.as_str()),
+            )
+        })
+        .collect();
+    assert_eq!(setups, [(6, Some("Api.a")), (10, Some("Api.b"))]);
 }
 
 #[test]
