@@ -61,8 +61,8 @@ pub fn instructions(tools: &ToolSet) -> String {
     }
     if tools.contains("explore") {
         out.push_str(
-            " Start with `explore`: one call, one checked report; check with the other tools \
-             only what it leaves open.",
+            " For a question in words, `explore` answers in one call with one checked report; \
+             check with the other tools only what it leaves open.",
         );
     }
     if offers_the_loop(tools) {
