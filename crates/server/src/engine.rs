@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use sightline_agent::{Budgets, CallOutcome, ChatProvider, ExploreSession};
 use sightline_observe::Index;
 use sightline_observe::watch::{Freshness, Signal};
-use sightline_registry::{Intent, Registry, RegistryDatabase, ToolCall};
+use sightline_registry::{CandidateId, Intent, Registry, RegistryDatabase, ToolCall};
 use sightline_validate::Validated;
 
 use crate::error::CallError;
@@ -170,6 +170,19 @@ impl Engine {
         session: Option<&str>,
         call: ToolCall,
     ) -> Result<Reply<CallOut>, CallError> {
+        // An ID means something only in the session that showed it: a call naming one
+        // without a session continues the latest session, and its reply names it, rather
+        // than starting one in which no ID was shown yet (agents that never pass `session`
+        // cited IDs anyway and got "c3 was not shown in this session").
+        let routed = match session {
+            None if names_an_id(&call) => self.sessions.latest(),
+            _ => None,
+        };
+        if let Some(id) = routed {
+            let mut reply = self.call(Some(&id), call)?;
+            reply.text.insert_str(0, &format!("session {id}\n"));
+            return Ok(reply);
+        }
         let Some(id) = session else {
             self.refresh();
             let session = self.start(&query_of(&call), Intent::Locate)?;
@@ -280,4 +293,14 @@ fn validation_note(validated: &Validated) -> Option<String> {
         let _ = writeln!(note, "- {}: {}", drop.what, drop.reason);
     }
     Some(note)
+}
+
+/// Whether `call`'s navigation target is a candidate ID (`c7`) rather than a name.
+fn names_an_id(call: &ToolCall) -> bool {
+    let target = match call {
+        ToolCall::Definition(a) => &a.target,
+        ToolCall::References(a) => &a.target,
+        _ => return false,
+    };
+    target.name.trim().parse::<CandidateId>().is_ok()
 }

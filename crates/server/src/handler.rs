@@ -49,7 +49,8 @@ pub fn instructions(tools: &ToolSet) -> String {
         out.push_str(&format!(
             " {} label every place they show with a candidate ID like [c7] (one place, one \
              ID). A call without `session` starts a session and its reply's first line names \
-             it; pass it to later calls so their IDs add up.",
+             it; pass it to later calls so their IDs add up (an ID named without one is read \
+             in the latest session).",
             session_tools.join(", ")
         ));
     }

@@ -49,6 +49,11 @@ impl Sessions {
             .ok_or_else(|| unknown(id))
     }
 
+    /// The id of the most recently started session still open.
+    pub fn latest(&self) -> Option<String> {
+        self.open.last_key_value().map(|(&n, _)| id_text(n))
+    }
+
     pub fn count(&self) -> usize {
         self.open.len()
     }

@@ -141,6 +141,67 @@ fn a_new_session_is_named_on_the_first_line_and_nothing_more() {
     );
 }
 
+/// An ID means something only in the session that showed it: a call naming one without a
+/// session continues the latest session (and names it), where the ID was shown.
+#[test]
+fn an_id_without_a_session_is_read_in_the_latest_session() {
+    let (_dir, mut engine) = engine();
+    let shown = engine
+        .call(
+            None,
+            ToolCall::Grep(params(json!({"pattern": "handleSave"}))),
+        )
+        .unwrap();
+    let id = shown.structured.session.clone();
+    let declared = shown
+        .structured
+        .new_candidates
+        .iter()
+        .find(|c| c.path == "src/handlers/save.ts")
+        .expect("the declaration's hit");
+    let by_id = engine
+        .call(
+            None,
+            ToolCall::Definition(params(json!({"name": declared.id.to_string()}))),
+        )
+        .unwrap();
+    assert_eq!(by_id.structured.session, id);
+    assert!(
+        by_id
+            .text
+            .starts_with(&format!("session {id}\nsrc/handlers/save.ts:")),
+        "{}",
+        by_id.text
+    );
+    assert_eq!(engine.open_sessions(), 1, "no session was started for it");
+    // The ID of an import line, which no declaration holds, says so.
+    let import = shown.structured.new_candidates[0].id;
+    assert!(
+        shown.text.contains(&format!("2:[{import}] import")),
+        "{}",
+        shown.text
+    );
+    let line = engine
+        .call(
+            None,
+            ToolCall::References(params(json!({"name": import.to_string()}))),
+        )
+        .unwrap();
+    assert!(
+        line.text.contains("no declaration holds that line"),
+        "{}",
+        line.text
+    );
+    // A name, not an ID, still starts a session of its own.
+    let by_name = engine
+        .call(
+            None,
+            ToolCall::Definition(params(json!({"name": "handleSave"}))),
+        )
+        .unwrap();
+    assert_ne!(by_name.structured.session, id);
+}
+
 #[test]
 fn every_session_tool_can_start_a_session_and_submit_sets_the_intent() {
     let (_dir, mut engine) = engine();

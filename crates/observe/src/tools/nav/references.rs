@@ -727,6 +727,12 @@ impl ReferencesResult {
     pub fn render_tagged(&self, tag: Tag<'_>) -> String {
         let mut out = String::new();
         if self.targets.is_empty() {
+            if self.name.is_empty() {
+                // An ID of a line no declaration holds (an import, a module-level
+                // statement) stands for no name: say so rather than quote an empty one.
+                out.push_str("no declaration holds that line; read_file shows it\n");
+                return out;
+            }
             let _ = write!(
                 out,
                 "no declaration named `{}`; ",
