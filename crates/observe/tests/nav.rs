@@ -324,7 +324,7 @@ fn members_read_as_obj_dot_name_are_uses() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("console.py"),
-        "class Console:\n    width_limit = 3\n\n    @property\n    def is_tty(self):\n        return True\n\n    def flush(self):\n        return 1\n\n    def show(self):\n        if self.is_tty:\n            return self.width_limit\n        handler = self.flush\n        return self.flush()\n",
+        "class Console:\n    width_limit = 3\n\n    @property\n    def is_tty(self):\n        return True\n\n    def flush(self):\n        return 1\n\n    def show(self):\n        if self.is_tty:\n            return self.width_limit\n        handler = self.flush\n        return self.flush()\n\n    def keys(self, opts):\n        return opts.flush\n",
     )
     .unwrap();
     std::fs::write(
@@ -353,14 +353,20 @@ fn members_read_as_obj_dot_name_are_uses() {
     let field = lines("Console.width_limit");
     assert!(field.contains(&("console.py".to_owned(), 13)), "{field:?}");
     assert!(field.contains(&("use.py".to_owned(), 5)), "{field:?}");
-    // A method that is called: its calls are its uses, not a bound-method read.
+    // A method that is called: its calls are its uses, and so is a read that hands the
+    // bound method on.
     let method = lines("Console.flush");
     assert!(
         method.contains(&("console.py".to_owned(), 15)),
         "{method:?}"
     );
     assert!(
-        !method.contains(&("console.py".to_owned(), 14)),
+        method.contains(&("console.py".to_owned(), 14)),
+        "{method:?}"
+    );
+    // Another object's `.flush` without a call is a field or key named alike.
+    assert!(
+        !method.contains(&("console.py".to_owned(), 18)),
         "{method:?}"
     );
 

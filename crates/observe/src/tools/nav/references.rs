@@ -412,18 +412,20 @@ fn uses(
             }
         }
     }
-    // A field's reads are its uses. A method's are only when nothing calls it: a getter
-    // (a property or accessor) is read, never called; the member calls of an ordinary
-    // method are in the facts already, and its name read without a call is passed on.
+    // A member's reads are its uses: a field's, a getter's (a property or accessor is
+    // read, never called), and a method's read without a call, which hands the method on
+    // (`handler = self.flush`, `onClick={this.save}`); the member calls of a method are in
+    // the facts already.
     let members = targets.iter().all(|t| {
         let d = t.declaration();
         d.parent.is_some() || d.attached_to.is_some()
     });
-    let accessor = callable && !found.iter().any(|f| f.kind == UseKind::Call);
-    if members && (!callable || accessor) {
+    if members {
+        let called = found.iter().any(|f| f.kind == UseKind::Call);
         let reads = MemberReads {
             targets,
             names: &names,
+            own_receivers_only: callable && called,
             // Guessed when no other declaration has the name.
             certainty: if same_named.iter().all(|n| target_nodes.contains(n)) {
                 Certainty::Guessed
@@ -512,6 +514,11 @@ struct MemberReads<'a> {
     /// Whether a read that calls the name is a use (a field holding a function); for a
     /// getter only plain reads are, its calls being in the facts.
     calls: bool,
+    /// A method that is called: a read of it hands it on (`this.save` as a callback) only
+    /// from its own object or type (`this`, `self`, the type's name); other objects'
+    /// `.save` without a call were nearly always fields or keys named alike
+    /// (`state.durations.prepare`, `opts.limit`).
+    own_receivers_only: bool,
 }
 
 impl MemberReads<'_> {
@@ -534,8 +541,19 @@ impl MemberReads<'_> {
                 .iter()
                 .any(|t| t.position == position || owner_name(t).is_some_and(|o| text.contains(o)));
         let index = file_index(db, file);
+        let language = match file.role(db) {
+            crate::walk::FileRole::Source(id) => db.languages().of(id),
+            crate::walk::FileRole::Manifest => None,
+        };
+        let own_receiver = |receiver: &str| {
+            language.is_some_and(|l| l.is_self_receiver(receiver))
+                || self.targets.iter().any(|t| owner_name(t) == Some(receiver))
+        };
         for r in member_reads(text, &index.facts, self.names) {
             if r.called && !self.calls {
+                continue;
+            }
+            if self.own_receivers_only && !own_receiver(&r.receiver) {
                 continue;
             }
             if !related {
