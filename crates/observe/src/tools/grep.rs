@@ -365,53 +365,7 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
         Err(ToolError::InvalidRegex { .. }) => true,
         Err(_) => return first,
     };
-    let mut readings = Vec::new();
-    if invalid_regex || has_regex_syntax(&args.pattern) {
-        let other = GrepArgs {
-            regex: !args.regex,
-            ..args.clone()
-        };
-        let read_as = ReadAs {
-            regex: other.regex,
-            invalid_regex,
-            ignoring_case: false,
-            alternatives: false,
-        };
-        readings.push((other, read_as));
-    }
-    if let Some(mended) = invalid_regex
-        .then(|| mend_alternatives(&args.pattern))
-        .flatten()
-    {
-        let other = GrepArgs {
-            pattern: mended,
-            ..args.clone()
-        };
-        let read_as = ReadAs {
-            regex: true,
-            invalid_regex,
-            ignoring_case: false,
-            alternatives: true,
-        };
-        readings.push((other, read_as));
-    }
-    if !invalid_regex
-        && args.case_sensitive.is_none()
-        && args.pattern.chars().any(char::is_uppercase)
-    {
-        let other = GrepArgs {
-            case_sensitive: Some(false),
-            ..args.clone()
-        };
-        let read_as = ReadAs {
-            regex: args.regex,
-            invalid_regex: false,
-            ignoring_case: true,
-            alternatives: false,
-        };
-        readings.push((other, read_as));
-    }
-    for (other, read_as) in readings {
+    for (other, read_as) in super::grep_readings::other_readings(args, invalid_regex) {
         if let Ok(mut result) = search(root, &other, &scope)
             && result.total_matches > 0
         {
@@ -598,64 +552,6 @@ impl Tier {
     }
 }
 
-/// Characters that make a literal pattern mean something else as a regex.
-fn has_regex_syntax(pattern: &str) -> bool {
-    pattern.contains([
-        '.', '^', '$', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', '\\',
-    ])
-}
-
-/// An invalid regex's `|` alternatives (split outside classes and escapes), each kept as a
-/// regex where it compiles and escaped to literal text where it does not, joined again:
-/// an agent that mixes `\(` with a bare `(` in one alternation means each piece as
-/// written. `None` without two alternatives or when nothing needed mending.
-fn mend_alternatives(pattern: &str) -> Option<String> {
-    let mut pieces = vec![String::new()];
-    let (mut escaped, mut in_class) = (false, false);
-    for c in pattern.chars() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' => escaped = true,
-            '[' => in_class = true,
-            ']' => in_class = false,
-            '|' if !in_class => {
-                pieces.push(String::new());
-                continue;
-            }
-            _ => {}
-        }
-        pieces.last_mut()?.push(c);
-    }
-    if pieces.len() < 2 {
-        return None;
-    }
-    let compiles = |piece: &str| RegexMatcherBuilder::new().build(piece).is_ok();
-    let mut mended_any = false;
-    let mended: Vec<String> = pieces
-        .iter()
-        .map(|piece| match compiles(piece) {
-            true => format!("(?:{piece})"),
-            false => {
-                mended_any = true;
-                escape_literal(piece)
-            }
-        })
-        .collect();
-    mended_any.then(|| mended.join("|"))
-}
-
-/// `text` as a regex matching it literally: every regex metacharacter escaped.
-fn escape_literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if "\\.+*?()|[]{}^$#&-~".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
     RegexMatcherBuilder::new()
         .case_insensitive(args.case_sensitive == Some(false))
@@ -821,26 +717,5 @@ fn cap_diagnostics(diagnostics: &mut Vec<String>) {
         let dropped = diagnostics.len() - MAX_DIAGNOSTICS;
         diagnostics.truncate(MAX_DIAGNOSTICS);
         diagnostics.push(format!("{dropped} more diagnostics not shown"));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{RegexMatcherBuilder, escape_literal, mend_alternatives};
-    use proptest::prelude::*;
-
-    proptest! {
-        /// A mended pattern always compiles, and any text reads literally once escaped.
-        #[test]
-        fn mended_alternatives_and_escaped_text_compile(pattern in "[a-z()\\[\\]|\\\\.?*+{}^$#&~-]{0,12}") {
-            if let Some(mended) = mend_alternatives(&pattern) {
-                prop_assert!(RegexMatcherBuilder::new().build(&mended).is_ok(), "{mended}");
-            }
-            let literal = escape_literal(&pattern);
-            let matcher = RegexMatcherBuilder::new().build(&literal);
-            prop_assert!(matcher.is_ok(), "{literal}");
-            let found = grep_matcher::Matcher::find(&matcher.unwrap(), pattern.as_bytes());
-            prop_assert!(pattern.is_empty() || found.unwrap().is_some_and(|m| m.start() == 0 && m.end() == pattern.len()));
-        }
     }
 }

@@ -6,6 +6,7 @@ pub mod error;
 pub mod explore_code;
 mod explore_render;
 pub mod grep;
+mod grep_readings;
 mod grep_render;
 mod grep_sink;
 pub mod grep_skipped;
