@@ -41,6 +41,13 @@ impl Language for Go {
         name == resolve::GO_MOD || name == resolve::GO_WORK
     }
 
+    fn project_name(&self, file_name: &str, text: &str) -> Option<String> {
+        match file_name == resolve::GO_MOD {
+            true => modfile::parse(text).module,
+            false => None,
+        }
+    }
+
     fn extract(&self, _dialect: Dialect, text: &str) -> FileFacts {
         syntax::extract_file(text)
     }

@@ -52,6 +52,10 @@ impl Language for Java {
         manifest::is_build_file(name)
     }
 
+    fn project_name(&self, file_name: &str, text: &str) -> Option<String> {
+        manifest::project_name(file_name, text)
+    }
+
     fn extract(&self, _dialect: Dialect, text: &str) -> FileFacts {
         syntax::extract_file(text)
     }

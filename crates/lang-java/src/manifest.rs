@@ -75,6 +75,30 @@ fn declared_path(dir: &str, raw: &str) -> Option<String> {
     path::join(dir, raw)
 }
 
+/// The project's name: a `pom.xml`'s own `artifactId` (not its parent's), a Gradle
+/// settings script's `rootProject.name`.
+pub(crate) fn project_name(file: &str, text: &str) -> Option<String> {
+    if file == "pom.xml" {
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        };
+        let doc = roxmltree::Document::parse_with_options(text, options).ok()?;
+        let artifact = doc
+            .root_element()
+            .children()
+            .find(|n| n.has_tag_name("artifactId"))?;
+        return artifact.text().map(str::to_owned);
+    }
+    if !file.starts_with("settings.gradle") {
+        return None;
+    }
+    let code = strip_comments(text);
+    code.lines()
+        .filter_map(|line| line.trim_start().strip_prefix("rootProject.name"))
+        .find_map(|rest| quoted(rest).first().map(|name| (*name).to_owned()))
+}
+
 // ---- Maven ----
 
 fn read_pom(file: &str, dir: &str, text: &str, out: &mut Declared) {
@@ -306,6 +330,23 @@ fn read_gradle_build(dir: &str, text: &str, out: &mut Declared) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_project_name_of_a_pom_and_a_settings_script() {
+        let pom = "<project><parent><artifactId>p</artifactId></parent>\n<artifactId>core</artifactId></project>";
+        assert_eq!(project_name("pom.xml", pom).as_deref(), Some("core"));
+        let kts = "// rootProject.name = \"old\"\nrootProject.name = \"mockito\"\ninclude(\"a\")\n";
+        assert_eq!(
+            project_name("settings.gradle.kts", kts).as_deref(),
+            Some("mockito")
+        );
+        assert_eq!(
+            project_name("settings.gradle", "rootProject.name = 'jsoup'").as_deref(),
+            Some("jsoup")
+        );
+        assert_eq!(project_name("build.gradle", "rootProject.name = 'x'"), None);
+        assert_eq!(project_name("pom.xml", "<project"), None);
+    }
 
     #[test]
     fn pom_modules_and_source_directories() {

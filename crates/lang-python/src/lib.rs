@@ -38,6 +38,10 @@ impl Language for Python {
         name == "pyproject.toml" || name == "setup.cfg"
     }
 
+    fn project_name(&self, file_name: &str, text: &str) -> Option<String> {
+        packaging::project_name(file_name, text)
+    }
+
     fn extract(&self, _dialect: Dialect, text: &str) -> FileFacts {
         syntax::extract_file(text)
     }

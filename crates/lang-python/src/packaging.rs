@@ -16,6 +16,28 @@ pub(crate) fn declared_roots(file_name: &str, text: &str) -> (Vec<String>, Optio
     (out, problem)
 }
 
+/// The project's name: `[project] name` (or poetry's `[tool.poetry] name`) of a
+/// `pyproject.toml`, `name` in the `[metadata]` section of a `setup.cfg`.
+pub(crate) fn project_name(file_name: &str, text: &str) -> Option<String> {
+    if file_name.ends_with(".cfg") {
+        let mut in_metadata = false;
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('[') {
+                in_metadata = line == "[metadata]";
+            } else if in_metadata
+                && let Some((key, value)) = line.split_once(['=', ':'])
+                && key.trim() == "name"
+            {
+                return Some(value.trim().to_owned());
+            }
+        }
+        return None;
+    }
+    let table = text.parse::<toml::Table>().ok()?;
+    let name = |t: Option<&toml::Value>| t?.get("name")?.as_str().map(str::to_owned);
+    name(table.get("project")).or_else(|| name(table.get("tool").and_then(|t| t.get("poetry"))))
+}
+
 /// The roots in a `pyproject.toml`; the parser's message when it is not TOML.
 fn pyproject_roots(text: &str, out: &mut Vec<String>) -> Option<String> {
     match text.parse::<toml::Table>() {
@@ -133,6 +155,29 @@ fn push_dir(out: &mut Vec<String>, dir: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_project_name_of_each_packaging_file() {
+        let name = |file: &str, text: &str| project_name(file, text);
+        assert_eq!(
+            name("pyproject.toml", "[project]\nname = \"httpx\"\n").as_deref(),
+            Some("httpx")
+        );
+        assert_eq!(
+            name("pyproject.toml", "[tool.poetry]\nname = \"app\"\n").as_deref(),
+            Some("app")
+        );
+        assert_eq!(
+            name(
+                "setup.cfg",
+                "[options]\nname = no\n[metadata]\nname = Flask\n"
+            )
+            .as_deref(),
+            Some("Flask")
+        );
+        assert_eq!(name("pyproject.toml", "[build-system]\n"), None);
+        assert_eq!(name("pyproject.toml", "not toml ["), None);
+    }
 
     fn roots(name: &str, text: &str) -> Vec<String> {
         let (roots, problem) = declared_roots(name, text);

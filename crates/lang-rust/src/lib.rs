@@ -67,6 +67,15 @@ impl Language for Rust {
         file_name == cargo::MANIFEST
     }
 
+    fn project_name(&self, file_name: &str, text: &str) -> Option<String> {
+        if file_name != cargo::MANIFEST {
+            return None;
+        }
+        let manifest: toml::Table = toml::from_str(text).ok()?;
+        let name = manifest.get("package")?.get("name")?.as_str()?;
+        Some(name.to_owned())
+    }
+
     fn extract(&self, _dialect: Dialect, text: &str) -> FileFacts {
         syntax::extract_file(text)
     }

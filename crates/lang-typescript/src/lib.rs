@@ -53,6 +53,14 @@ impl Language for TypeScript {
                 && name.ends_with(".json"))
     }
 
+    fn project_name(&self, file_name: &str, text: &str) -> Option<String> {
+        if file_name != "package.json" {
+            return None;
+        }
+        let manifest: serde_json::Value = serde_json::from_str(text).ok()?;
+        manifest.get("name")?.as_str().map(str::to_owned)
+    }
+
     fn extract(&self, dialect: Dialect, text: &str) -> FileFacts {
         syntax::extract(dialect == TYPESCRIPT, text)
     }

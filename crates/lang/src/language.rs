@@ -55,6 +55,14 @@ pub trait Language: Send + Sync + 'static {
         false
     }
 
+    /// The name a manifest of this language (a file [`Language::is_manifest`] accepts)
+    /// gives its project or package: `package.json`'s `name`, `go.mod`'s module path. What
+    /// a directory's outline says the directory is; `None` when the file names none or is
+    /// not this language's.
+    fn project_name(&self, _file_name: &str, _text: &str) -> Option<String> {
+        None
+    }
+
     // ---- facts ----
 
     /// The facts of one file of `dialect`. Never panics: text the grammar cannot parse
@@ -186,6 +194,9 @@ pub trait Language: Send + Sync + 'static {
     }
 }
 
+/// The longest project name [`Languages::project_name`] returns.
+pub const MAX_PROJECT_NAME_CHARS: usize = 100;
+
 /// The languages a pipeline reads, in registration order: a file belongs to the first
 /// whose [`Language::dialect`] accepts its name, and a [`LangId`] is a position here.
 #[derive(Clone, Copy)]
@@ -244,6 +255,17 @@ impl Languages {
             .enumerate()
             .find(|(_, l)| l.name() == name)
             .map(|(i, l)| (i as u8, *l))
+    }
+
+    /// The project name the first language reading `file_name` as its manifest finds in
+    /// `text` ([`Language::project_name`]).
+    pub fn project_name(&self, file_name: &str, text: &str) -> Option<String> {
+        self.iter()
+            .filter(|l| l.is_manifest(file_name))
+            .find_map(|l| l.project_name(file_name, text))
+            .map(|name| name.trim().to_owned())
+            // A name is a word or a path, never a paragraph: a longer one is not a name.
+            .filter(|name| !name.is_empty() && name.chars().count() <= MAX_PROJECT_NAME_CHARS)
     }
 
     /// Whether any language reads a file name as configuration.

@@ -415,3 +415,57 @@ fn a_line_found_two_ways_is_listed_once() {
     let unique: std::collections::BTreeSet<u32> = lines.iter().copied().collect();
     assert_eq!(unique.len(), lines.len(), "{r:?}");
 }
+
+/// A directory's outline says what its own manifests name it, one language's manifest
+/// each, and nothing for a manifest that names no project (a workspace-only
+/// `Cargo.toml`) or one in a subdirectory.
+#[test]
+fn an_outline_names_the_project_its_own_manifests_give() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "package.json",
+            "{\"name\": \"demo-app\", \"private\": true}",
+        ),
+        ("go.mod", "module example.com/demo\n\ngo 1.22\n"),
+        (
+            "pom.xml",
+            "<project><parent><artifactId>base</artifactId></parent><artifactId>demo-core</artifactId></project>",
+        ),
+        ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
+        ("src/app.ts", "export function start() {}\n"),
+        ("tools/pyproject.toml", "[project]\nname = \"demo-tools\"\n"),
+        ("tools/run.py", "def main():\n    pass\n"),
+    ];
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let index = common::open_uncached(dir.path());
+    let (db, ws) = (index.db(), index.workspace());
+    let root = outline::run(db, ws, &OutlineArgs::new("")).unwrap();
+    let named: Vec<(&str, &str)> = root
+        .projects
+        .iter()
+        .map(|p| (p.name.as_str(), p.manifest.as_str()))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("example.com/demo", "go.mod"),
+            ("demo-app", "package.json"),
+            ("demo-core", "pom.xml"),
+        ]
+    );
+    let text = root.render_tagged(&no_tag);
+    assert!(
+        text.contains(
+            "project: example.com/demo (go.mod), demo-app (package.json), demo-core (pom.xml)\n"
+        ),
+        "{text}"
+    );
+    let tools = outline::run(db, ws, &OutlineArgs::new("tools")).unwrap();
+    assert_eq!(tools.projects.len(), 1, "{tools:?}");
+    assert_eq!(tools.projects[0].name, "demo-tools");
+}

@@ -87,6 +87,18 @@ pub struct OutlineFile {
 /// ([`OutlineResult::other_here`]).
 pub const OWN_OTHER_NAMES: usize = 8;
 
+/// A project name a manifest gives ([`sightline_lang::Languages::project_name`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProjectName {
+    /// The name as the manifest writes it.
+    pub name: String,
+    /// The manifest's file name (`package.json`), in the outlined directory.
+    pub manifest: String,
+}
+
+/// Project names an outline prints at most.
+const MAX_PROJECT_NAMES: usize = 4;
+
 /// Result of [`run`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutlineResult {
@@ -105,6 +117,10 @@ pub struct OutlineResult {
     /// often what a change touches, and a count does not say which.
     #[serde(default)]
     pub other_here: Vec<String>,
+    /// What the directory's own manifests name it (`my-app` from `package.json`), with the
+    /// manifest's file name: an agent new to a repository learns what it is.
+    #[serde(default)]
+    pub projects: Vec<ProjectName>,
     /// A directory whose files' declarations do not fit in `max_entries`: its tree
     /// instead (`files` is then empty).
     #[serde(default)]
@@ -142,6 +158,7 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &OutlineArgs) -> Result<OutlineResu
             more_files: 0,
             other_files: 0,
             other_here: Vec::new(),
+            projects: Vec::new(),
             tree: None,
         });
     }
@@ -168,18 +185,33 @@ pub fn run(db: &dyn Db, ws: Workspace, args: &OutlineArgs) -> Result<OutlineResu
         more_files: 0,
         other_files: under.len() - sources.len(),
         other_here: Vec::new(),
+        projects: Vec::new(),
         tree: None,
     };
     let base = match path.is_empty() {
         true => String::new(),
         false => format!("{path}/"),
     };
-    let here: Vec<String> = under
+    let own_manifests: Vec<(&str, SourceFile)> = under
         .iter()
         .filter(|f| f.role(db) == FileRole::Manifest)
-        .filter_map(|f| f.path(db).strip_prefix(&base))
-        .filter(|name| !name.contains('/'))
-        .map(str::to_owned)
+        .filter_map(|&&f| Some((f.path(db).strip_prefix(&base)?, f)))
+        .filter(|(name, _)| !name.contains('/'))
+        .collect();
+    result.projects = own_manifests
+        .iter()
+        .filter_map(|&(manifest, f)| {
+            let name = db.languages().project_name(manifest, f.text(db))?;
+            Some(ProjectName {
+                name,
+                manifest: manifest.to_owned(),
+            })
+        })
+        .take(MAX_PROJECT_NAMES)
+        .collect();
+    let here: Vec<String> = own_manifests
+        .iter()
+        .map(|(name, _)| (*name).to_owned())
         .collect();
     if here.len() <= OWN_OTHER_NAMES {
         result.other_here = here;
@@ -333,6 +365,20 @@ impl OutlineResult {
                         listed + tree.files()
                     );
                 }
+            }
+            if !self.projects.is_empty() {
+                let named: Vec<String> = self
+                    .projects
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{} ({})",
+                            crate::escape::inline(&p.name),
+                            crate::escape::inline(&p.manifest)
+                        )
+                    })
+                    .collect();
+                let _ = writeln!(out, "project: {}", named.join(", "));
             }
         }
         for f in &self.files {
