@@ -816,3 +816,50 @@ fn files_only_lists_each_matching_file_once_with_its_count() {
         capped.render_text()
     );
 }
+
+/// A `path` listing several existing paths, as `rg PATTERN a b` takes them, searches those
+/// and says how it read them; a list with a missing part is still an error.
+#[test]
+fn a_path_listing_several_paths_searches_each() {
+    let (_dir, root) = repo();
+    let listed = search(
+        &root,
+        GrepArgs {
+            path: Some("src/app.ts  src/util.tsx".into()),
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(
+        located(&listed),
+        ["src/app.ts:2", "src/app.ts:3", "src/util.tsx:1"]
+    );
+    assert!(
+        listed.render_text().contains("note: `path` named 2 paths"),
+        "{}",
+        listed.render_text()
+    );
+    let with_dir = search(
+        &root,
+        GrepArgs {
+            path: Some("src README.md".into()),
+            secondary: true,
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(
+        located(&with_dir),
+        [
+            "README.md:1",
+            "src/app.ts:2",
+            "src/app.ts:3",
+            "src/util.tsx:1"
+        ]
+    );
+    for path in ["src/app.ts nothere.ts", "src/app.ts src/*.ts"] {
+        let args = GrepArgs {
+            path: Some(path.into()),
+            ..GrepArgs::new("foobar")
+        };
+        assert!(grep::run(&root, &args).is_err(), "{path}");
+    }
+}

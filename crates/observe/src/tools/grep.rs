@@ -386,18 +386,30 @@ struct Scope {
 
 impl Scope {
     fn collect(root: &RepoRoot, args: &GrepArgs) -> Result<Scope, ToolError> {
-        let start = root.resolve(args.path.as_deref().unwrap_or(""))?;
-        let glob = args
-            .glob
+        let path = args.path.as_deref().unwrap_or("");
+        let mut walked = GrepResult::default();
+        let (start, glob_text) = match root.resolve(path) {
+            Ok(start) => (start, args.glob.clone()),
+            Err(e) => match several_paths(root, path, args.glob.is_some()) {
+                Some(globs) => {
+                    walked.diagnostics.push(format!(
+                        "`path` named {} paths; searched them as the glob `{globs}`",
+                        globs.split(' ').count()
+                    ));
+                    (root.resolve("")?, Some(globs))
+                }
+                None => return Err(e.into()),
+            },
+        };
+        let glob = glob_text
             .as_deref()
             .map(|g| PathGlob::new(g, start.rel()))
             .transpose()?;
-        let mut walked = GrepResult::default();
         let (files, large, seen) = collect_files(root, start.abs(), glob.as_ref(), &mut walked);
         if files.is_empty() && large.is_empty() {
             walked.empty_scope = Some(EmptyScope {
                 path: start.to_string(),
-                glob: args.glob.clone(),
+                glob: glob_text,
                 files: seen,
                 depth: None,
             });
@@ -408,6 +420,36 @@ impl Scope {
             walked,
         })
     }
+}
+
+/// A `path` that names no file but is several existing files or directories separated by
+/// whitespace (`src/a.go lib/b.go`, as an agent lists them for `rg`), as the glob that
+/// selects them (a directory as everything below it); `None` when any part does not
+/// exist, holds glob syntax, or a `glob` was given too (the two would have to be merged).
+fn several_paths(root: &RepoRoot, path: &str, has_glob: bool) -> Option<String> {
+    let parts: Vec<&str> = path.split_whitespace().collect();
+    if has_glob || parts.len() < 2 {
+        return None;
+    }
+    let globs: Option<Vec<String>> = parts
+        .iter()
+        .map(|part| {
+            if part.contains(['*', '?', '[', ']', '{', '}', '!']) {
+                return None;
+            }
+            let resolved = root.resolve(part).ok()?;
+            let rel = resolved.rel().to_owned();
+            if rel.is_empty() {
+                // The root: everything, which no list of paths means.
+                return None;
+            }
+            match resolved.abs().is_dir() {
+                true => Some(format!("{}/", rel.trim_end_matches('/'))),
+                false => Some(rel),
+            }
+        })
+        .collect();
+    Some(globs?.join(" "))
 }
 
 /// [`run`] for the pattern read as `args` says, over `scope`'s files.
