@@ -495,3 +495,51 @@ fn deeply_nested_literals_and_functions_keep_qualified_names_linear_in_file_size
             <= sightline_lang::syntax::MAX_QUALIFIED_PREFIX + 1 + d.name.len()));
     }
 }
+
+/// A decorator is a use by the declaration it decorates, not by the one around it: a bare
+/// `@observable` above each of two fields is two uses, one by each field.
+#[test]
+fn decorators_are_usages_of_the_declaration_they_decorate() {
+    let src = "@Injectable()\nexport class Store {\n  @observable\n  a = 1;\n\n  @observable\n  b = 2;\n\n  @Input() c = observable;\n}\n\n@Injectable()\nclass Other {}\n";
+    let facts = ts(src);
+    let by = |name: &str| -> Vec<(u32, Option<String>)> {
+        facts
+            .usages
+            .iter()
+            .filter(|u| &*u.name == name)
+            .map(|u| {
+                let enclosing = u
+                    .enclosing
+                    .map(|e| facts.decls[e as usize].qualified.clone());
+                (u.line, enclosing)
+            })
+            .collect()
+    };
+    assert_eq!(
+        by("observable"),
+        [
+            (3, Some("Store.a".to_owned())),
+            (6, Some("Store.b".to_owned())),
+            (9, Some("Store.c".to_owned())),
+        ]
+    );
+    assert_eq!(by("Input"), [(9, Some("Store.c".to_owned()))]);
+    assert_eq!(
+        by("Injectable"),
+        [
+            (1, Some("Store".to_owned())),
+            (12, Some("Other".to_owned()))
+        ]
+    );
+    // Still one reference per name and enclosing declaration.
+    let mut keys: Vec<_> = facts
+        .usages
+        .iter()
+        .filter(|u| u.kind == UsageKind::Reference)
+        .map(|u| (u.name.clone(), u.enclosing))
+        .collect();
+    let all = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), all);
+}

@@ -9,7 +9,7 @@ use super::grammar::Kind;
 use super::walk::Extractor;
 use sightline_lang::syntax::text::compact;
 use sightline_lang::syntax::traverse::field_child;
-use sightline_lang::{Heritage, HeritageKind, UsageKind};
+use sightline_lang::{DeclIndex, Heritage, HeritageKind, UsageKind};
 
 use sightline_lang::syntax::RECEIVER_CHARS;
 
@@ -114,10 +114,44 @@ impl<'t> Extractor<'t> {
         }
         let name = self.text_of(node);
         let enclosing = self.enclosing();
-        if name.is_empty() || !self.refs.insert((name, enclosing.unwrap_or(u32::MAX))) {
+        // Inside a decorator the enclosing declaration is still the one around what it
+        // decorates: the reference is kept, and deduplicated once it belongs to that.
+        let kept =
+            self.decorator_depth > 0 || self.refs.insert((name, enclosing.unwrap_or(u32::MAX)));
+        if name.is_empty() || !kept {
             return;
         }
         self.push_usage(UsageKind::Reference, name, String::new(), node);
+    }
+
+    /// Decorators precede what they decorate (a class member's as its siblings) and are
+    /// walked while the declaration around it is still the enclosing one: each usage on a
+    /// declaration's decorator lines (from its first decorator up to its signature line)
+    /// is that declaration's, so `@observable` above each of three fields is three uses,
+    /// one by each, not one by the class. References are then deduplicated per name and
+    /// enclosing declaration, as the walk does elsewhere.
+    pub(super) fn attach_decorators(&mut self) {
+        if !self.saw_decorator {
+            return;
+        }
+        let decorated: Vec<(u32, u32, Option<DeclIndex>, DeclIndex)> = self
+            .facts
+            .decls
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.lines.start < d.signature_line)
+            .map(|(i, d)| (d.lines.start, d.signature_line, d.parent, i as DeclIndex))
+            .collect();
+        let mut seen: HashSet<(Box<str>, Option<DeclIndex>)> = HashSet::default();
+        self.facts.usages.retain_mut(|u| {
+            let decorated_here = decorated.iter().find(|&&(start, signature, parent, _)| {
+                parent == u.enclosing && (start..signature).contains(&u.line)
+            });
+            if let Some(&(.., declaration)) = decorated_here {
+                u.enclosing = Some(declaration);
+            }
+            u.kind != UsageKind::Reference || seen.insert((u.name.clone(), u.enclosing))
+        });
     }
 
     /// `a.b.c()` → name `c`, receiver `a.b`.

@@ -48,6 +48,13 @@ pub(super) struct Extractor<'t> {
     /// Names listed in local `export { … }` clauses or `export default name`, with whether
     /// the export is the default one; applied to top-level declarations after the walk.
     pub local_exports: HashMap<&'t str, bool>,
+    /// Decorators being walked: their references are each kept (not deduplicated per
+    /// enclosing declaration, which is still the one around what they decorate), and after
+    /// the walk they belong to the declaration they decorate
+    /// ([`Extractor::attach_decorators`]).
+    pub decorator_depth: u32,
+    /// Whether the file has a decorator at all (else there is nothing to attach).
+    pub saw_decorator: bool,
     check_errors: bool,
 }
 
@@ -84,9 +91,12 @@ impl<'t> Extractor<'t> {
             quals: Vec::new(),
             refs: RefSet::default(),
             local_exports: HashMap::new(),
+            decorator_depth: 0,
+            saw_decorator: false,
             check_errors: root.has_error(),
         };
         sightline_lang::syntax::traverse::traverse(root, &mut ex);
+        ex.attach_decorators();
         ex.apply_local_exports();
         ex.facts
     }
@@ -154,11 +164,18 @@ impl<'t> Extractor<'t> {
         if frame.quiet {
             self.quiet_depth += 1;
         }
+        if frame.kind == Kind::Decorator {
+            self.decorator_depth += 1;
+            self.saw_decorator = true;
+        }
         self.frames.push(frame);
     }
 
     fn leave(&mut self) {
         if let Some(frame) = self.frames.pop() {
+            if frame.kind == Kind::Decorator {
+                self.decorator_depth -= 1;
+            }
             if frame.pushed_decl {
                 self.decl_stack.pop();
             }
