@@ -335,14 +335,14 @@ mod tests {
     fn the_project_name_of_a_pom_and_a_settings_script() {
         let pom = "<project><parent><artifactId>p</artifactId></parent>\n<artifactId>core</artifactId></project>";
         assert_eq!(project_name("pom.xml", pom).as_deref(), Some("core"));
-        let kts = "// rootProject.name = \"old\"\nrootProject.name = \"mockito\"\ninclude(\"a\")\n";
+        let kts = "// rootProject.name = \"old\"\nrootProject.name = \"ledger\"\ninclude(\"a\")\n";
         assert_eq!(
             project_name("settings.gradle.kts", kts).as_deref(),
-            Some("mockito")
+            Some("ledger")
         );
         assert_eq!(
-            project_name("settings.gradle", "rootProject.name = 'jsoup'").as_deref(),
-            Some("jsoup")
+            project_name("settings.gradle", "rootProject.name = 'parser'").as_deref(),
+            Some("parser")
         );
         assert_eq!(project_name("build.gradle", "rootProject.name = 'x'"), None);
         assert_eq!(project_name("pom.xml", "<project"), None);

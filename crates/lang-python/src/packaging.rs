@@ -160,8 +160,8 @@ mod tests {
     fn the_project_name_of_each_packaging_file() {
         let name = |file: &str, text: &str| project_name(file, text);
         assert_eq!(
-            name("pyproject.toml", "[project]\nname = \"httpx\"\n").as_deref(),
-            Some("httpx")
+            name("pyproject.toml", "[project]\nname = \"netclient\"\n").as_deref(),
+            Some("netclient")
         );
         assert_eq!(
             name("pyproject.toml", "[tool.poetry]\nname = \"app\"\n").as_deref(),
@@ -170,10 +170,10 @@ mod tests {
         assert_eq!(
             name(
                 "setup.cfg",
-                "[options]\nname = no\n[metadata]\nname = Flask\n"
+                "[options]\nname = no\n[metadata]\nname = Webapp\n"
             )
             .as_deref(),
-            Some("Flask")
+            Some("Webapp")
         );
         assert_eq!(name("pyproject.toml", "[build-system]\n"), None);
         assert_eq!(name("pyproject.toml", "not toml ["), None);

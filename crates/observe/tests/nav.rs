@@ -398,18 +398,18 @@ fn a_line_found_two_ways_is_listed_once() {
     let src = dir.path().join("src");
     std::fs::create_dir_all(&src).unwrap();
     std::fs::write(
-        src.join("Gson.java"),
-        "package p;\n\npublic class Gson {\n  final Excluder excluder;\n\n  Gson(Excluder excluder) {\n    this.excluder = excluder;\n  }\n\n  public Excluder excluder() {\n    return excluder;\n  }\n}\n",
+        src.join("Mapper.java"),
+        "package p;\n\npublic class Mapper {\n  final Filter filter;\n\n  Mapper(Filter filter) {\n    this.filter = filter;\n  }\n\n  public Filter filter() {\n    return filter;\n  }\n}\n",
     )
     .unwrap();
     std::fs::write(
         src.join("Other.java"),
-        "package p;\n\nclass Other {\n  Excluder excluder;\n}\n",
+        "package p;\n\nclass Other {\n  Filter filter;\n}\n",
     )
     .unwrap();
     let index = common::open_uncached(dir.path());
     let (db, ws) = (index.db(), index.workspace());
-    let r = references::run(db, ws, &ReferencesArgs::new("Gson.excluder")).unwrap();
+    let r = references::run(db, ws, &ReferencesArgs::new("Mapper.filter")).unwrap();
     let lines: Vec<u32> = r.uses.iter().map(|u| u.line).collect();
     assert!(lines.contains(&7), "{r:?}");
     let unique: std::collections::BTreeSet<u32> = lines.iter().copied().collect();

@@ -127,7 +127,7 @@ pub fn rank_all(
 }
 
 /// The share of the words of a candidate's name (its first symbol's) that are query terms:
-/// 1 for `escape` on a query saying "escape", a third for `_EscapeSubMethod`. Candidates
+/// 1 for `save` on a query saying "save", a third for `_SaveSubHandler`. Candidates
 /// of one file share the file's search features, so their scores tie whenever their names
 /// match the same query words; the place whose name is what the query says is then the
 /// one cited, not the one that happened to be observed first.

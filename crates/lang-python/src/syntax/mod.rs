@@ -206,7 +206,7 @@ impl<'t> Extractor<'t> {
     }
 
     /// A decorated definition is declared on entering its decorators, which are uses by
-    /// it (`@setupmethod` above each of a class's methods is each method's use, not one
+    /// it (`@setup` above each of a class's methods is each method's use, not one
     /// use by the class), and its range starts at the first decorator.
     fn decorated(&mut self, frame: &mut Frame<'t>) {
         let node = frame.node;

@@ -51,7 +51,7 @@ pub struct GrepArgs {
     #[serde(default)]
     pub regex: bool,
     /// Match case exactly (`true`) or ignore it (`false`). Absent, case is ignored only
-    /// when the pattern has no capital letter (`rg --smart-case`): `BoundText` is a name as
+    /// when the pattern has no capital letter (`rg --smart-case`): `RecordStore` is a name as
     /// written, `timeout` a word in any spelling.
     #[serde(default)]
     pub case_sensitive: Option<bool>,
@@ -236,7 +236,7 @@ pub struct ReadAs {
     pub ignoring_case: bool,
     /// Read as its `|` alternatives, each a regex where it compiles and literal text where
     /// it does not: the pattern was an invalid regex and matched nothing literally either
-    /// (`debug?.(|\bdebug\(` is read as `debug\?\.\(|\bdebug\(`).
+    /// (`load?.(|\bload\(` is read as `load\?\.\(|\bload\(`).
     #[serde(default)]
     pub alternatives: bool,
 }

@@ -75,7 +75,7 @@ mod tests {
     #[test]
     fn a_member_read_is_a_dot_then_the_whole_name() {
         assert_eq!(
-            read_on_line("if self.is_terminal:", "is_terminal"),
+            read_on_line("if self.is_open:", "is_open"),
             Some((false, "self"))
         );
         assert_eq!(
@@ -90,7 +90,7 @@ mod tests {
         assert_eq!(read_on_line("f(a).width", "width"), Some((false, "")));
         assert_eq!(read_on_line("a.b.width", "width"), Some((false, "b")));
         // A longer name, a bare name, or the name as a receiver is not a read of it.
-        assert_eq!(read_on_line("self.is_terminal_x", "is_terminal"), None);
+        assert_eq!(read_on_line("self.is_open_x", "is_open"), None);
         assert_eq!(read_on_line("seen = 1", "seen"), None);
         assert_eq!(read_on_line("self.xseen", "seen"), None);
         assert_eq!(read_on_line("a.unseen; b.seen", "seen"), Some((false, "b")));

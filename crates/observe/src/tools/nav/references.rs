@@ -517,7 +517,7 @@ struct MemberReads<'a> {
     /// A method that is called: a read of it hands it on (`this.save` as a callback) only
     /// from its own object or type (`this`, `self`, the type's name); other objects'
     /// `.save` without a call were nearly always fields or keys named alike
-    /// (`state.durations.prepare`, `opts.limit`).
+    /// (`state.totals.count`, `opts.limit`).
     own_receivers_only: bool,
 }
 
