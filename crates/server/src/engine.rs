@@ -170,6 +170,11 @@ impl Engine {
         session: Option<&str>,
         call: ToolCall,
     ) -> Result<Reply<CallOut>, CallError> {
+        if let ToolCall::ReadFile(args) = &call
+            && let Some(reads) = self.several_reads(args)
+        {
+            return self.call_reads(session, reads?);
+        }
         // An ID means something only in the session that showed it: a call naming one
         // without a session continues the latest session, and its reply names it, rather
         // than starting one in which no ID was shown yet (agents that never pass `session`

@@ -189,7 +189,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Lines of a file, numbered.",
+        description = "Lines of a file, numbered, or of several in one call.",
         input_schema = schema::input::<ReadFileParams>("read_file"),
         title = "Read lines",
         annotations(read_only_hint = true, open_world_hint = false)

@@ -59,6 +59,7 @@ mod handler;
 mod output;
 mod params;
 mod prompt;
+mod read_list;
 mod refresher;
 mod sampling;
 mod schema;

@@ -171,7 +171,7 @@ impl ToolArgs for GrepParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(description = "")]
 pub struct ReadFileParams {
-    /// Repository-relative.
+    /// Repository-relative; several, each `file` or `file:12-40`, space-separated, are read in one call.
     pub path: String,
     /// Default 1.
     #[serde(default)]

@@ -568,3 +568,67 @@ fn explore_answers_on_a_python_project_with_existing_paths() {
         assert!(dir.path().join(path).is_file(), "{path}");
     }
 }
+
+fn read(path: &str) -> ToolCall {
+    ToolCall::ReadFile(params(json!({ "path": path })))
+}
+
+/// Several reads in one call (`a.ts:3-9 b.ts`, as a shell chains `sed -n`) show exactly
+/// what the same reads one at a time show in a fresh session, in the order asked, under
+/// one session line; a read that fails leaves its error in its place.
+#[test]
+fn several_reads_in_one_call_show_what_the_reads_one_by_one_show() {
+    let (_dir, mut engine) = engine();
+    let listed = "src/main.tsx:2-6 src/types.ts missing.ts src/main.tsx:4";
+    let joined = engine.call(None, read(listed)).unwrap();
+    let id = joined.structured.session.clone();
+
+    let mut one_by_one = String::new();
+    let mut session: Option<String> = None;
+    for entry in [
+        "src/main.tsx:2-6",
+        "src/types.ts",
+        "missing.ts",
+        "src/main.tsx:4",
+    ] {
+        let (path, range) = entry.split_once(':').unwrap_or((entry, ""));
+        let (start, end) = range.split_once('-').unwrap_or((range, ""));
+        let mut args = json!({ "path": path });
+        if !start.is_empty() {
+            args["start_line"] = json!(start.parse::<u32>().unwrap());
+        }
+        if !end.is_empty() {
+            args["end_line"] = json!(end.parse::<u32>().unwrap());
+        }
+        match engine.call(session.as_deref(), ToolCall::ReadFile(params(args))) {
+            Ok(reply) => {
+                let text = reply.text.split_once('\n').filter(|_| session.is_none());
+                one_by_one.push_str(text.map_or(&reply.text, |(_, rest)| rest));
+                session = Some(reply.structured.session);
+            }
+            Err(CallError::Tool(why)) => one_by_one.push_str(&format!("{why}\n")),
+            Err(other) => panic!("{other}"),
+        }
+    }
+    let body = joined
+        .text
+        .strip_prefix(&format!("session {id}\n"))
+        .unwrap_or_else(|| panic!("one session line first: {}", joined.text));
+    assert_eq!(body, one_by_one);
+    assert!(body.contains("error: path `missing.ts`"), "{body}");
+    assert_eq!(joined.structured.text, joined.text);
+}
+
+#[test]
+fn several_reads_that_all_fail_are_an_error_naming_each() {
+    let (_dir, mut engine) = engine();
+    let Err(CallError::Tool(why)) = engine.call(None, read("nope.ts other.ts:1-3")) else {
+        panic!("every read failed: the call is an error");
+    };
+    assert!(why.contains("nope.ts") && why.contains("other.ts"), "{why}");
+    assert_eq!(
+        engine.open_sessions(),
+        0,
+        "a failed first call leaves no session"
+    );
+}

@@ -14,6 +14,7 @@ pub mod list_files;
 pub mod nav;
 mod path_glob;
 pub mod read_file;
+pub mod read_list;
 pub(crate) mod walk;
 
 pub use error::ToolError;
