@@ -476,7 +476,7 @@ fn render_tree(out: &mut String, tree: &OutlineTree, dir: &str) {
         "." => String::new(),
         dir => format!("{dir}/"),
     };
-    own_files_line(out, "", tree.own_files, &tree.own_names);
+    own_files_line(out, "", tree.own_files, tree.own_secondary, &tree.own_names);
     // The path of the directory each depth is shown under.
     let mut under: Vec<&str> = vec![&base];
     for d in &tree.dirs {
@@ -497,23 +497,36 @@ fn render_tree(out: &mut String, tree: &OutlineTree, dir: &str) {
             if d.files == 1 { "" } else { "s" }
         );
         if d.opened {
-            own_files_line(out, &format!("{indent}  "), d.own_files, &d.own_names);
+            let indent = format!("{indent}  ");
+            own_files_line(out, &indent, d.own_files, d.own_secondary, &d.own_names);
             under.push(&d.path);
         }
     }
 }
 
-/// `files: a.ts, b.ts +3`, nothing when there are none.
-fn own_files_line(out: &mut String, indent: &str, count: usize, names: &[String]) {
+/// `files: a.ts, b.ts +3; 4 secondary` (primary files named, secondary ones counted),
+/// nothing when there are none.
+fn own_files_line(
+    out: &mut String,
+    indent: &str,
+    count: usize,
+    secondary: usize,
+    names: &[String],
+) {
     if count == 0 {
         return;
     }
     let names: Vec<String> = names.iter().map(|n| crate::escape::inline(n)).collect();
-    let more = match count.saturating_sub(names.len()) {
-        0 => String::new(),
-        n => format!(" +{n}"),
-    };
-    let _ = writeln!(out, "{indent}files: {}{more}", names.join(", "));
+    let mut shown = names.join(", ");
+    let unnamed = count.saturating_sub(secondary + names.len());
+    if unnamed > 0 {
+        let _ = write!(shown, " +{unnamed}");
+    }
+    if secondary > 0 {
+        let sep = if shown.is_empty() { "" } else { "; " };
+        let _ = write!(shown, "{sep}{secondary} secondary");
+    }
+    let _ = writeln!(out, "{indent}files: {shown}");
 }
 
 /// One file of a directory outline, its path relative to the directory's.

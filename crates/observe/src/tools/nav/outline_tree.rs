@@ -32,9 +32,11 @@ pub struct OutlineDir {
     pub opened: bool,
     /// When opened: how many source files are directly in it.
     pub own_files: usize,
-    /// When opened: the first [`NAMES_PER_LINE`] names of its own files, primary ones
-    /// first.
+    /// When opened: the first [`NAMES_PER_LINE`] names of its own primary files.
     pub own_names: Vec<String>,
+    /// When opened: how many of its own files are secondary (counted, not named).
+    #[serde(default)]
+    pub own_secondary: usize,
 }
 
 /// A directory tree to show: the outlined directory's own files, then its directories.
@@ -42,9 +44,14 @@ pub struct OutlineDir {
 pub struct OutlineTree {
     /// How many source files are directly in the outlined directory.
     pub own_files: usize,
-    /// The first [`OWN_NAMES`] names of them, primary ones (not tests, examples,
-    /// generated or vendored) first: the names cut are the ones an agent least needs.
+    /// The first [`OWN_NAMES`] names of its primary files (not tests, examples,
+    /// generated or vendored); secondary ones are counted, not named: the header already
+    /// says what secondary means, and a root of Go tests beside their sources would
+    /// otherwise spend a line on `x_test.go` names an agent rarely wants.
     pub own_names: Vec<String>,
+    /// How many of its own files are secondary.
+    #[serde(default)]
+    pub own_secondary: usize,
     /// Its directories, depth first.
     pub dirs: Vec<OutlineDir>,
 }
@@ -130,7 +137,8 @@ pub(crate) fn tree(files: &[(&str, bool)], base: &str, max_lines: usize) -> Outl
     }
     let mut out = OutlineTree {
         own_files: root.own.len(),
-        own_names: primary_first(&root.own, OWN_NAMES),
+        own_names: primary_names(&root.own, OWN_NAMES),
+        own_secondary: secondary_count(&root.own),
         dirs: Vec::new(),
     };
     walk(&nodes, &open, &children(base), 0, &mut out.dirs, &children);
@@ -157,9 +165,10 @@ fn walk(
             opened,
             own_files: if opened { n.own.len() } else { 0 },
             own_names: match opened {
-                true => primary_first(&n.own, NAMES_PER_LINE),
+                true => primary_names(&n.own, NAMES_PER_LINE),
                 false => Vec::new(),
             },
+            own_secondary: if opened { secondary_count(&n.own) } else { 0 },
         });
         if opened {
             walk(nodes, open, &children(d), depth + 1, out, children);
@@ -194,16 +203,18 @@ fn nodes(files: &[(&str, bool)], base: &str) -> BTreeMap<String, Node> {
     nodes
 }
 
-/// The first `max` of `own`'s names, primary files before secondary ones, each group in
-/// the order given.
-fn primary_first(own: &[(String, bool)], max: usize) -> Vec<String> {
-    let primary = own.iter().filter(|(_, s)| !s);
-    let secondary = own.iter().filter(|(_, s)| *s);
-    primary
-        .chain(secondary)
+/// The first `max` names of `own`'s primary files, in the order given.
+fn primary_names(own: &[(String, bool)], max: usize) -> Vec<String> {
+    own.iter()
+        .filter(|(_, secondary)| !secondary)
         .take(max)
         .map(|(n, _)| n.clone())
         .collect()
+}
+
+/// How many of `own` are secondary.
+fn secondary_count(own: &[(String, bool)]) -> usize {
+    own.iter().filter(|(_, secondary)| *secondary).count()
 }
 
 /// `dir`, or the deepest directory reached from it through directories whose only content
@@ -279,19 +290,18 @@ mod tests {
     }
 
     #[test]
-    fn own_files_list_primary_names_before_secondary_ones() {
+    fn own_files_name_primary_files_and_count_secondary_ones() {
         let files = [
             ("a.test.ts", true),
             ("b.ts", false),
             ("c.spec.ts", true),
             ("d.ts", false),
         ];
+        let t = tree(&files, "", 4);
+        assert_eq!(t.own_names, ["b.ts", "d.ts"]);
+        assert_eq!((t.own_files, t.own_secondary), (4, 2));
         assert_eq!(
-            tree(&files, "", 4).own_names,
-            ["b.ts", "d.ts", "a.test.ts", "c.spec.ts"]
-        );
-        assert_eq!(
-            primary_first(&[("x".into(), true), ("y".into(), false)], 1),
+            primary_names(&[("x".into(), true), ("y".into(), false)], 1),
             ["y"],
             "a cut keeps the primary name"
         );
