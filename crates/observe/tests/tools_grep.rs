@@ -863,3 +863,31 @@ fn a_path_listing_several_paths_searches_each() {
         assert!(grep::run(&root, &args).is_err(), "{path}");
     }
 }
+
+/// A pattern no line holds but some searched paths do (an agent grepping for a file's
+/// name) says which paths, so the reply is never an empty shrug; a pattern that matches a
+/// line lists no paths, nor does one that matches neither.
+#[test]
+fn a_pattern_found_only_in_paths_names_those_paths() {
+    let (_dir, root) = repo();
+    let by_name = search(&root, GrepArgs::new("src/ut"));
+    assert!(by_name.matches.is_empty());
+    assert_eq!(by_name.path_matches, ["src/util.tsx"]);
+    assert_eq!(
+        by_name.render_text(),
+        "no matches in any line; in 1 path: src/util.tsx\n"
+    );
+    let in_a_line = search(&root, GrepArgs::new("util"));
+    assert!(!in_a_line.matches.is_empty());
+    assert!(in_a_line.path_matches.is_empty(), "a line matched");
+    let none = search(&root, GrepArgs::new("nowhere at all"));
+    assert_eq!((none.path_matches_total, none.render_text().as_str()), (0, "no matches\n"));
+    let scoped = search(
+        &root,
+        GrepArgs {
+            path: Some("src".into()),
+            ..GrepArgs::new("README")
+        },
+    );
+    assert!(scoped.path_matches.is_empty(), "only the searched files' paths");
+}

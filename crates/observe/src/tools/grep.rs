@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use grep_matcher::Matcher as _;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 use serde::{Deserialize, Serialize};
@@ -210,7 +211,18 @@ pub struct GrepResult {
     /// `path` and `glob` selected no file at all: no line was looked at.
     #[serde(default)]
     pub empty_scope: Option<EmptyScope>,
+    /// No line matched in any reading: the searched files whose path the pattern (as
+    /// sent) matches, at most [`PATH_MATCHES_SHOWN`], in path order. An agent grepping
+    /// for a file's name (`locales/es`) is told where it is, not "no matches".
+    #[serde(default)]
+    pub path_matches: Vec<String>,
+    /// Every searched file whose path matches, listed or not.
+    #[serde(default)]
+    pub path_matches_total: usize,
 }
+
+/// Most paths [`GrepResult::path_matches`] lists.
+pub const PATH_MATCHES_SHOWN: usize = 5;
 
 /// A file with matches and how many of its lines match.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
@@ -285,7 +297,27 @@ impl GrepResult {
                 Some(scope) => {
                     let _ = writeln!(out, "{}", scope.describe());
                 }
-                None => out.push_str("no matches\n"),
+                None => {
+                    out.push_str("no matches");
+                    if !self.path_matches.is_empty() {
+                        let more = self.path_matches_total - self.path_matches.len();
+                        let _ = write!(
+                            out,
+                            " in any line; in {} path{}: {}",
+                            self.path_matches_total,
+                            if self.path_matches_total == 1 {
+                                ""
+                            } else {
+                                "s"
+                            },
+                            self.path_matches.join(", ")
+                        );
+                        if more > 0 {
+                            let _ = write!(out, " +{more}");
+                        }
+                    }
+                    out.push('\n');
+                }
             }
         }
         if self.truncated && !self.file_counts.is_empty() {
@@ -373,7 +405,21 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
             return Ok(result);
         }
     }
-    first
+    let mut result = first?;
+    let matcher = build_matcher(args)?;
+    let matching = scope
+        .files
+        .iter()
+        .chain(&scope.large)
+        .map(|(rel, _, _)| rel)
+        .filter(|rel| matcher.is_match(rel.as_bytes()).unwrap_or(false));
+    for rel in matching {
+        result.path_matches_total += 1;
+        if result.path_matches.len() < PATH_MATCHES_SHOWN {
+            result.path_matches.push(rel.clone());
+        }
+    }
+    Ok(result)
 }
 
 /// The files a search looks at, walked once for either reading of the pattern, and what
