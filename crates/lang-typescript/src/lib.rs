@@ -88,10 +88,13 @@ impl Language for TypeScript {
         Some(syntax::DEFAULT_NAME)
     }
 
-    /// The `_test.ts` suffix some TypeScript test runners use (the `.test.`/`.spec.`
-    /// infixes hold across ecosystems and are applied to every file).
+    /// A stem ending in `_test` or `-test` (`url_test.ts`, `combine-urls-test.tsx`), the
+    /// suffixes some JavaScript and TypeScript test runners use beside the `.test.` and
+    /// `.spec.` infixes, which hold across ecosystems and are applied to every file.
     fn is_test_file(&self, path: &str) -> bool {
-        path.to_ascii_lowercase().ends_with("_test.ts")
+        let file = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+        let stem = file.split('.').next().unwrap_or(&file);
+        stem.len() > "_test".len() && (stem.ends_with("_test") || stem.ends_with("-test"))
     }
 
     /// Type declaration files (`.d.ts`, `.d.mts`, `.d.cts`).
@@ -125,8 +128,23 @@ mod tests {
 
     #[test]
     fn test_and_declaration_files() {
-        assert!(TypeScript.is_test_file("src/a_test.ts"));
-        assert!(!TypeScript.is_test_file("src/latest.ts"));
+        for test in [
+            "src/a_test.ts",
+            "lib/combine-urls-test.ts",
+            "app/Form_Test.tsx",
+            "b-test.mjs",
+        ] {
+            assert!(TypeScript.is_test_file(test), "{test}");
+        }
+        for source in [
+            "src/latest.ts",
+            "src/test.ts",
+            "src/-test.ts",
+            "src/attest.js",
+            "src/test-utils.ts",
+        ] {
+            assert!(!TypeScript.is_test_file(source), "{source}");
+        }
         assert!(TypeScript.is_declaration_only("types/index.d.ts"));
         assert!(!TypeScript.is_declaration_only("types/index.ts"));
     }
