@@ -49,6 +49,28 @@ fn an_unknown_name_answers_the_nearest_names() {
     );
 }
 
+/// `Owner.member` where the owner exists but has no such member: the owner's members that
+/// share a word with the guess are among the nearest names (an agent guessed a method of a
+/// type it knows), after any name elsewhere that is nearer (a typo of a real name).
+#[test]
+fn an_unknown_member_of_a_known_type_answers_its_nearest_members() {
+    let index = common::fixture_index();
+    let (db, ws) = (index.db(), index.workspace());
+    let guess = definition::run(db, ws, &DefinitionArgs::new("RecordStore.postRecords")).unwrap();
+    assert!(guess.hits.is_empty());
+    let near: Vec<(&str, &str)> = guess
+        .nearest
+        .iter()
+        .map(|n| (n.name.as_str(), n.path.as_str()))
+        .collect();
+    assert_eq!(near[0], ("postRecord", "src/api/client.ts"), "a typo first");
+    assert!(
+        near.contains(&("records", "src/state/recordStore.ts")),
+        "{near:?}"
+    );
+    insta::assert_snapshot!("definition_nearest_member", guess.render_tagged(&no_tag));
+}
+
 #[test]
 fn callers_are_resolved_uses_with_their_enclosing_declaration() {
     let index = common::fixture_index();

@@ -881,7 +881,10 @@ fn a_pattern_found_only_in_paths_names_those_paths() {
     assert!(!in_a_line.matches.is_empty());
     assert!(in_a_line.path_matches.is_empty(), "a line matched");
     let none = search(&root, GrepArgs::new("nowhere at all"));
-    assert_eq!((none.path_matches_total, none.render_text().as_str()), (0, "no matches\n"));
+    assert_eq!(
+        (none.path_matches_total, none.render_text().as_str()),
+        (0, "no matches\n")
+    );
     let scoped = search(
         &root,
         GrepArgs {
@@ -889,5 +892,8 @@ fn a_pattern_found_only_in_paths_names_those_paths() {
             ..GrepArgs::new("README")
         },
     );
-    assert!(scoped.path_matches.is_empty(), "only the searched files' paths");
+    assert!(
+        scoped.path_matches.is_empty(),
+        "only the searched files' paths"
+    );
 }

@@ -198,17 +198,39 @@ pub fn find(
         );
     }
     sort(db.languages(), &mut decls);
-    let nearest = if decls.is_empty() {
-        nearest::nearest(
-            db,
-            ws,
-            graph,
-            last,
-            scope.as_deref(),
-            nearest::NEAREST_NAMES,
-        )
-    } else {
-        Vec::new()
+    // `Owner.member` where the owner exists and the member does not: an agent guessed a
+    // method of a type it knows, and the type's own members are a next step beside the
+    // repository's nearest names.
+    let nearest = match (decls.is_empty(), wanted.len()) {
+        (false, _) => Vec::new(),
+        (true, n) => {
+            let members = match n {
+                2.. => {
+                    let owner = &wanted[..n - 1];
+                    let owners = matching(
+                        db,
+                        ws,
+                        graph,
+                        owner,
+                        owner[owner.len() - 1],
+                        scope.as_deref(),
+                        None,
+                        false,
+                    );
+                    nearest::nearest_members(&owners, last, nearest::NEAREST_NAMES)
+                }
+                _ => Vec::new(),
+            };
+            let elsewhere = nearest::scored_nearest(
+                db,
+                ws,
+                graph,
+                last,
+                scope.as_deref(),
+                nearest::NEAREST_NAMES,
+            );
+            nearest::merge(members, elsewhere, nearest::NEAREST_NAMES)
+        }
     };
     Ok(Found { decls, nearest })
 }

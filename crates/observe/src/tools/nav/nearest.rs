@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{DeclAt, in_scope};
 use crate::db::{Db, Workspace};
 use crate::graph::Graph;
-use crate::terms::split_identifier;
+use crate::terms::{split_identifier, term_words};
 
 /// How many names a miss suggests.
 pub const NEAREST_NAMES: usize = 5;
@@ -86,6 +86,21 @@ pub fn nearest(
     scope: Option<&str>,
     limit: usize,
 ) -> Vec<NearName> {
+    scored_nearest(db, ws, graph, wanted, scope, limit)
+        .into_iter()
+        .map(|(_, n)| n)
+        .collect()
+}
+
+/// [`nearest`] with each name's distance (lower is nearer).
+pub(crate) fn scored_nearest(
+    db: &dyn Db,
+    ws: Workspace,
+    graph: &Graph,
+    wanted: &str,
+    scope: Option<&str>,
+    limit: usize,
+) -> Vec<(u32, NearName)> {
     let wanted_words = split_identifier(wanted);
     let mut scored: Vec<(u32, usize, &str, &[crate::graph::NodeId])> = graph
         .names
@@ -98,20 +113,110 @@ pub fn nearest(
     scored.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
     scored
         .into_iter()
-        .filter_map(|(_, _, name, nodes)| {
+        .filter_map(|(d, _, name, nodes)| {
             let first = nodes
                 .iter()
                 .filter_map(|n| DeclAt::at(db, ws, n.file, n.decl_index()?))
                 .find(|d| scope.is_none_or(|s| in_scope(&d.path, s)))?;
-            Some(NearName {
-                name: name.to_owned(),
-                definitions: nodes.len(),
-                line: first.declaration().signature_line,
-                path: first.path,
-            })
+            Some((
+                d,
+                NearName {
+                    name: name.to_owned(),
+                    definitions: nodes.len(),
+                    line: first.declaration().signature_line,
+                    path: first.path,
+                },
+            ))
         })
         .take(limit)
         .collect()
+}
+
+/// `members` and `elsewhere` (each with its distance) merged nearest first, a member
+/// before a name elsewhere at the same distance, each name once, at most `limit`.
+pub(crate) fn merge(
+    members: Vec<(u32, NearName)>,
+    elsewhere: Vec<(u32, NearName)>,
+    limit: usize,
+) -> Vec<NearName> {
+    let mut all: Vec<(u32, bool, NearName)> = members
+        .into_iter()
+        .map(|(d, n)| (d, false, n))
+        .chain(elsewhere.into_iter().map(|(d, n)| (d, true, n)))
+        .collect();
+    // Stable: each list keeps its own order among equals.
+    all.sort_by_key(|(d, other, _)| (*d, *other));
+    let mut out: Vec<NearName> = Vec::new();
+    for (_, _, n) in all {
+        if out.len() < limit && !out.iter().any(|o| o.name == n.name) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Up to `limit` members of `owners` (declarations nested in one, or attached to its name,
+/// in its file) nearest to `wanted`: by [`distance`] first, then any that share a word with
+/// it after stemming (`addProtocols` for `testValidProtocol`), fewer unshared words first.
+/// Empty when no owner has such a member.
+pub(crate) fn nearest_members(
+    owners: &[DeclAt],
+    wanted: &str,
+    limit: usize,
+) -> Vec<(u32, NearName)> {
+    let wanted_words = split_identifier(wanted);
+    let wanted_terms = term_words(wanted);
+    let mut scored: Vec<(u32, NearName)> = Vec::new();
+    for owner in owners {
+        let decls = &owner.index.facts.decls;
+        let own = owner.declaration();
+        let belongs = |d: &sightline_lang::Declaration| {
+            let attached = |d: &sightline_lang::Declaration| {
+                d.attached_to.as_deref() == Some(own.name.as_str())
+            };
+            let mut at = d;
+            // A member, a member of an `impl` block attached to the owner, or a method
+            // attached to it by its receiver; a few levels deep at most.
+            for _ in 0..4 {
+                if attached(at) {
+                    return true;
+                }
+                match at.parent {
+                    Some(p) if p == owner.decl => return true,
+                    Some(p) => match decls.get(p as usize) {
+                        Some(up) => at = up,
+                        None => return false,
+                    },
+                    None => return false,
+                }
+            }
+            false
+        };
+        for d in decls.iter().filter(|d| belongs(d)) {
+            let score = distance(&d.name, wanted, &wanted_words).or_else(|| {
+                let terms = term_words(&d.name);
+                let shared = terms.iter().filter(|t| wanted_terms.contains(t)).count();
+                let union = terms.len() + wanted_terms.len() - shared;
+                (shared > 0).then(|| 30 + (10 * (union - shared) / union.max(1)) as u32)
+            });
+            if let Some(score) = score
+                && !scored.iter().any(|(_, n)| n.name == d.name)
+            {
+                scored.push((
+                    score,
+                    NearName {
+                        name: d.name.clone(),
+                        definitions: 1,
+                        path: owner.path.clone(),
+                        line: d.signature_line,
+                    },
+                ));
+            }
+        }
+    }
+    scored.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.line.cmp(&b.1.line)));
+    scored.truncate(limit);
+    scored
 }
 
 /// `nearest: saveDraft (src/a.ts:12), restore (src/b.ts:4, +2 more)`.
