@@ -88,7 +88,7 @@ impl Language for TypeScript {
         Some(syntax::DEFAULT_NAME)
     }
 
-    /// A stem ending in `_test` or `-test` (`url_test.ts`, `combine-urls-test.tsx`), the
+    /// A stem ending in `_test` or `-test` (`parse_test.ts`, `parse-args-test.tsx`), the
     /// suffixes some JavaScript and TypeScript test runners use beside the `.test.` and
     /// `.spec.` infixes, which hold across ecosystems and are applied to every file.
     fn is_test_file(&self, path: &str) -> bool {
@@ -130,7 +130,7 @@ mod tests {
     fn test_and_declaration_files() {
         for test in [
             "src/a_test.ts",
-            "lib/combine-urls-test.ts",
+            "lib/parse-args-test.ts",
             "app/Form_Test.tsx",
             "b-test.mjs",
         ] {

@@ -213,7 +213,7 @@ pub struct GrepResult {
     pub empty_scope: Option<EmptyScope>,
     /// No line matched in any reading: the searched files whose path the pattern (as
     /// sent) matches, at most [`PATH_MATCHES_SHOWN`], in path order. An agent grepping
-    /// for a file's name (`locales/es`) is told where it is, not "no matches".
+    /// for a file's name (`config/loader`) is told where it is, not "no matches".
     #[serde(default)]
     pub path_matches: Vec<String>,
     /// Every searched file whose path matches, listed or not.

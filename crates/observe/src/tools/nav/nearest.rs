@@ -157,7 +157,7 @@ pub(crate) fn merge(
 
 /// Up to `limit` members of `owners` (declarations nested in one, or attached to its name,
 /// in its file) nearest to `wanted`: by [`distance`] first, then any that share a word with
-/// it after stemming (`addProtocols` for `testValidProtocol`), fewer unshared words first.
+/// it after stemming (`removeListener` for `dropListeners`), fewer unshared words first.
 /// Empty when no owner has such a member.
 pub(crate) fn nearest_members(
     owners: &[DeclAt],
