@@ -15,8 +15,8 @@ pub const MAX_READS: usize = 8;
 /// is a repository-relative path, `path:START-END` or `path:START` (from `START` on,
 /// as `start_line`); `args`'s own window applies to entries without a range, and its
 /// `max_lines` to all. `None` when `args.path` is an existing path (a single read, even
-/// if it holds a space or a colon) or a single entry without a range (whose read reports
-/// the path's own error). An entry naming no existing path is kept as given: its read
+/// if it holds a space or a colon) or a single entry exactly as given, without a range
+/// (whose read reports the path's own error). An entry naming no existing path is kept as given: its read
 /// fails with the path's error, and the others are still read.
 pub fn several_reads(
     root: &RepoRoot,
@@ -27,8 +27,10 @@ pub fn several_reads(
     }
     let entries: Vec<&str> = args.path.split_whitespace().collect();
     let reads: Vec<ReadFileArgs> = entries.iter().map(|e| entry(root, e, args)).collect();
-    let ranged = reads.iter().any(|r| r.path != args.path.trim());
-    if reads.len() < 2 && !ranged {
+    // One entry is worth splitting out only when it differs from the path as given: a
+    // range, or whitespace around an existing path (` src/a.ts`).
+    let changed = reads.iter().any(|r| r.path != args.path);
+    if reads.len() < 2 && !changed {
         return None;
     }
     if reads.len() > MAX_READS {
@@ -123,6 +125,15 @@ mod tests {
                 ("src/b.ts", Some(7), None)
             ]
         );
+    }
+
+    #[test]
+    fn whitespace_around_one_path_is_not_part_of_it() {
+        let (_dir, root) = root();
+        let reads = several_reads(&root, &ReadFileArgs::new(" src/a.ts \n"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(windows(&reads), [("src/a.ts", None, None)]);
     }
 
     #[test]
