@@ -47,7 +47,10 @@ fn distance(name: &str, wanted: &str, wanted_words: &[String]) -> Option<u32> {
     }
     let words = split_identifier(name);
     let shared = wanted_words.iter().filter(|w| words.contains(w)).count();
-    let union = wanted_words.len() + words.len() - shared;
+    // A repeated word (`saveSave`) can be shared more often than the other name has words.
+    let union = (wanted_words.len() + words.len())
+        .saturating_sub(shared)
+        .max(shared);
     // At least half the words of both together, and at least one long one.
     (shared > 0 && 2 * shared >= union).then(|| 10 + (10 * (union - shared) / union) as u32)
 }
@@ -165,7 +168,9 @@ pub(crate) fn nearest_members(
     limit: usize,
 ) -> Vec<(u32, NearName)> {
     let wanted_words = split_identifier(wanted);
-    let wanted_terms = term_words(wanted);
+    let mut wanted_terms = term_words(wanted);
+    wanted_terms.sort_unstable();
+    wanted_terms.dedup();
     let mut scored: Vec<(u32, NearName)> = Vec::new();
     for owner in owners {
         let decls = &owner.index.facts.decls;
@@ -194,8 +199,11 @@ pub(crate) fn nearest_members(
         };
         for d in decls.iter().filter(|d| belongs(d)) {
             let score = distance(&d.name, wanted, &wanted_words).or_else(|| {
-                let terms = term_words(&d.name);
+                let mut terms = term_words(&d.name);
+                terms.sort_unstable();
+                terms.dedup();
                 let shared = terms.iter().filter(|t| wanted_terms.contains(t)).count();
+                // Both sides deduplicated, so `shared` is at most either's length.
                 let union = terms.len() + wanted_terms.len() - shared;
                 (shared > 0).then(|| 30 + (10 * (union - shared) / union.max(1)) as u32)
             });
@@ -262,6 +270,8 @@ mod tests {
             Some(true)
         );
         assert_eq!(d("render", "save"), None);
+        // A repeated word is no arithmetic hazard.
+        assert!(d("save", "saveSaveSave").is_some());
         assert_eq!(d("ab", "xy"), None);
     }
 
