@@ -1,0 +1,56 @@
+//! The navigation tools answer any name a model may send, words repeated, case mixed,
+//! qualified or not, punctuation and all: a hit, nearest names or an error, never a panic
+//! (debug builds check every subtraction, so a count that can underflow fails here).
+
+mod common;
+
+use proptest::prelude::*;
+use sightline_observe::tools::nav::Spot;
+use sightline_observe::tools::nav::definition::{self, DefinitionArgs};
+use sightline_observe::tools::nav::outline::{self, OutlineArgs};
+use sightline_observe::tools::nav::references::{self, ReferencesArgs};
+
+fn no_tag(_: &str, _: Spot) -> Option<String> {
+    None
+}
+
+/// Names built from the fixture's own words, so near and partial matches are exercised
+/// and not only misses.
+fn name() -> impl Strategy<Value = String> {
+    let word = prop::sample::select(vec![
+        "record", "Record", "save", "Save", "store", "Store", "post", "load", "all", "x", "",
+    ]);
+    let sep = prop::sample::select(vec!["", "", ".", "_", "::", " ", "-", "/"]);
+    prop::collection::vec((word, sep), 1..6).prop_map(|parts| {
+        parts
+            .into_iter()
+            .map(|(w, s)| format!("{w}{s}"))
+            .collect::<String>()
+    })
+}
+
+/// One index for every case: building it is most of a case's time.
+#[test]
+fn any_name_gets_an_answer_without_a_panic() {
+    let index = common::fixture_index();
+    let (db, ws) = (index.db(), index.workspace());
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(300));
+    runner
+        .run(&(name(), any::<bool>()), |(name, body)| {
+            let mut def = DefinitionArgs::new(name.clone());
+            def.body = body;
+            if let Ok(found) = definition::run(db, ws, &def) {
+                let _ = found.render_tagged(&no_tag);
+            }
+            let mut uses = ReferencesArgs::new(name.clone());
+            uses.callees = body;
+            if let Ok(found) = references::run(db, ws, &uses) {
+                let _ = found.render_tagged(&no_tag);
+            }
+            if let Ok(found) = outline::run(db, ws, &OutlineArgs::new(name)) {
+                let _ = found.render_tagged(&no_tag);
+            }
+            Ok(())
+        })
+        .unwrap();
+}
