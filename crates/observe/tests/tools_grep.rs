@@ -897,3 +897,43 @@ fn a_pattern_found_only_in_paths_names_those_paths() {
         "only the searched files' paths"
     );
 }
+
+/// Any pattern a model writes, regex or not, valid or not, with any case setting and
+/// context, gets matches, a mended reading, `no matches` or an error: never a panic, and
+/// a mended or case-folded reading always says so on its first line.
+#[test]
+fn any_pattern_gets_an_answer_without_a_panic() {
+    use proptest::prelude::*;
+    let (_dir, root) = repo();
+    let piece = prop::sample::select(vec![
+        "foo", "Bar", "FOOBAR", "|", "||", "(", ")", "[", "]", "\\", "\\(", "?", "*", "+", ".",
+        "^", "$", "{", "}", "{2}", "a.b", "x", " ", "-", "/", "é", "", "\\b", "(?i)", "[A-Z]",
+    ]);
+    let pattern = prop::collection::vec(piece, 1..6).prop_map(|p| p.concat());
+    let case = prop::sample::select(vec![None, Some(true), Some(false)]);
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(400));
+    runner
+        .run(
+            &(pattern, any::<bool>(), case, 0u32..3, any::<bool>()),
+            |(pattern, regex, case_sensitive, context, files_only)| {
+                let args = GrepArgs {
+                    regex,
+                    case_sensitive,
+                    context,
+                    files_only,
+                    ..GrepArgs::new(pattern.clone())
+                };
+                if let Ok(result) = grep::run(&root, &args) {
+                    let text = result.render_text();
+                    if result.read_as.is_some() {
+                        prop_assert!(
+                            text.lines().next().is_some_and(|l| l.ends_with(':')),
+                            "{pattern:?}: {text}"
+                        );
+                    }
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+}
