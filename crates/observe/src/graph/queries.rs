@@ -92,7 +92,10 @@ pub(crate) fn package_of(db: &dyn Db, ws: Workspace, file: SourceFile) -> Arc<[S
 }
 
 /// The registered language of a source file; `None` for a manifest.
-fn language_of(db: &dyn Db, file: SourceFile) -> Option<&'static dyn sightline_lang::Language> {
+pub(crate) fn language_of(
+    db: &dyn Db,
+    file: SourceFile,
+) -> Option<&'static dyn sightline_lang::Language> {
     match file.role(db) {
         FileRole::Source(id) => db.languages().of(id),
         FileRole::Manifest => None,

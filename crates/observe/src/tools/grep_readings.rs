@@ -99,28 +99,16 @@ fn mend_alternatives(pattern: &str) -> Option<String> {
             true => format!("(?:{piece})"),
             false => {
                 mended_any = true;
-                escape_literal(piece)
+                regex_syntax::escape(piece)
             }
         })
         .collect();
     mended_any.then(|| mended.join("|"))
 }
 
-/// `text` as a regex matching it literally: every regex metacharacter escaped.
-fn escape_literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if "\\.+*?()|[]{}^$#&-~".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{RegexMatcherBuilder, escape_literal, mend_alternatives};
+    use super::{RegexMatcherBuilder, mend_alternatives};
     use proptest::prelude::*;
 
     proptest! {
@@ -130,7 +118,7 @@ mod tests {
             if let Some(mended) = mend_alternatives(&pattern) {
                 prop_assert!(RegexMatcherBuilder::new().build(&mended).is_ok(), "{mended}");
             }
-            let literal = escape_literal(&pattern);
+            let literal = regex_syntax::escape(&pattern);
             let matcher = RegexMatcherBuilder::new().build(&literal);
             prop_assert!(matcher.is_ok(), "{literal}");
             let found = grep_matcher::Matcher::find(&matcher.unwrap(), pattern.as_bytes());

@@ -541,10 +541,7 @@ impl MemberReads<'_> {
                 .iter()
                 .any(|t| t.position == position || owner_name(t).is_some_and(|o| text.contains(o)));
         let index = file_index(db, file);
-        let language = match file.role(db) {
-            crate::walk::FileRole::Source(id) => db.languages().of(id),
-            crate::walk::FileRole::Manifest => None,
-        };
+        let language = crate::graph::queries::language_of(db, file);
         let own_receiver = |receiver: &str| {
             language.is_some_and(|l| l.is_self_receiver(receiver))
                 || self.targets.iter().any(|t| owner_name(t) == Some(receiver))
