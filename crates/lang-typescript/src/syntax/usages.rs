@@ -127,7 +127,7 @@ impl<'t> Extractor<'t> {
     /// Decorators precede what they decorate (a class member's as its siblings) and are
     /// walked while the declaration around it is still the enclosing one: each usage on a
     /// declaration's decorator lines (from its first decorator up to its signature line)
-    /// is that declaration's, so `@observable` above each of three fields is three uses,
+    /// is that declaration's, so `@logged` above each of three fields is three uses,
     /// one by each, not one by the class. References are then deduplicated per name and
     /// enclosing declaration, as the walk does elsewhere.
     pub(super) fn attach_decorators(&mut self) {
