@@ -937,3 +937,49 @@ fn any_pattern_gets_an_answer_without_a_panic() {
         )
         .unwrap();
 }
+
+/// A pattern that matches lines also names the source files the answer does not show
+/// whose file name it matches (an agent grepping `util` learns of `util.tsx`), but only a
+/// few: a name shared by more files is a common word, not a pointer, and names nothing.
+#[test]
+fn a_source_file_named_by_the_pattern_but_not_shown_is_named() {
+    let (_dir, root) = repo();
+    let util = search(&root, GrepArgs::new("util"));
+    assert_eq!(located(&util), ["src/app.ts:1"]);
+    assert_eq!(util.named_files, ["src/util.tsx"]);
+    assert!(
+        util.render_text()
+            .contains("named so, lines not shown: src/util.tsx\n"),
+        "{}",
+        util.render_text()
+    );
+    // A file whose lines are shown is not named again.
+    let helper = search(
+        &root,
+        GrepArgs {
+            regex: true,
+            ..GrepArgs::new("tsx|helper")
+        },
+    );
+    assert!(helper.named_files.is_empty(), "{:?}", helper.named_files);
+
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "main.py", "import load\n");
+    for i in 0..grep::NAMED_FILES_SHOWN + 1 {
+        write(dir.path(), &format!("load_{i}.py"), "x = 1\n");
+    }
+    write(dir.path(), "tests/load_test.py", "y = 2\n");
+    let many = RepoRoot::new(dir.path()).unwrap();
+    let common = search(&many, GrepArgs::new("load"));
+    assert_eq!(located(&common), ["main.py:1"]);
+    assert!(common.named_files.is_empty(), "{:?}", common.named_files);
+    std::fs::remove_file(dir.path().join("load_0.py")).unwrap();
+    let few = search(&many, GrepArgs::new("load"));
+    assert_eq!(
+        few.named_files,
+        (1..=grep::NAMED_FILES_SHOWN)
+            .map(|i| format!("load_{i}.py"))
+            .collect::<Vec<_>>(),
+        "source files only, in path order"
+    );
+}

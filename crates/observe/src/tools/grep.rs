@@ -1,6 +1,7 @@
 //! `grep`: literal or regex line search over the repository's files, with typed matches
 //! and diagnostics kept apart from them.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -219,7 +220,16 @@ pub struct GrepResult {
     /// Every searched file whose path matches, listed or not.
     #[serde(default)]
     pub path_matches_total: usize,
+    /// Lines matched, yet some source files the result does not show have a file name the
+    /// pattern matches: those files, in path order, when there are at most
+    /// [`NAMED_FILES_SHOWN`] (more are a common word, not a pointer). An agent grepping
+    /// `diagnose` is told of `diagnose.py` even when its lines never say the word.
+    #[serde(default)]
+    pub named_files: Vec<String>,
 }
+
+/// Most files [`GrepResult::named_files`] lists; more list none.
+pub const NAMED_FILES_SHOWN: usize = 3;
 
 /// Most paths [`GrepResult::path_matches`] lists.
 pub const PATH_MATCHES_SHOWN: usize = 5;
@@ -278,6 +288,13 @@ impl GrepResult {
         }
         super::grep_render::render_matches(&mut out, &self.matches, tag);
         super::grep_render::render_file_counts(&mut out, &self.file_counts);
+        if !self.named_files.is_empty() {
+            let _ = writeln!(
+                out,
+                "named so, lines not shown: {}",
+                self.named_files.join(", ")
+            );
+        }
         if self.folded_files > 0 {
             let at_least = if self.totals_capped { "at least " } else { "" };
             let _ = writeln!(
@@ -387,12 +404,18 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     }
     // The walk is the pattern's business in neither reading: walked once for both.
     let scope = Scope::collect(root, args)?;
-    let first = search(root, args, &scope);
     // Read another way only what found nothing as sent: a pattern without regex syntax
     // reads the same both ways, one without a capital is already read ignoring case, and a
     // scope without files holds nothing for any reading.
+    let mut first = search(root, args, &scope);
+    if let Ok(result) = &mut first
+        && result.total_matches > 0
+    {
+        result.named_files = named_files(root, args, &scope, result)?;
+        return first;
+    }
     let invalid_regex = match &first {
-        Ok(result) if result.total_matches > 0 || result.empty_scope.is_some() => return first,
+        Ok(result) if result.empty_scope.is_some() => return first,
         Ok(_) => false,
         Err(ToolError::InvalidRegex { .. }) => true,
         Err(_) => return first,
@@ -420,6 +443,39 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
         }
     }
     Ok(result)
+}
+
+/// The source files (primary ones, which the result prints in full) neither `result`'s
+/// lines nor its counts show, whose file name the pattern matches: [`GrepResult::named_files`].
+fn named_files(
+    root: &RepoRoot,
+    args: &GrepArgs,
+    scope: &Scope,
+    result: &GrepResult,
+) -> Result<Vec<String>, ToolError> {
+    let matcher = build_matcher(args)?;
+    let shown: HashSet<&str> = result
+        .matches
+        .iter()
+        .map(|m| m.path.as_str())
+        .chain(result.file_counts.iter().map(|f| f.path.as_str()))
+        .collect();
+    let mut named = Vec::new();
+    for (rel, _, _) in scope.files.iter().chain(&scope.large) {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        if shown.contains(rel.as_str())
+            || !matcher.is_match(name.as_bytes()).unwrap_or(false)
+            || Tier::of(root.languages(), rel) != Tier::Source
+        {
+            continue;
+        }
+        if named.len() == NAMED_FILES_SHOWN {
+            return Ok(Vec::new());
+        }
+        named.push(rel.clone());
+    }
+    named.sort_by(|a, b| walk::tree_order(a, b));
+    Ok(named)
 }
 
 /// The files a search looks at, walked once for either reading of the pattern, and what
