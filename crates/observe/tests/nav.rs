@@ -49,6 +49,36 @@ fn an_unknown_name_answers_the_nearest_names() {
     );
 }
 
+/// A name declared only in another case answers those declarations, says so first, and
+/// names the declarations a typo away from it as spelled: an agent asking for
+/// `writeHeader` may mean `writeHeaders` more than `WriteHeader`.
+#[test]
+fn a_name_found_only_in_another_case_says_so_and_names_near_spellings() {
+    let (dir, _root) = common::temp_repo(&[
+        (
+            "writer.ts",
+            "export class Writer {\n  WriteHeader(code: number) {}\n}\n",
+        ),
+        (
+            "reader.ts",
+            "export function writeHeaders(h: string[]) {}\nexport function header() {}\n",
+        ),
+    ]);
+    let index = common::open_uncached(dir.path());
+    let (db, ws) = (index.db(), index.workspace());
+    let found = definition::run(db, ws, &DefinitionArgs::new("writeHeader")).unwrap();
+    assert!(found.case_folded);
+    assert_eq!(found.hits.len(), 1, "{found:?}");
+    assert_eq!(found.hits[0].name, "WriteHeader");
+    let near: Vec<&str> = found.nearest.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(near, ["writeHeaders"], "a typo away only, not `header`");
+    insta::assert_snapshot!("definition_case_folded", found.render_tagged(&no_tag));
+    // As spelled, nothing is folded and nothing suggested.
+    let exact = definition::run(db, ws, &DefinitionArgs::new("WriteHeader")).unwrap();
+    assert!(!exact.case_folded && exact.nearest.is_empty(), "{exact:?}");
+    assert!(!exact.render_tagged(&no_tag).contains("another case"));
+}
+
 /// `Owner.member` where the owner exists but has no such member: the owner's members that
 /// share a word with the guess are among the nearest names (an agent guessed a method of a
 /// type it knows), after any name elsewhere that is nearer (a typo of a real name).

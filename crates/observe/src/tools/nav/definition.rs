@@ -88,8 +88,12 @@ pub struct DefinitionResult {
     pub hits: Vec<DefinitionHit>,
     /// Declarations found but not listed.
     pub more: usize,
-    /// When nothing matched: the nearest declared names.
+    /// When nothing matched: the nearest declared names; when only the name in another
+    /// case did, the names a typo away from it as spelled.
     pub nearest: Vec<NearName>,
+    /// The hits are the name in another case: no declaration has it as spelled.
+    #[serde(default)]
+    pub case_folded: bool,
 }
 
 impl DefinitionHit {
@@ -146,6 +150,7 @@ pub fn run(
         hits,
         more,
         nearest: found.nearest,
+        case_folded: found.case_folded,
     })
 }
 
@@ -170,6 +175,22 @@ impl DefinitionResult {
             );
             nearest::render(&mut out, &self.nearest);
             return out;
+        }
+        if self.case_folded {
+            // Said first: an agent that asked for `writeHeader` must not take
+            // `WriteHeader` for it unawares.
+            let _ = write!(
+                out,
+                "`{}` is declared only in another case",
+                crate::escape::inline(&self.name)
+            );
+            match self.nearest.is_empty() {
+                true => out.push_str(":\n"),
+                false => {
+                    out.push_str("; ");
+                    nearest::render(&mut out, &self.nearest);
+                }
+            }
         }
         for h in &self.hits {
             // The signature already names a top-level declaration; a member's qualified

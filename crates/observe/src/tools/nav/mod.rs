@@ -102,8 +102,12 @@ impl DeclAt {
 pub struct Found {
     /// Matching declarations, primary files first, then exported ones, then path order.
     pub decls: Vec<DeclAt>,
-    /// When nothing matched: the repository's names nearest to the one asked for.
+    /// When nothing matched: the repository's names nearest to the one asked for. When
+    /// only the name in another case matched ([`Found::case_folded`]): the names a typo
+    /// away from it, as spelled (`writeHeaders` beside `WriteHeader` for `writeHeader`).
     pub nearest: Vec<nearest::NearName>,
+    /// The declarations found are the name in another case: none has it as spelled.
+    pub case_folded: bool,
 }
 
 /// Whether `path` is `scope` or lies under it (`scope` without a trailing `/`).
@@ -179,7 +183,8 @@ pub fn find(
         target.line,
         false,
     );
-    if decls.is_empty() {
+    let case_folded = decls.is_empty();
+    if case_folded {
         // The same name in another case (`basemodel` for `BaseModel`) before a guess.
         let folded: Vec<NodeId> = graph
             .names
@@ -201,7 +206,22 @@ pub fn find(
     // `Owner.member` where the owner exists and the member does not: an agent guessed a
     // method of a type it knows, and the type's own members are a next step beside the
     // repository's nearest names.
+    let case_folded = case_folded && !decls.is_empty();
     let nearest = match (decls.is_empty(), wanted.len()) {
+        // The name as spelled may be a typo of another: an agent asking for
+        // `writeHeader` may mean `writeHeaders` more than `WriteHeader`.
+        (false, _) if case_folded => nearest::scored_nearest(
+            db,
+            ws,
+            graph,
+            last,
+            scope.as_deref(),
+            nearest::NEAREST_NAMES,
+        )
+        .into_iter()
+        .filter(|(d, n)| *d < nearest::SUB_WORDS && !n.name.eq_ignore_ascii_case(last))
+        .map(|(_, n)| n)
+        .collect(),
         (false, _) => Vec::new(),
         (true, n) => {
             let members = match n {
@@ -232,7 +252,11 @@ pub fn find(
             nearest::merge(members, elsewhere, nearest::NEAREST_NAMES)
         }
     };
-    Ok(Found { decls, nearest })
+    Ok(Found {
+        decls,
+        nearest,
+        case_folded,
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -296,6 +320,7 @@ fn at_line(
     Ok(Found {
         decls,
         nearest: Vec::new(),
+        case_folded: false,
     })
 }
 

@@ -26,6 +26,10 @@ pub struct NearName {
     pub line: u32,
 }
 
+/// The least [`distance`] of a name near `wanted` only by shared sub-words; nearer ones
+/// are the name in another case or a few edits from it.
+pub(crate) const SUB_WORDS: u32 = 10;
+
 /// Lower is nearer; `None` when `name` is not near `wanted` at all.
 fn distance(name: &str, wanted: &str, wanted_words: &[String]) -> Option<u32> {
     if name.eq_ignore_ascii_case(wanted) {
@@ -52,7 +56,7 @@ fn distance(name: &str, wanted: &str, wanted_words: &[String]) -> Option<u32> {
         .saturating_sub(shared)
         .max(shared);
     // At least half the words of both together, and at least one long one.
-    (shared > 0 && 2 * shared >= union).then(|| 10 + (10 * (union - shared) / union) as u32)
+    (shared > 0 && 2 * shared >= union).then(|| SUB_WORDS + (10 * (union - shared) / union) as u32)
 }
 
 /// Case-insensitive edit distance of `a` and `b` when it is at most `bound`.
