@@ -407,29 +407,35 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
     // Read another way only what found nothing as sent: a pattern without regex syntax
     // reads the same both ways, one without a capital is already read ignoring case, and a
     // scope without files holds nothing for any reading.
-    let mut first = search(root, args, &scope);
-    if let Ok(result) = &mut first
-        && result.total_matches > 0
-    {
-        result.named_files = named_files(root, args, &scope, result)?;
-        return first;
-    }
-    let invalid_regex = match &first {
-        Ok(result) if result.empty_scope.is_some() => return first,
-        Ok(_) => false,
-        Err(ToolError::InvalidRegex { .. }) => true,
-        Err(_) => return first,
+    let as_sent = build_matcher(args);
+    // `build_matcher` fails only on an invalid regex.
+    let first = match &as_sent {
+        Ok(matcher) => {
+            let mut result = search(root, args, &scope, matcher);
+            if result.total_matches > 0 {
+                result.named_files = named_files(root, &scope, &result, matcher);
+                return Ok(result);
+            }
+            if result.empty_scope.is_some() {
+                return Ok(result);
+            }
+            Some(result)
+        }
+        Err(_) => None,
     };
-    for (other, read_as) in super::grep_readings::other_readings(args, invalid_regex) {
-        if let Ok(mut result) = search(root, &other, &scope)
-            && result.total_matches > 0
-        {
-            result.read_as = Some(read_as);
-            return Ok(result);
+    for (other, read_as) in super::grep_readings::other_readings(args, first.is_none()) {
+        if let Ok(matcher) = build_matcher(&other) {
+            let mut result = search(root, &other, &scope, &matcher);
+            if result.total_matches > 0 {
+                result.read_as = Some(read_as);
+                return Ok(result);
+            }
         }
     }
-    let mut result = first?;
-    let matcher = build_matcher(args)?;
+    // Nothing matched in any reading: an invalid regex is the error, a valid pattern may
+    // still name paths.
+    let matcher = as_sent?;
+    let mut result = first.unwrap_or_else(|| search(root, args, &scope, &matcher));
     let matching = scope
         .files
         .iter()
@@ -449,11 +455,10 @@ pub fn run(root: &RepoRoot, args: &GrepArgs) -> Result<GrepResult, ToolError> {
 /// lines nor its counts show, whose file name the pattern matches: [`GrepResult::named_files`].
 fn named_files(
     root: &RepoRoot,
-    args: &GrepArgs,
     scope: &Scope,
     result: &GrepResult,
-) -> Result<Vec<String>, ToolError> {
-    let matcher = build_matcher(args)?;
+    matcher: &RegexMatcher,
+) -> Vec<String> {
     let shown: HashSet<&str> = result
         .matches
         .iter()
@@ -470,12 +475,12 @@ fn named_files(
             continue;
         }
         if named.len() == NAMED_FILES_SHOWN {
-            return Ok(Vec::new());
+            return Vec::new();
         }
         named.push(rel.clone());
     }
     named.sort_by(|a, b| walk::tree_order(a, b));
-    Ok(named)
+    named
 }
 
 /// The files a search looks at, walked once for either reading of the pattern, and what
@@ -554,17 +559,17 @@ fn several_paths(root: &RepoRoot, path: &str, has_glob: bool) -> Option<String> 
     Some(globs?.join(" "))
 }
 
-/// [`run`] for the pattern read as `args` says, over `scope`'s files.
-fn search(root: &RepoRoot, args: &GrepArgs, scope: &Scope) -> Result<GrepResult, ToolError> {
+/// [`run`] for the pattern read as `args` says (`matcher` built from it), over `scope`'s
+/// files.
+fn search(root: &RepoRoot, args: &GrepArgs, scope: &Scope, matcher: &RegexMatcher) -> GrepResult {
     let max_matches = args.max_matches.min(MAX_MATCHES_CAP);
     let context = args.context.min(MAX_CONTEXT);
-    let matcher = build_matcher(args)?;
     let mut result = scope.walked.clone();
     let (files, large) = (&scope.files, &scope.large);
     let mut skipped = SkippedFiles::new();
     result.files_skipped_large = large.len();
     for (rel, abs, size) in large {
-        skipped.add(&matcher, rel, abs, SkipReason::TooLarge, Some(*size));
+        skipped.add(matcher, rel, abs, SkipReason::TooLarge, Some(*size));
     }
 
     let mut searcher = SearcherBuilder::new()
@@ -619,7 +624,7 @@ fn search(root: &RepoRoot, args: &GrepArgs, scope: &Scope) -> Result<GrepResult,
             size: *size,
         };
         if fold {
-            let found = count_file(&mut counter, &matcher, &file, &mut skipped, &mut result);
+            let found = count_file(&mut counter, matcher, &file, &mut skipped, &mut result);
             if found > 0 {
                 result.folded_files += 1;
                 result.folded_matches += found;
@@ -633,7 +638,7 @@ fn search(root: &RepoRoot, args: &GrepArgs, scope: &Scope) -> Result<GrepResult,
             continue;
         }
         if result.truncated || args.files_only {
-            let found = count_file(&mut counter, &matcher, &file, &mut skipped, &mut result);
+            let found = count_file(&mut counter, matcher, &file, &mut skipped, &mut result);
             if args.files_only && found > 0 && !result.truncated {
                 if result.file_counts.len() < max_matches {
                     result.file_counts.push(FileCount {
@@ -650,7 +655,7 @@ fn search(root: &RepoRoot, args: &GrepArgs, scope: &Scope) -> Result<GrepResult,
         let remaining = max_matches - result.matches.len();
         let within_limit = search_file(
             &mut searcher,
-            &matcher,
+            matcher,
             &file,
             (remaining, context),
             &mut skipped,
@@ -666,7 +671,7 @@ fn search(root: &RepoRoot, args: &GrepArgs, scope: &Scope) -> Result<GrepResult,
     result.skipped_files = skipped.listed;
     result.skipped_files_unlisted = skipped.unlisted;
     cap_diagnostics(&mut result.diagnostics);
-    Ok(result)
+    result
 }
 
 /// The order `grep` searches files in; a tier's lines fold to counts when an earlier tier
