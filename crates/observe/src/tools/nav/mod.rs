@@ -203,29 +203,35 @@ pub fn find(
         );
     }
     sort(db.languages(), &mut decls);
-    // `Owner.member` where the owner exists and the member does not: an agent guessed a
-    // method of a type it knows, and the type's own members are a next step beside the
-    // repository's nearest names.
     let case_folded = case_folded && !decls.is_empty();
-    let nearest = match (decls.is_empty(), wanted.len()) {
-        // The name as spelled may be a typo of another: an agent asking for
-        // `writeHeader` may mean `writeHeaders` more than `WriteHeader`.
-        (false, _) if case_folded => nearest::scored_nearest(
+    let nearest = if !decls.is_empty() && !case_folded {
+        Vec::new()
+    } else {
+        // Twice the names shown: a case-folded answer drops the names in another case,
+        // which come first and are its hits.
+        let elsewhere = nearest::scored_nearest(
             db,
             ws,
             graph,
             last,
             scope.as_deref(),
-            nearest::NEAREST_NAMES,
-        )
-        .into_iter()
-        .filter(|(d, n)| *d < nearest::SUB_WORDS && !n.name.eq_ignore_ascii_case(last))
-        .map(|(_, n)| n)
-        .collect(),
-        (false, _) => Vec::new(),
-        (true, n) => {
-            let members = match n {
-                2.. => {
+            2 * nearest::NEAREST_NAMES,
+        );
+        if case_folded {
+            // The name as spelled may be a typo of another: an agent asking for
+            // `writeHeader` may mean `writeHeaders` more than the `WriteHeader` found.
+            elsewhere
+                .into_iter()
+                .filter(|(d, n)| *d < nearest::SUB_WORDS && !n.name.eq_ignore_ascii_case(last))
+                .map(|(_, n)| n)
+                .take(nearest::NEAREST_NAMES)
+                .collect()
+        } else {
+            // `Owner.member` where the owner exists and the member does not: an agent
+            // guessed a method of a type it knows, and the type's own members are a next
+            // step beside the repository's nearest names.
+            let members = match wanted.len() {
+                n @ 2.. => {
                     let owner = &wanted[..n - 1];
                     let owners = matching(
                         db,
@@ -241,14 +247,6 @@ pub fn find(
                 }
                 _ => Vec::new(),
             };
-            let elsewhere = nearest::scored_nearest(
-                db,
-                ws,
-                graph,
-                last,
-                scope.as_deref(),
-                nearest::NEAREST_NAMES,
-            );
             nearest::merge(members, elsewhere, nearest::NEAREST_NAMES)
         }
     };
