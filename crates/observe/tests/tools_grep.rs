@@ -855,6 +855,32 @@ fn a_path_listing_several_paths_searches_each() {
             "src/util.tsx:1"
         ]
     );
+    // A glob beside the list narrows it: files under a listed path that match the glob.
+    let narrowed = search(
+        &root,
+        GrepArgs {
+            path: Some("src README.md".into()),
+            glob: Some("*.ts !**/util*".into()),
+            secondary: true,
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert_eq!(located(&narrowed), ["src/app.ts:2", "src/app.ts:3"]);
+    let none = search(
+        &root,
+        GrepArgs {
+            path: Some("src README.md".into()),
+            glob: Some("*.go".into()),
+            ..GrepArgs::new("foobar")
+        },
+    );
+    assert!(none.matches.is_empty());
+    assert!(
+        none.render_text()
+            .contains("no file matches glob `*.go` under `src/ README.md`"),
+        "{}",
+        none.render_text()
+    );
     for path in ["src/app.ts nothere.ts", "src/app.ts src/*.ts"] {
         let args = GrepArgs {
             path: Some(path.into()),

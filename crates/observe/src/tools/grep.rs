@@ -495,9 +495,9 @@ impl Scope {
     fn collect(root: &RepoRoot, args: &GrepArgs) -> Result<Scope, ToolError> {
         let path = args.path.as_deref().unwrap_or("");
         let mut walked = GrepResult::default();
-        let (start, glob_text) = match root.resolve(path) {
-            Ok(start) => (start, args.glob.clone()),
-            Err(e) => match several_paths(root, path, args.glob.is_some()) {
+        let (start, listed) = match root.resolve(path) {
+            Ok(start) => (start, None),
+            Err(e) => match several_paths(root, path) {
                 Some(globs) => {
                     walked.diagnostics.push(format!(
                         "`path` named {} paths; searched them as the glob `{globs}`",
@@ -508,10 +508,18 @@ impl Scope {
                 None => return Err(e.into()),
             },
         };
-        let glob = glob_text
-            .as_deref()
-            .map(|g| PathGlob::new(g, start.rel()))
-            .transpose()?;
+        let glob = match (&listed, &args.glob) {
+            // Both: a file is under a listed path and matches the glob.
+            (Some(paths), Some(glob)) => {
+                Some(PathGlob::new(glob, start.rel())?.and(PathGlob::new(paths, start.rel())?))
+            }
+            (Some(glob), None) | (None, Some(glob)) => Some(PathGlob::new(glob, start.rel())?),
+            (None, None) => None,
+        };
+        let glob_text = match (listed, &args.glob) {
+            (Some(paths), Some(glob)) => Some(format!("{glob}` under `{paths}")),
+            (listed, glob) => listed.or_else(|| glob.clone()),
+        };
         let (files, large, seen) = collect_files(root, start.abs(), glob.as_ref(), &mut walked);
         if files.is_empty() && large.is_empty() {
             walked.empty_scope = Some(EmptyScope {
@@ -532,10 +540,10 @@ impl Scope {
 /// A `path` that names no file but is several existing files or directories separated by
 /// whitespace (`src/a.go lib/b.go`, as an agent lists them for `rg`), as the glob that
 /// selects them (a directory as everything below it); `None` when any part does not
-/// exist, holds glob syntax, or a `glob` was given too (the two would have to be merged).
-fn several_paths(root: &RepoRoot, path: &str, has_glob: bool) -> Option<String> {
+/// exist or holds glob syntax. A `glob` given too narrows it ([`PathGlob::and`]).
+fn several_paths(root: &RepoRoot, path: &str) -> Option<String> {
     let parts: Vec<&str> = path.split_whitespace().collect();
-    if has_glob || parts.len() < 2 {
+    if parts.len() < 2 {
         return None;
     }
     let globs: Option<Vec<String>> = parts

@@ -30,6 +30,9 @@ pub(crate) struct PathGlob {
     /// The `path` the search runs under (repository-relative, no `/` at either end):
     /// directories at or above it are never excluded, since the caller named them.
     base: String,
+    /// Another glob a file must match as well: the paths a `path` argument listed, with a
+    /// `glob` beside them.
+    also: Option<Box<PathGlob>>,
 }
 
 /// One glob of the argument.
@@ -82,7 +85,14 @@ impl PathGlob {
             include,
             exclude,
             base: base.to_owned(),
+            also: None,
         })
+    }
+
+    /// Selects what both `self` and `other` select.
+    pub(crate) fn and(mut self, other: PathGlob) -> PathGlob {
+        self.also = Some(Box::new(other));
+        self
     }
 
     /// Whether the file at repository-relative `rel` is selected.
@@ -93,6 +103,7 @@ impl PathGlob {
                 .exclude
                 .iter()
                 .any(|g| g.is_match(rel) || dirs_below(rel, &self.base).any(|dir| g.is_match(dir)))
+            && self.also.as_ref().is_none_or(|also| also.is_match(rel))
     }
 }
 
