@@ -16,6 +16,10 @@ pub struct EmptyScope {
     pub files: usize,
     /// The levels a listing descended, when it stopped short of the deepest it may go.
     pub depth: Option<usize>,
+    /// The paths a `path` argument listed (`src/ lib/a.go`), which `glob` narrowed to no
+    /// file; `path` is then the root and `files` every file under it.
+    #[serde(default)]
+    pub listed: Option<String>,
 }
 
 impl EmptyScope {
@@ -30,9 +34,13 @@ impl EmptyScope {
             .depth
             .map(|d| format!(" within {d} levels"))
             .unwrap_or_default();
-        let (place, holder) = match self.path.as_str() {
-            "." | "" => (String::new(), "the repository".to_owned()),
-            path => (
+        let (place, holder) = match (self.listed.as_deref(), self.path.as_str()) {
+            (Some(listed), _) => (
+                format!(" under `{}`", crate::escape::inline(listed)),
+                "the repository".to_owned(),
+            ),
+            (None, "." | "") => (String::new(), "the repository".to_owned()),
+            (None, path) => (
                 format!(" under {}", crate::escape::inline(path)),
                 "it".to_owned(),
             ),
@@ -55,6 +63,7 @@ mod tests {
             glob: glob.map(str::to_owned),
             files,
             depth,
+            listed: None,
         }
         .describe()
     }

@@ -516,17 +516,19 @@ impl Scope {
             (Some(glob), None) | (None, Some(glob)) => Some(PathGlob::new(glob, start.rel())?),
             (None, None) => None,
         };
-        let glob_text = match (listed, &args.glob) {
-            (Some(paths), Some(glob)) => Some(format!("{glob}` under `{paths}")),
-            (listed, glob) => listed.or_else(|| glob.clone()),
-        };
         let (files, large, seen) = collect_files(root, start.abs(), glob.as_ref(), &mut walked);
         if files.is_empty() && large.is_empty() {
+            // The glob that selected nothing: the one given, or else the listed paths'.
+            let (glob, listed) = match (listed, &args.glob) {
+                (listed, Some(glob)) => (Some(glob.clone()), listed),
+                (listed, None) => (listed, None),
+            };
             walked.empty_scope = Some(EmptyScope {
                 path: start.to_string(),
-                glob: glob_text,
+                glob,
                 files: seen,
                 depth: None,
+                listed,
             });
         }
         Ok(Scope {

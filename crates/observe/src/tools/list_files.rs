@@ -246,6 +246,7 @@ pub fn run(root: &RepoRoot, args: &ListFilesArgs) -> Result<ListFilesResult, Too
         files: walked,
         // A shallower listing may have missed deeper matches; say how deep it looked.
         depth: (depth < MAX_DEPTH as usize).then_some(depth),
+        listed: None,
     });
     Ok(ListFilesResult {
         root: dir.to_string(),
