@@ -73,10 +73,21 @@ fn a_name_found_only_in_another_case_says_so_and_names_near_spellings() {
     let near: Vec<&str> = found.nearest.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(near, ["writeHeaders"], "a typo away only, not `header`");
     insta::assert_snapshot!("definition_case_folded", found.render_tagged(&no_tag));
+    let uses = references::run(db, ws, &ReferencesArgs::new("writeHeader")).unwrap();
+    assert!(uses.case_folded && uses.targets.len() == 1, "{uses:?}");
+    assert!(
+        uses.render_tagged(&no_tag).starts_with(
+            "`writeHeader` is declared only in another case; nearest: writeHeaders (reader.ts:1)\n"
+        ),
+        "{}",
+        uses.render_tagged(&no_tag)
+    );
     // As spelled, nothing is folded and nothing suggested.
     let exact = definition::run(db, ws, &DefinitionArgs::new("WriteHeader")).unwrap();
     assert!(!exact.case_folded && exact.nearest.is_empty(), "{exact:?}");
     assert!(!exact.render_tagged(&no_tag).contains("another case"));
+    let exact_uses = references::run(db, ws, &ReferencesArgs::new("WriteHeader")).unwrap();
+    assert!(!exact_uses.case_folded, "{exact_uses:?}");
 }
 
 /// `Owner.member` where the owner exists but has no such member: the owner's members that

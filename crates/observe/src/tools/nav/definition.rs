@@ -177,20 +177,7 @@ impl DefinitionResult {
             return out;
         }
         if self.case_folded {
-            // Said first: an agent that asked for `writeHeader` must not take
-            // `WriteHeader` for it unawares.
-            let _ = write!(
-                out,
-                "`{}` is declared only in another case",
-                crate::escape::inline(&self.name)
-            );
-            match self.nearest.is_empty() {
-                true => out.push_str(":\n"),
-                false => {
-                    out.push_str("; ");
-                    nearest::render(&mut out, &self.nearest);
-                }
-            }
+            nearest::render_case_folded(&mut out, &self.name, &self.nearest);
         }
         for h in &self.hits {
             // The signature already names a top-level declaration; a member's qualified

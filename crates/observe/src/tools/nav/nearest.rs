@@ -231,6 +231,25 @@ pub(crate) fn nearest_members(
     scored
 }
 
+/// The first line of an answer that found `name` only in another case, said first so an
+/// agent that asked for `writeHeader` does not take `WriteHeader` for it unawares, with the
+/// names a typo away from it as spelled: ``writeHeader` is declared only in another case;
+/// nearest: writeHeaders (render/reader.go:41)`.
+pub(crate) fn render_case_folded(out: &mut String, name: &str, nearest: &[NearName]) {
+    use std::fmt::Write as _;
+    let _ = write!(
+        out,
+        "`{}` is declared only in another case",
+        crate::escape::inline(name)
+    );
+    if nearest.is_empty() {
+        out.push_str(":\n");
+    } else {
+        out.push_str("; ");
+        render(out, nearest);
+    }
+}
+
 /// `nearest: saveDraft (src/a.ts:12), restore (src/b.ts:4, +2 more)`.
 pub(crate) fn render(out: &mut String, nearest: &[NearName]) {
     use std::fmt::Write as _;

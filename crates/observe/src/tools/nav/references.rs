@@ -211,6 +211,10 @@ pub struct ReferencesResult {
     pub unrelated_reads: usize,
     /// When nothing matched: the nearest declared names.
     pub nearest: Vec<NearName>,
+    /// The targets are the name in another case: no declaration has it as spelled
+    /// (`nearest` then holds the names a typo away from it).
+    #[serde(default)]
+    pub case_folded: bool,
 }
 
 /// Finds the uses (or the callees) of the declaration `args.target` names.
@@ -244,6 +248,7 @@ pub fn run(
         not_called: 0,
         unrelated_reads: 0,
         nearest: found.nearest,
+        case_folded: found.case_folded,
     };
     if found.decls.is_empty() {
         return Ok(result);
@@ -755,6 +760,9 @@ impl ReferencesResult {
             );
             nearest::render(&mut out, &self.nearest);
             return out;
+        }
+        if self.case_folded {
+            nearest::render_case_folded(&mut out, &self.name, &self.nearest);
         }
         let targets: Vec<String> = self
             .targets
