@@ -925,8 +925,9 @@ fn a_pattern_found_only_in_paths_names_those_paths() {
 }
 
 /// Any pattern a model writes, regex or not, valid or not, with any case setting and
-/// context, gets matches, a mended reading, `no matches` or an error: never a panic, and
-/// a mended or case-folded reading always says so on its first line.
+/// context, gets matches, a mended reading, `no matches` or an error: never a panic, a
+/// mended or case-folded reading always says so on its first line, and files named for
+/// their name are few and never files the answer shows.
 #[test]
 fn any_pattern_gets_an_answer_without_a_panic() {
     use proptest::prelude::*;
@@ -934,6 +935,7 @@ fn any_pattern_gets_an_answer_without_a_panic() {
     let piece = prop::sample::select(vec![
         "foo", "Bar", "FOOBAR", "|", "||", "(", ")", "[", "]", "\\", "\\(", "?", "*", "+", ".",
         "^", "$", "{", "}", "{2}", "a.b", "x", " ", "-", "/", "é", "", "\\b", "(?i)", "[A-Z]",
+        "util", "dots",
     ]);
     let pattern = prop::collection::vec(piece, 1..6).prop_map(|p| p.concat());
     let case = prop::sample::select(vec![None, Some(true), Some(false)]);
@@ -951,6 +953,17 @@ fn any_pattern_gets_an_answer_without_a_panic() {
                 };
                 if let Ok(result) = grep::run(&root, &args) {
                     let text = result.render_text();
+                    // Named files: only beside lines matched as sent, few, none shown.
+                    let named = &result.named_files;
+                    prop_assert!(named.len() <= grep::NAMED_FILES_SHOWN, "{named:?}");
+                    if !named.is_empty() {
+                        prop_assert!(result.total_matches > 0 && result.read_as.is_none());
+                    }
+                    for path in named {
+                        let shown = result.matches.iter().any(|m| &m.path == path)
+                            || result.file_counts.iter().any(|f| &f.path == path);
+                        prop_assert!(!shown, "{pattern:?}: {path} shown and named");
+                    }
                     if result.read_as.is_some() {
                         prop_assert!(
                             text.lines().next().is_some_and(|l| l.ends_with(':')),
