@@ -1,6 +1,7 @@
 //! The navigation tools answer any name a model may send, words repeated, case mixed,
 //! qualified or not, punctuation and all: a hit, nearest names or an error, never a panic
-//! (debug builds check every subtraction, so a count that can underflow fails here).
+//! (debug builds check every subtraction, so a count that can underflow fails here); a
+//! name found only in another case is said to be.
 
 mod common;
 
@@ -40,7 +41,25 @@ fn any_name_gets_an_answer_without_a_panic() {
             let mut def = DefinitionArgs::new(name.clone());
             def.body = body;
             if let Ok(found) = definition::run(db, ws, &def) {
-                let _ = found.render_tagged(&no_tag);
+                let text = found.render_tagged(&no_tag);
+                // A case-folded answer has hits, none spelled as asked, says so first, and
+                // suggests no spelling of the asked name in another case.
+                let last = name.rsplit(['.', ':', '#']).next().unwrap_or("").trim();
+                if found.case_folded {
+                    prop_assert!(!found.hits.is_empty(), "{name:?}");
+                    prop_assert!(found.hits.iter().all(|h| h.name != last), "{name:?}");
+                    prop_assert!(text.contains("is declared only in another case"), "{text}");
+                    prop_assert!(
+                        found
+                            .nearest
+                            .iter()
+                            .all(|n| !n.name.eq_ignore_ascii_case(last)),
+                        "{name:?}: {:?}",
+                        found.nearest
+                    );
+                } else if !found.hits.is_empty() {
+                    prop_assert!(found.nearest.is_empty(), "{name:?}: {:?}", found.nearest);
+                }
             }
             let mut uses = ReferencesArgs::new(name.clone());
             uses.callees = body;
