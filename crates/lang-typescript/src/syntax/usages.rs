@@ -1,6 +1,6 @@
 //! Usages (calls, JSX renders, `new`, identifier references) and heritage clauses.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use tree_sitter::Node;
@@ -134,18 +134,30 @@ impl<'t> Extractor<'t> {
         if !self.saw_decorator {
             return;
         }
-        let decorated: Vec<(u32, u32, Option<DeclIndex>, DeclIndex)> = self
-            .facts
-            .decls
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.lines.start < d.signature_line)
-            .map(|(i, d)| (d.lines.start, d.signature_line, d.parent, i as DeclIndex))
-            .collect();
+        // Each decorated declaration's decorator lines, by the declaration around it and in
+        // line order: siblings do not overlap, so a usage's only candidate is the last
+        // sibling starting at or before its line (a lookup, not a scan of every decorated
+        // declaration per usage).
+        let mut decorated: HashMap<Option<DeclIndex>, Vec<(u32, u32, DeclIndex)>> = HashMap::new();
+        for (i, d) in self.facts.decls.iter().enumerate() {
+            if d.lines.start < d.signature_line {
+                decorated.entry(d.parent).or_default().push((
+                    d.lines.start,
+                    d.signature_line,
+                    i as DeclIndex,
+                ));
+            }
+        }
+        for siblings in decorated.values_mut() {
+            siblings.sort_unstable();
+        }
         let mut seen: HashSet<(Box<str>, Option<DeclIndex>)> = HashSet::default();
         self.facts.usages.retain_mut(|u| {
-            let decorated_here = decorated.iter().find(|&&(start, signature, parent, _)| {
-                parent == u.enclosing && (start..signature).contains(&u.line)
+            let decorated_here = decorated.get(&u.enclosing).and_then(|siblings| {
+                let before = siblings.partition_point(|&(start, ..)| start <= u.line);
+                siblings[..before]
+                    .last()
+                    .filter(|&&(_, signature, _)| u.line < signature)
             });
             if let Some(&(.., declaration)) = decorated_here {
                 u.enclosing = Some(declaration);
