@@ -83,23 +83,9 @@ fn edits(a: &str, b: &str, bound: usize) -> Option<usize> {
     (row[b.len()] <= bound).then_some(row[b.len()])
 }
 
-/// Up to `limit` declared names nearest to `wanted`, nearest first (ties: more
-/// definitions, then the name), each with its first definition in `scope`.
-pub fn nearest(
-    db: &dyn Db,
-    ws: Workspace,
-    graph: &Graph,
-    wanted: &str,
-    scope: Option<&str>,
-    limit: usize,
-) -> Vec<NearName> {
-    scored_nearest(db, ws, graph, wanted, scope, limit)
-        .into_iter()
-        .map(|(_, n)| n)
-        .collect()
-}
-
-/// [`nearest`] with each name's distance (lower is nearer).
+/// Up to `limit` declared names nearest to `wanted`, each with its distance (lower is
+/// nearer), nearest first (ties: more definitions, then the name), each with its first
+/// definition in `scope`.
 pub(crate) fn scored_nearest(
     db: &dyn Db,
     ws: Workspace,
