@@ -32,12 +32,23 @@ fn the_official_python_sdk_validates_every_result() {
         eprintln!("skipped: the MCP Python SDK is not installed (pip install mcp)");
         return;
     }
+    drive(Command::new(python()).arg(sdk_script("python_client.py")));
+}
+
+/// The SDK client script `name` under `tests/sdk`.
+fn sdk_script(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/sdk")
+        .join(name)
+}
+
+/// Runs `client` (an SDK script with its leading arguments) on the server binary and a
+/// copy of the fixture project, and fails with its output unless it succeeds.
+fn drive(client: &mut Command) {
     let dir = tempfile::tempdir().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app");
     support::mcp::copy_dir(&fixture, dir.path());
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk/python_client.py");
-    let out = Command::new(python())
-        .arg(&script)
+    let out = client
         .arg(env!("CARGO_BIN_EXE_sightline"))
         .arg(dir.path())
         .output()
@@ -78,21 +89,9 @@ fn the_official_typescript_sdk_validates_every_result() {
         );
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../observe/tests/fixtures/app");
-    support::mcp::copy_dir(&fixture, dir.path());
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk/node_client.mjs");
-    let out = Command::new("node")
-        .arg(&script)
-        .arg(&prefix)
-        .arg(env!("CARGO_BIN_EXE_sightline"))
-        .arg(dir.path())
-        .output()
-        .expect("run the SDK client");
-    assert!(
-        out.status.success(),
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    drive(
+        Command::new("node")
+            .arg(sdk_script("node_client.mjs"))
+            .arg(&prefix),
     );
 }
