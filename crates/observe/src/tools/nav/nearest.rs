@@ -30,6 +30,10 @@ pub struct NearName {
 /// are the name in another case or a few edits from it.
 pub(crate) const SUB_WORDS: u32 = 10;
 
+/// The least distance of a type's member near `wanted` only by a stemmed word they share
+/// ([`nearest_members`]): after every name [`distance`] finds near.
+const STEMMED_MEMBER: u32 = 30;
+
 /// Lower is nearer; `None` when `name` is not near `wanted` at all.
 fn distance(name: &str, wanted: &str, wanted_words: &[String]) -> Option<u32> {
     if name.eq_ignore_ascii_case(wanted) {
@@ -195,7 +199,7 @@ pub(crate) fn nearest_members(
                 let shared = terms.iter().filter(|t| wanted_terms.contains(t)).count();
                 // Both sides deduplicated, so `shared` is at most either's length.
                 let union = terms.len() + wanted_terms.len() - shared;
-                (shared > 0).then(|| 30 + (10 * (union - shared) / union.max(1)) as u32)
+                (shared > 0).then(|| STEMMED_MEMBER + (10 * (union - shared) / union.max(1)) as u32)
             });
             if let Some(score) = score
                 && !scored.iter().any(|(_, n)| n.name == d.name)
