@@ -51,42 +51,42 @@ fn an_unknown_name_answers_the_nearest_names() {
 
 /// A name declared only in another case answers those declarations, says so first, and
 /// names the declarations a typo away from it as spelled: an agent asking for
-/// `writeHeader` may mean `writeHeaders` more than `WriteHeader`.
+/// `saveRecord` may mean `saveRecords` more than `SaveRecord`.
 #[test]
 fn a_name_found_only_in_another_case_says_so_and_names_near_spellings() {
     let (dir, _root) = common::temp_repo(&[
         (
-            "writer.ts",
-            "export class Writer {\n  WriteHeader(code: number) {}\n}\n",
+            "store.ts",
+            "export class Store {\n  SaveRecord(code: number) {}\n}\n",
         ),
         (
-            "reader.ts",
-            "export function writeHeaders(h: string[]) {}\nexport function header() {}\n",
+            "records.ts",
+            "export function saveRecords(r: string[]) {}\nexport function record() {}\n",
         ),
     ]);
     let index = common::open_uncached(dir.path());
     let (db, ws) = (index.db(), index.workspace());
-    let found = definition::run(db, ws, &DefinitionArgs::new("writeHeader")).unwrap();
+    let found = definition::run(db, ws, &DefinitionArgs::new("saveRecord")).unwrap();
     assert!(found.case_folded);
     assert_eq!(found.hits.len(), 1, "{found:?}");
-    assert_eq!(found.hits[0].name, "WriteHeader");
+    assert_eq!(found.hits[0].name, "SaveRecord");
     let near: Vec<&str> = found.nearest.iter().map(|n| n.name.as_str()).collect();
-    assert_eq!(near, ["writeHeaders"], "a typo away only, not `header`");
+    assert_eq!(near, ["saveRecords"], "a typo away only, not `record`");
     insta::assert_snapshot!("definition_case_folded", found.render_tagged(&no_tag));
-    let uses = references::run(db, ws, &ReferencesArgs::new("writeHeader")).unwrap();
+    let uses = references::run(db, ws, &ReferencesArgs::new("saveRecord")).unwrap();
     assert!(uses.case_folded && uses.targets.len() == 1, "{uses:?}");
     assert!(
         uses.render_tagged(&no_tag).starts_with(
-            "`writeHeader` is declared only in another case; nearest: writeHeaders (reader.ts:1)\n"
+            "`saveRecord` is declared only in another case; nearest: saveRecords (records.ts:1)\n"
         ),
         "{}",
         uses.render_tagged(&no_tag)
     );
     // As spelled, nothing is folded and nothing suggested.
-    let exact = definition::run(db, ws, &DefinitionArgs::new("WriteHeader")).unwrap();
+    let exact = definition::run(db, ws, &DefinitionArgs::new("SaveRecord")).unwrap();
     assert!(!exact.case_folded && exact.nearest.is_empty(), "{exact:?}");
     assert!(!exact.render_tagged(&no_tag).contains("another case"));
-    let exact_uses = references::run(db, ws, &ReferencesArgs::new("WriteHeader")).unwrap();
+    let exact_uses = references::run(db, ws, &ReferencesArgs::new("SaveRecord")).unwrap();
     assert!(!exact_uses.case_folded, "{exact_uses:?}");
 }
 

@@ -223,7 +223,7 @@ pub struct GrepResult {
     /// Lines matched, yet some source files the result does not show have a file name the
     /// pattern matches: those files, in path order, when there are at most
     /// [`NAMED_FILES_SHOWN`] (more are a common word, not a pointer). An agent grepping
-    /// `diagnose` is told of `diagnose.py` even when its lines never say the word.
+    /// `loader` is told of `loader.py` even when its lines never say the word.
     #[serde(default)]
     pub named_files: Vec<String>,
 }

@@ -104,7 +104,7 @@ pub struct Found {
     pub decls: Vec<DeclAt>,
     /// When nothing matched: the repository's names nearest to the one asked for. When
     /// only the name in another case matched ([`Found::case_folded`]): the names a typo
-    /// away from it, as spelled (`writeHeaders` beside `WriteHeader` for `writeHeader`).
+    /// away from it, as spelled (`saveRecords` beside `SaveRecord` for `saveRecord`).
     pub nearest: Vec<nearest::NearName>,
     /// The declarations found are the name in another case: none has it as spelled.
     pub case_folded: bool,
@@ -219,7 +219,7 @@ pub fn find(
         );
         if case_folded {
             // The name as spelled may be a typo of another: an agent asking for
-            // `writeHeader` may mean `writeHeaders` more than the `WriteHeader` found.
+            // `saveRecord` may mean `saveRecords` more than the `SaveRecord` found.
             elsewhere
                 .into_iter()
                 .filter(|(d, n)| *d < nearest::SUB_WORDS && !n.name.eq_ignore_ascii_case(last))

@@ -222,9 +222,9 @@ pub(crate) fn nearest_members(
 }
 
 /// The first line of an answer that found `name` only in another case, said first so an
-/// agent that asked for `writeHeader` does not take `WriteHeader` for it unawares, with the
-/// names a typo away from it as spelled: ``writeHeader` is declared only in another case;
-/// nearest: writeHeaders (render/reader.go:41)`.
+/// agent that asked for `saveRecord` does not take `SaveRecord` for it unawares, with the
+/// names a typo away from it as spelled: ``saveRecord` is declared only in another case;
+/// nearest: saveRecords (store/records.go:41)`.
 pub(crate) fn render_case_folded(out: &mut String, name: &str, nearest: &[NearName]) {
     use std::fmt::Write as _;
     let _ = write!(
