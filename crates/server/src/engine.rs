@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use sightline_agent::{Budgets, CallOutcome, ChatProvider, ExploreSession};
 use sightline_observe::Index;
+use sightline_observe::paths::RepoRoot;
 use sightline_observe::watch::{Freshness, Signal};
 use sightline_registry::{CandidateId, Intent, Registry, RegistryDatabase, ToolCall};
 use sightline_validate::Validated;
@@ -38,13 +39,18 @@ pub struct Engine {
     value_model: Option<ValueModel>,
     /// How the index learns what changed on disk.
     freshness: Freshness,
+    /// The index's root, resolved once: `read_file` splits a listing of several reads
+    /// against it. `None` when the root was unusable, which each read then reports.
+    root: Option<RepoRoot>,
 }
 
 impl Engine {
     /// An engine over `index`, selecting deterministically until given a value model,
     /// and walking the tree before each call until given a watcher.
     pub fn new(index: Index<RegistryDatabase>) -> Engine {
+        let root = RepoRoot::new(index.root()).ok();
         Engine {
+            root,
             index,
             sessions: Sessions::default(),
             value_model: None,
@@ -79,6 +85,11 @@ impl Engine {
     /// The index the engine answers from (its report holds the last refresh's timings).
     pub fn index(&self) -> &Index<RegistryDatabase> {
         &self.index
+    }
+
+    /// The index's root as resolved when the engine was made.
+    pub(crate) fn root(&self) -> Option<&RepoRoot> {
+        self.root.as_ref()
     }
 
     /// How many raw-tool sessions are open (bounded by [`crate::MAX_OPEN_SESSIONS`]).

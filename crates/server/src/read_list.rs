@@ -4,7 +4,6 @@
 //! a tenth of the shell arm's calls in the agent A/B read several places at once); here
 //! that took one call per place.
 
-use sightline_observe::paths::RepoRoot;
 use sightline_observe::tools::read_file::ReadFileArgs;
 use sightline_observe::tools::read_list;
 use sightline_registry::ToolCall;
@@ -21,8 +20,7 @@ impl Engine {
         args: &ReadFileArgs,
     ) -> Option<Result<Vec<ReadFileArgs>, CallError>> {
         // An unusable root fails the read itself with its own error.
-        let root = RepoRoot::new(self.index().root()).ok()?;
-        read_list::several_reads(&root, args)
+        read_list::several_reads(self.root()?, args)
             .map(|listed| listed.map_err(|e| CallError::Tool(format!("error: {e}"))))
     }
 
