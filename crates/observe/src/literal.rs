@@ -122,17 +122,38 @@ impl Literal {
         if file.to_lowercase() == text {
             return true;
         }
-        let stem = file.split('.').next().unwrap_or(file);
-        compound_key(stem) == self.key || segments.any(|d| compound_key(d) == self.key)
+        let stem = compound_key(file.split('.').next().unwrap_or(file));
+        stem == self.key
+            || self.type_qualifier_keys().any(|q| q == stem)
+            || segments.any(|d| compound_key(d) == self.key)
+    }
+
+    /// The compound keys of the segments before the last that look like types (start
+    /// with an uppercase letter): `Store.load` and `pkg::RingBuffer::push` name a member
+    /// of `Store` and `RingBuffer`, and a file whose stem is that type's name (`store.py`,
+    /// `ring_buffer.rs`) is the file the member is about. A lowercase qualifier
+    /// (`cache.clear`, `ctx.req`) is a variable or a module, which names no file.
+    fn type_qualifier_keys(&self) -> impl Iterator<Item = String> + '_ {
+        let qualifiers = self.segments.len().saturating_sub(1);
+        self.segments[..qualifiers]
+            .iter()
+            .filter(|s| s.chars().next().is_some_and(char::is_uppercase))
+            .map(|s| compound_key(s))
+            .filter(|k| k.len() >= MIN_KEY_LEN)
     }
 
     /// The keys under which [`path_literal_keys`] files every path this literal can name
     /// ([`Literal::names_path`]): the last segment of its lowercased text (a file name, or
-    /// a path's tail ending in one) and its compound key (a stem or a directory).
-    pub fn path_lookup_keys(&self) -> [String; 2] {
+    /// a path's tail ending in one), its compound key (a stem or a directory) and the keys
+    /// of its type qualifiers (a stem).
+    pub fn path_lookup_keys(&self) -> Vec<String> {
         let text = self.text.to_lowercase();
         let last = text.rsplit('/').next().unwrap_or_default().to_owned();
-        [last, self.key.clone()]
+        let mut keys = vec![last, self.key.clone()];
+        keys.extend(self.type_qualifier_keys());
+        keys.sort_unstable();
+        keys.dedup();
+        keys
     }
 
     /// Where the literal occurs in `text` as written, with no identifier character glued to
@@ -477,6 +498,19 @@ mod tests {
         let tail = &literals("see rules/no-empty.js")[0];
         assert!(tail.names_path("lib/rules/no-empty.js"));
         assert!(!tail.names_path("lib/rules/other.js"));
+    }
+
+    #[test]
+    fn a_type_qualifier_names_the_file_its_type_is_named_after() {
+        let member = &literals("add a parameter to `Store.load`")[0];
+        assert!(member.names_path("lib/store.py"));
+        assert!(!member.names_path("lib/load.py"));
+        let path = &literals("`pkg::RingBuffer::push`")[0];
+        assert!(path.names_path("src/ring_buffer.rs"));
+        assert!(!path.names_path("src/pkg.rs"));
+        // A lowercase qualifier is a variable or a module, not a type.
+        let variable = &literals("`cache.clear`")[0];
+        assert!(!variable.names_path("src/cache.ts"));
     }
 
     #[test]

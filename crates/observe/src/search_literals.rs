@@ -79,8 +79,7 @@ pub(crate) fn literal_evidence(
     let chunks = term_chunks(db, ws);
     for lit in &mut terms.literals {
         let mut m = Matched::default();
-        let mut lookup_keys = lit.path_lookup_keys().to_vec();
-        lookup_keys.dedup();
+        let lookup_keys = lit.path_lookup_keys();
         // Declarations named by the literal's last segment.
         let last = lit.segments.last().cloned().unwrap_or_default();
         let lookup = if lit.is_fragment() {
