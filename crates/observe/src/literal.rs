@@ -123,16 +123,26 @@ impl Literal {
             return true;
         }
         let stem = compound_key(file.split('.').next().unwrap_or(file));
-        stem == self.key
-            || self.type_qualifier_keys().any(|q| q == stem)
-            || segments.any(|d| compound_key(d) == self.key)
+        stem == self.key || segments.any(|d| compound_key(d) == self.key)
+    }
+
+    /// The key of the type qualifier the file at `path` is named after, when one is:
+    /// `Store.load` and `pkg::RingBuffer::push` name a member of `Store` and `RingBuffer`,
+    /// and `store.py` or `ring_buffer.rs` may be the file the member is about. Only a file
+    /// that declares a type of that name is (the caller checks: `Object.assign` does not
+    /// name an `object.ts` of helpers).
+    pub fn qualifier_naming(&self, path: &str) -> Option<String> {
+        if self.is_fragment() {
+            return None;
+        }
+        let file = path.rsplit('/').next()?;
+        let stem = compound_key(file.split('.').next().unwrap_or(file));
+        self.type_qualifier_keys().find(|q| *q == stem)
     }
 
     /// The compound keys of the segments before the last that look like types (start
-    /// with an uppercase letter): `Store.load` and `pkg::RingBuffer::push` name a member
-    /// of `Store` and `RingBuffer`, and a file whose stem is that type's name (`store.py`,
-    /// `ring_buffer.rs`) is the file the member is about. A lowercase qualifier
-    /// (`cache.clear`, `ctx.req`) is a variable or a module, which names no file.
+    /// with an uppercase letter). A lowercase qualifier (`cache.clear`, `ctx.req`) is a
+    /// variable or a module, which names no file.
     fn type_qualifier_keys(&self) -> impl Iterator<Item = String> + '_ {
         let qualifiers = self.segments.len().saturating_sub(1);
         self.segments[..qualifiers]
@@ -503,14 +513,22 @@ mod tests {
     #[test]
     fn a_type_qualifier_names_the_file_its_type_is_named_after() {
         let member = &literals("add a parameter to `Store.load`")[0];
-        assert!(member.names_path("lib/store.py"));
-        assert!(!member.names_path("lib/load.py"));
+        assert_eq!(
+            member.qualifier_naming("lib/store.py").as_deref(),
+            Some("store")
+        );
+        assert_eq!(member.qualifier_naming("lib/load.py"), None);
         let path = &literals("`pkg::RingBuffer::push`")[0];
-        assert!(path.names_path("src/ring_buffer.rs"));
-        assert!(!path.names_path("src/pkg.rs"));
+        assert_eq!(
+            path.qualifier_naming("src/ring_buffer.rs").as_deref(),
+            Some("ringbuffer")
+        );
+        assert_eq!(path.qualifier_naming("src/pkg.rs"), None);
         // A lowercase qualifier is a variable or a module, not a type.
         let variable = &literals("`cache.clear`")[0];
-        assert!(!variable.names_path("src/cache.ts"));
+        assert_eq!(variable.qualifier_naming("src/cache.ts"), None);
+        // The whole name still names files only as before.
+        assert!(!member.names_path("lib/store.py"));
     }
 
     #[test]
@@ -545,13 +563,18 @@ mod tests {
             if upper {
                 spelled = spelled.to_uppercase();
             }
+            // And a member of a type named after the path's file (`Ab.member`).
+            let file = segments[segments.len() - 1];
+            let stem = file.split('.').next().unwrap_or(file);
+            let mut qualified: String = stem.chars().take(1).flat_map(char::to_uppercase).collect();
+            qualified.extend(stem.chars().skip(1));
             let query = match quote {
-                true => format!("`{spelled}` and `{other}`"),
-                false => format!("{spelled} {other}"),
+                true => format!("`{spelled}` and `{other}` and `{qualified}.member`"),
+                false => format!("{spelled} {other} {qualified}.member"),
             };
             let keys = path_literal_keys(&path);
             for l in literals(&query) {
-                if l.names_path(&path) {
+                if l.names_path(&path) || l.qualifier_naming(&path).is_some() {
                     proptest::prop_assert!(
                         l.path_lookup_keys().iter().any(|k| keys.contains(k)),
                         "{:?} names {path} but none of {:?} is in {keys:?}",

@@ -107,13 +107,20 @@ pub(crate) fn literal_evidence(
                 }
             }
         }
-        // Paths: those filed under one of the literal's keys, confirmed.
+        // Paths: those filed under one of the literal's keys, confirmed; a file named
+        // after a type qualifier only if it declares that type.
         for chunk in &chunks {
             let index = path_literal_chunk(db, ws, *chunk);
             for key in &lookup_keys {
                 for f in index.get(key).unwrap_or(&[]) {
-                    if let Some(&pos) = positions.get(f)
-                        && lit.names_path(f.path(db))
+                    let Some(&pos) = positions.get(f) else {
+                        continue;
+                    };
+                    let path = f.path(db);
+                    if lit.names_path(path)
+                        || lit
+                            .qualifier_naming(path)
+                            .is_some_and(|q| declares(db, *f, &q))
                     {
                         m.paths.insert(pos);
                     }
@@ -167,6 +174,15 @@ pub(crate) fn literal_evidence(
         add(&mut evidence, lit, &m, graph);
     }
     evidence
+}
+
+/// Whether `file` declares something whose name's compound key is `key`.
+fn declares(db: &dyn Db, file: SourceFile, key: &str) -> bool {
+    file_index(db, file)
+        .facts
+        .decls
+        .iter()
+        .any(|d| compound_key(&d.name) == key)
 }
 
 fn add(evidence: &mut LiteralEvidence, lit: &Literal, m: &Matched, graph: Option<&Graph>) {
