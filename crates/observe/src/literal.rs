@@ -129,8 +129,8 @@ impl Literal {
     /// The key of the type qualifier the file at `path` is named after, when one is:
     /// `Store.load` and `pkg::RingBuffer::push` name a member of `Store` and `RingBuffer`,
     /// and `store.py` or `ring_buffer.rs` may be the file the member is about. Only a file
-    /// that declares a type of that name is (the caller checks: `Object.assign` does not
-    /// name an `object.ts` of helpers).
+    /// that declares something of that name is (the caller checks the file's declarations:
+    /// `Object.assign` does not name an `object.ts` of helpers).
     pub fn qualifier_naming(&self, path: &str) -> Option<String> {
         if self.is_fragment() {
             return None;
