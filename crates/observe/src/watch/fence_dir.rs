@@ -2,9 +2,11 @@
 //! directory, named for the process (`sightline-watch-<pid>-<random>`), so nothing is left
 //! behind however a process ends:
 //!
-//! - dropped with its watcher (a `tempfile` directory);
+//! - removed when its watcher is dropped;
 //! - removed by [`remove_fence_dirs`], which a program calls on its way out (a server
-//!   stopped by a signal or a closed stdin need not drop its engine first);
+//!   stopped by a signal or a closed stdin need not drop its engine first), after which
+//!   the process makes no new one (a watcher restarted by a background refresh during
+//!   the shutdown would leave its directory behind);
 //! - and when a process ended without either (killed), removed by the next process that
 //!   creates one: a directory whose process is gone is stale ([`sweep_stale`]).
 
@@ -14,66 +16,105 @@ use std::sync::{Mutex, Once};
 /// What every fence directory's name starts with.
 const PREFIX: &str = "sightline-watch-";
 
-/// The fence directories of this process that are still alive.
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// The fence directories of this process that are still alive, and whether the process
+/// is on its way out ([`remove_fence_dirs`] ran): then no new one is made, since nothing
+/// would remove it (a watcher restarted by a background refresh during shutdown would
+/// otherwise leave its directory behind).
+struct Registry {
+    live: Vec<PathBuf>,
+    closed: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    live: Vec::new(),
+    closed: false,
+});
+
+impl Registry {
+    /// Makes and registers a new fence directory in `parent`, unless closed.
+    fn register(&mut self, parent: &Path) -> std::io::Result<PathBuf> {
+        if self.closed {
+            return Err(std::io::Error::other(
+                "the process is stopping: no new fence directory",
+            ));
+        }
+        let path = tempfile::Builder::new()
+            .prefix(&format!("{PREFIX}{}-", std::process::id()))
+            .tempdir_in(parent)?
+            .keep();
+        self.live.push(path.clone());
+        Ok(path)
+    }
+
+    /// Closes the registry and hands over every directory still registered.
+    fn close(&mut self) -> Vec<PathBuf> {
+        self.closed = true;
+        std::mem::take(&mut self.live)
+    }
+}
 
 /// A fence directory; removed when dropped.
 pub(crate) struct FenceDir {
-    dir: tempfile::TempDir,
+    path: PathBuf,
 }
 
 impl FenceDir {
     /// A new fence directory in the system's temporary directory. The first one a process
-    /// creates first removes the stale ones of processes that are gone.
+    /// creates first removes the stale ones of processes that are gone. Fails once the
+    /// process is on its way out.
     pub(crate) fn create() -> std::io::Result<FenceDir> {
         static SWEPT: Once = Once::new();
         let parent = std::env::temp_dir();
         SWEPT.call_once(|| sweep_stale(&parent));
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("{PREFIX}{}-", std::process::id()))
-            .tempdir_in(&parent)?;
-        lock_live().push(dir.path().to_owned());
-        Ok(FenceDir { dir })
+        // Made and registered under the lock, so a removal on the way out either sees it
+        // or has closed the registry first.
+        let path = lock_registry().register(&parent)?;
+        Ok(FenceDir { path })
     }
 
     /// The directory's path.
     pub(crate) fn path(&self) -> &Path {
-        self.dir.path()
+        &self.path
     }
 }
 
 impl Drop for FenceDir {
     fn drop(&mut self) {
-        lock_live().retain(|p| p != self.dir.path());
+        lock_registry().live.retain(|p| p != &self.path);
+        remove_racing_writers(&self.path);
     }
 }
 
-fn lock_live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+fn lock_registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Removes every fence directory this process still has: for a program on its way out,
-/// whose watchers may never be dropped. A watcher still running afterwards fails its next
-/// fence and falls back to walking the tree.
+/// Removes every fence directory this process still has, and makes no new one after:
+/// for a program on its way out, whose watchers may never be dropped. A watcher still
+/// running afterwards fails its next fence and falls back to walking the tree.
 pub fn remove_fence_dirs() {
-    for dir in lock_live().drain(..) {
+    let dirs = lock_registry().close();
+    for dir in dirs {
         remove_racing_writers(&dir);
     }
 }
 
 /// Most attempts [`remove_racing_writers`] makes.
-const REMOVE_ATTEMPTS: usize = 10;
+const REMOVE_ATTEMPTS: usize = 50;
 
 /// Removes `dir` and its fences. A watcher may still write a fence while it goes (a
 /// background refresh on another thread): the directory emptied, the fence written, the
 /// final removal then fails as not empty and left the directory behind. So it tries
-/// again, a bounded number of times; once it is gone, a fence write fails instead.
+/// again, a bounded number of times, until the directory is gone (whatever an attempt
+/// reported), letting the writer run between attempts; once it is gone, a fence write
+/// fails instead.
 fn remove_racing_writers(dir: &Path) {
     for _ in 0..REMOVE_ATTEMPTS {
-        match std::fs::remove_dir_all(dir) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => continue,
-            _ => return,
+        let _ = std::fs::remove_dir_all(dir);
+        if std::fs::symlink_metadata(dir).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+            return;
         }
+        std::thread::yield_now();
     }
 }
 
@@ -201,6 +242,52 @@ mod tests {
         }
     }
 
+    /// A watcher removes each fence once seen, so the removal can find a fence listed and
+    /// then gone: that is not the directory gone, and the directory still goes.
+    #[test]
+    fn a_fence_directory_goes_while_fences_come_and_go() {
+        let parent = tempfile::tempdir().unwrap();
+        for trial in 0..200 {
+            let dir = parent.path().join(format!("{PREFIX}1-churn{trial}"));
+            std::fs::create_dir(&dir).unwrap();
+            let writing = dir.clone();
+            let writer = std::thread::spawn(move || {
+                for n in 0..100_000 {
+                    let fence = writing.join(n.to_string());
+                    if std::fs::write(&fence, b"").is_err() {
+                        return;
+                    }
+                    let _ = std::fs::remove_file(&fence);
+                }
+            });
+            // Let the writer start before the removal races it.
+            while std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_none()) {
+                std::thread::yield_now();
+            }
+            remove_racing_writers(&dir);
+            let gone = std::fs::symlink_metadata(&dir).is_err();
+            writer.join().unwrap();
+            assert!(gone, "trial {trial}: {} left behind", dir.display());
+        }
+    }
+
+    /// Once closed (a process on its way out), a registry makes no directory, so none can
+    /// be left behind by a watcher started after the removal.
+    #[test]
+    fn a_closed_registry_makes_no_fence_directory() {
+        let parent = tempfile::tempdir().unwrap();
+        let mut registry = Registry {
+            live: Vec::new(),
+            closed: false,
+        };
+        let made = registry.register(parent.path()).unwrap();
+        assert_eq!(registry.close(), vec![made.clone()]);
+        assert!(registry.register(parent.path()).is_err());
+        remove_racing_writers(&made);
+        let left: Vec<_> = std::fs::read_dir(parent.path()).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+
     #[test]
     fn a_fence_directory_is_named_for_its_process_and_removed_when_dropped() {
         let dropped = FenceDir::create().unwrap();
@@ -209,6 +296,6 @@ mod tests {
         assert!(owner(path.file_name().unwrap().to_str().unwrap()) == Some(std::process::id()));
         drop(dropped);
         assert!(!path.exists());
-        assert!(!lock_live().contains(&path));
+        assert!(!lock_registry().live.contains(&path));
     }
 }
