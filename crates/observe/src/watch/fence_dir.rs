@@ -80,8 +80,12 @@ impl FenceDir {
 
 impl Drop for FenceDir {
     fn drop(&mut self) {
-        lock_registry().live.retain(|p| p != &self.path);
+        // Gone from disk before it leaves the registry: a watcher may be dropped on another
+        // thread while the program goes (its engine's last reference released there), and
+        // the removal on the way out must still find every directory not yet removed, or
+        // the process can exit between the two steps and leave it behind.
         remove_racing_writers(&self.path);
+        lock_registry().live.retain(|p| p != &self.path);
     }
 }
 
