@@ -224,55 +224,46 @@ mod tests {
         }
     }
 
-    /// However a watcher's last fences interleave with the removal, the directory goes:
-    /// each failed attempt needs a fence written during it, and a write after it fails.
-    #[test]
-    fn a_fence_directory_goes_even_while_fences_are_written() {
+    /// Removes a fresh fence directory `trials` times while another thread writes up to
+    /// `writes` fences into it with `fence` (stopping at the first that fails, as a
+    /// watcher's does once the directory is gone), and asserts that it went each time.
+    fn removal_outlasts(trials: usize, writes: u64, fence: fn(&Path, u64) -> std::io::Result<()>) {
         let parent = tempfile::tempdir().unwrap();
-        for _ in 0..20 {
-            let dir = parent.path().join(format!("{PREFIX}1-race"));
+        for trial in 0..trials {
+            let dir = parent.path().join(format!("{PREFIX}1-race{trial}"));
             std::fs::create_dir(&dir).unwrap();
             let writing = dir.clone();
             let writer = std::thread::spawn(move || {
-                for n in 0..3 {
-                    if std::fs::write(writing.join(n.to_string()), b"").is_err() {
+                for n in 0..writes {
+                    if fence(&writing, n).is_err() {
                         return;
                     }
                 }
             });
             remove_racing_writers(&dir);
+            let gone = std::fs::symlink_metadata(&dir).is_err();
             writer.join().unwrap();
-            assert!(!dir.exists());
+            assert!(gone, "trial {trial}: {} left behind", dir.display());
         }
+    }
+
+    /// However a watcher's last fences interleave with the removal, the directory goes:
+    /// each failed attempt needs a fence written during it, and a write after it fails.
+    #[test]
+    fn a_fence_directory_goes_even_while_fences_are_written() {
+        removal_outlasts(20, 3, |dir, n| std::fs::write(dir.join(n.to_string()), b""));
     }
 
     /// A watcher removes each fence once seen, so the removal can find a fence listed and
     /// then gone: that is not the directory gone, and the directory still goes.
     #[test]
     fn a_fence_directory_goes_while_fences_come_and_go() {
-        let parent = tempfile::tempdir().unwrap();
-        for trial in 0..200 {
-            let dir = parent.path().join(format!("{PREFIX}1-churn{trial}"));
-            std::fs::create_dir(&dir).unwrap();
-            let writing = dir.clone();
-            let writer = std::thread::spawn(move || {
-                for n in 0..100_000 {
-                    let fence = writing.join(n.to_string());
-                    if std::fs::write(&fence, b"").is_err() {
-                        return;
-                    }
-                    let _ = std::fs::remove_file(&fence);
-                }
-            });
-            // Let the writer start before the removal races it.
-            while std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_none()) {
-                std::thread::yield_now();
-            }
-            remove_racing_writers(&dir);
-            let gone = std::fs::symlink_metadata(&dir).is_err();
-            writer.join().unwrap();
-            assert!(gone, "trial {trial}: {} left behind", dir.display());
-        }
+        removal_outlasts(200, 100_000, |dir, n| {
+            let fence = dir.join(n.to_string());
+            std::fs::write(&fence, b"")?;
+            let _ = std::fs::remove_file(&fence);
+            Ok(())
+        });
     }
 
     /// Once closed (a process on its way out), a registry makes no directory, so none can

@@ -183,8 +183,8 @@ pub fn find(
         target.line,
         false,
     );
-    let case_folded = decls.is_empty();
-    if case_folded {
+    let none_as_spelled = decls.is_empty();
+    if none_as_spelled {
         // The same name in another case (`basemodel` for `BaseModel`) before a guess.
         let folded: Vec<NodeId> = graph
             .names
@@ -203,7 +203,8 @@ pub fn find(
         );
     }
     sort(db.languages(), &mut decls);
-    let case_folded = case_folded && !decls.is_empty();
+    // Found only in another case: what was found is not the name as asked.
+    let case_folded = none_as_spelled && !decls.is_empty();
     let nearest = if !decls.is_empty() && !case_folded {
         Vec::new()
     } else {
