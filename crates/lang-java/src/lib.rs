@@ -85,6 +85,11 @@ impl Language for Java {
         receiver == "this"
     }
 
+    /// A method calls its class's methods and reads its fields by their bare names.
+    fn bare_names_reach_members(&self) -> bool {
+        true
+    }
+
     /// The package's directory below its source root, per module: the main and test
     /// source sets of one module share their packages (`src/main/java/a/b` and
     /// `src/test/java/a/b` are the package `a.b`); elsewhere a directory is a package.

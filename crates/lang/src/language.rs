@@ -117,6 +117,14 @@ pub trait Language: Send + Sync + 'static {
         false
     }
 
+    /// Whether a bare name inside a type's body reaches the type's members (an implicit
+    /// receiver, as in Java). Where it does not (`self.save()`, `this.save()`), a member
+    /// is reached only through its owner, and a bare name the same as a member's is
+    /// something else: a local variable, a parameter, a module-level declaration.
+    fn bare_names_reach_members(&self) -> bool {
+        false
+    }
+
     /// The name an import uses for a module's default export, when the language has one:
     /// importing it binds the module's first declaration marked `default_export`.
     fn default_export_name(&self) -> Option<&'static str> {

@@ -336,9 +336,23 @@ where
             }
         }
         // Local declarations shadow imports of the same name; top-level ones win over nested.
-        // An attached declaration is reached through its type, never by its own name.
-        for (di, d) in shape.decls().iter().enumerate().rev() {
+        // An attached declaration is reached through its type, never by its own name, and
+        // so is a member of a type or object unless the language's bare names reach
+        // members (a bare `line` in a Python method is a local, never the method `line`).
+        let members_by_bare_name = self
+            .source
+            .language
+            .is_some_and(|l| l.bare_names_reach_members());
+        let decls = shape.decls();
+        for (di, d) in decls.iter().enumerate().rev() {
             if d.attached_to.is_some() {
+                continue;
+            }
+            let member = d
+                .parent
+                .and_then(|p| decls.get(p as usize))
+                .is_some_and(|p| p.kind.holds_members());
+            if member && !members_by_bare_name {
                 continue;
             }
             if d.parent.is_none() || !bindings.contains_key(d.name.as_str()) {
