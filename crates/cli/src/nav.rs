@@ -48,6 +48,10 @@ pub struct ReferencesCmd {
     /// What the declaration calls and uses, instead of what uses it.
     #[arg(long)]
     pub callees: bool,
+    /// Instead of the uses: how the declaration reaches this one (a name or qualified
+    /// name), as the shortest chain of calls and uses, one line per step.
+    #[arg(long, value_name = "NAME")]
+    pub to: Option<String>,
     /// Most lines listed.
     #[arg(long, default_value_t = references::DEFAULT_MAX_RESULTS)]
     pub max: usize,
@@ -107,6 +111,7 @@ pub fn references(args: &ReferencesCmd) -> anyhow::Result<()> {
         target: target(&args.name, &args.scope),
         callees: args.callees,
         max_results: args.max,
+        to: args.to.clone(),
     };
     let result = references::run(index.db(), index.workspace(), &call)?;
     print(args.json, &result, || result.render_tagged(&no_label))

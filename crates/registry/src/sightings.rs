@@ -336,5 +336,28 @@ fn references(r: &ReferencesResult, outline: &dyn Outline) -> Vec<Sighting> {
     for c in &r.calls {
         out.push(definition(&c.callee, &format!("used by {of}:"), outline));
     }
+    if let Some(chain) = &r.chain {
+        out.extend(
+            chain
+                .ends
+                .iter()
+                .map(|t| definition(t, "looked up", outline)),
+        );
+        for step in &chain.steps {
+            let line = LineRange::new(step.line, step.line);
+            let text = step.text_whole.then(|| ObservedText {
+                lines: line,
+                text: format!("{}\n", step.text),
+            });
+            out.push(line_hit(
+                &step.path,
+                step.line,
+                line,
+                text,
+                format!("uses {} on the way to {}", step.to.qualified, chain.to_name),
+                outline,
+            ));
+        }
+    }
     out
 }

@@ -231,7 +231,7 @@ impl MapServer {
     }
 
     #[tool(
-        description = "Who uses a declaration: one line per use, by file, with the declaration it is in and the line itself; `?` marks a use guessed by name. Uses no import resolves come last.",
+        description = "Who uses a declaration: one line per use, by file, with the declaration it is in and the line itself; `?` marks a use guessed by name. Uses no import resolves come last. With `to`: how it reaches another declaration.",
         input_schema = schema::input::<ReferencesParams>("references"),
         title = "Find uses or callees",
         annotations(read_only_hint = true, open_world_hint = false)

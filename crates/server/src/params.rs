@@ -278,6 +278,9 @@ pub struct ReferencesParams {
     /// true: what it calls and uses instead.
     #[serde(default)]
     pub callees: bool,
+    /// A name: the shortest chain of calls and uses leading there, a line per step.
+    #[serde(default)]
+    pub to: Option<String>,
     /// Its default is in the schema.
     #[serde(default = "default_max_results")]
     #[schemars(description = "")]
@@ -305,6 +308,7 @@ impl ToolArgs for ReferencesParams {
             },
             callees: self.callees,
             max_results: self.max_results,
+            to: self.to,
         })
     }
 }

@@ -65,7 +65,8 @@ pub struct Session {
     pub unchanged_walk_ms: f64,
     pub explore: Vec<QueryTiming>,
     /// The navigation tools on the sampled names: `definition`, `references` (uses),
-    /// `callees` (references with callees) and `outline` of the name's file.
+    /// `callees` (references with callees), `chain` (references with `to` the next
+    /// sampled name) and `outline` of the name's file.
     #[serde(default)]
     pub navigation: Vec<NavTiming>,
     pub peak_rss_bytes: Option<u64>,

@@ -138,8 +138,13 @@ fn session(repo: &Path, cache_dir: &Path, backup_dir: &Path) -> anyhow::Result<S
     for query in queries::sample(&index) {
         out.explore.push(explore(&index, query));
     }
-    for name in queries::names(&index) {
-        out.navigation.extend(navigate(&index, &name));
+    let names = queries::names(&index);
+    for (i, name) in names.iter().enumerate() {
+        // The chain runs to the next sampled name: two names an agent did not pick for
+        // being linked, so most have no chain and the search covers what each reaches.
+        let next = names.get((i + 1) % names.len()).filter(|n| *n != name);
+        out.navigation
+            .extend(navigate(&index, name, next.map(String::as_str)));
     }
     out.peak_rss_bytes = peak_rss_bytes();
     // Measured last, on an index of its own: the server engine takes its index whole.
@@ -297,9 +302,10 @@ fn explore(index: &Index, query: String) -> QueryTiming {
     }
 }
 
-/// Times the navigation tools on `name`: its definition, its uses, its callees, and the
-/// outline of the file of its first definition (what an agent asks instead of grep).
-fn navigate(index: &Index, name: &str) -> Vec<NavTiming> {
+/// Times the navigation tools on `name`: its definition, its uses, its callees, the chain
+/// from it to `next`, and the outline of the file of its first definition (what an agent
+/// asks instead of grep).
+fn navigate(index: &Index, name: &str, next: Option<&str>) -> Vec<NavTiming> {
     use sightline_observe::tools::nav::definition::{self, DefinitionArgs};
     use sightline_observe::tools::nav::outline::{self, OutlineArgs};
     use sightline_observe::tools::nav::references::{self, ReferencesArgs};
@@ -334,6 +340,16 @@ fn navigate(index: &Index, name: &str) -> Vec<NavTiming> {
         let r = references::run(db, ws, &args).ok()?;
         Some(r.render_tagged(&none))
     });
+    if let Some(next) = next {
+        timed("chain", name, &|| {
+            let args = ReferencesArgs {
+                to: Some(next.to_owned()),
+                ..ReferencesArgs::new(name)
+            };
+            let r = references::run(db, ws, &args).ok()?;
+            Some(r.render_tagged(&none))
+        });
+    }
     if let Some(path) = found.and_then(|f| f.hits.first().map(|h| h.path.clone())) {
         timed("outline", &path, &|| {
             let r = outline::run(db, ws, &OutlineArgs::new(path.as_str())).ok()?;

@@ -87,11 +87,11 @@ pub fn markdown(results: &[RepoResult]) -> String {
 
 /// The navigation tools' latency on the sampled names (p50 / p95 ms per tool).
 fn navigation(out: &mut String, results: &[RepoResult]) {
-    const TOOLS: [&str; 4] = ["definition", "references", "callees", "outline"];
+    const TOOLS: [&str; 5] = ["definition", "references", "callees", "chain", "outline"];
     out.push_str(
-        "| repo | navigation p50 / p95 ms: definition | references | callees | outline |\n",
+        "| repo | navigation p50 / p95 ms: definition | references | callees | chain | outline |\n",
     );
-    out.push_str("|---|---:|---:|---:|---:|\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|\n");
     for r in results {
         let cells: Vec<String> = TOOLS
             .iter()

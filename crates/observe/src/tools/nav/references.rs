@@ -14,6 +14,9 @@
 //! target, a mention that is not a call is listed only when the graph ties that user to
 //! the target and the user does not also call it; the others are counted
 //! (`not_called`), not listed. On a common name they were most of an answer.
+//!
+//! With `to`, the answer is instead the chain of uses that leads from the declaration to
+//! another ([`super::chain`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -22,6 +25,7 @@ use crate::path_traits::path_traits;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
+use super::chain::Chain;
 use super::definition::DefinitionHit;
 use super::member_reads::member_reads;
 use super::nearest::{self, NearName};
@@ -61,6 +65,10 @@ pub struct ReferencesArgs {
     /// Most lines listed (default 40, at most 300).
     #[serde(default = "default_max_results")]
     pub max_results: usize,
+    /// A name or qualified name: instead of the uses, the shortest chain of uses from the
+    /// declaration to this one ([`super::chain`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
 }
 
 fn default_max_results() -> usize {
@@ -77,6 +85,7 @@ impl ReferencesArgs {
             },
             callees: false,
             max_results: DEFAULT_MAX_RESULTS,
+            to: None,
         }
     }
 }
@@ -118,6 +127,18 @@ impl UseKind {
             UsageKind::Render => UseKind::Render,
             UsageKind::Instantiate => UseKind::Instantiate,
             UsageKind::Reference => UseKind::Reference,
+        }
+    }
+
+    /// The kind of use a graph edge of `kind` is.
+    pub(crate) fn of_edge(kind: EdgeKind) -> UseKind {
+        match kind {
+            EdgeKind::Calls => UseKind::Call,
+            EdgeKind::Renders => UseKind::Render,
+            EdgeKind::Instantiates => UseKind::Instantiate,
+            EdgeKind::Extends => UseKind::Extends,
+            EdgeKind::Implements => UseKind::Implements,
+            _ => UseKind::Reference,
         }
     }
 
@@ -215,6 +236,9 @@ pub struct ReferencesResult {
     /// (`nearest` then holds the names a typo away from it).
     #[serde(default)]
     pub case_folded: bool,
+    /// With `to`: the chain from the targets to it (and no uses or callees).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<Chain>,
 }
 
 /// Finds the uses (or the callees) of the declaration `args.target` names.
@@ -249,8 +273,20 @@ pub fn run(
         unrelated_reads: 0,
         nearest: found.nearest,
         case_folded: found.case_folded,
+        chain: None,
     };
     if found.decls.is_empty() {
+        return Ok(result);
+    }
+    if let Some(to) = &args.to {
+        result.more_targets = found.decls.len().saturating_sub(MAX_TARGETS);
+        let starts: Vec<DeclAt> = found.decls.into_iter().take(MAX_TARGETS).collect();
+        result.targets = starts.iter().map(DefinitionHit::of).collect();
+        let to = Target {
+            name: to.clone(),
+            ..Target::default()
+        };
+        result.chain = Some(super::chain::run(db, ws, &graph, &starts, &to)?);
         return Ok(result);
     }
     let keep = if args.callees { 1 } else { MAX_TARGETS };
@@ -266,7 +302,7 @@ pub fn run(
 }
 
 /// The line `line` of `text`, trimmed and cut to [`MAX_LINE_CHARS`]; whether it is whole.
-fn line_text(text: &str, line: u32) -> (String, bool) {
+pub(crate) fn line_text(text: &str, line: u32) -> (String, bool) {
     let raw = text
         .lines()
         .nth(line.saturating_sub(1) as usize)
@@ -639,14 +675,7 @@ fn callees(
             let name = callee.declaration().name.clone();
             let line =
                 first_line(facts, i as u32, &name, e.kind).unwrap_or(facts.decls[i].signature_line);
-            let kind = match e.kind {
-                EdgeKind::Calls => UseKind::Call,
-                EdgeKind::Renders => UseKind::Render,
-                EdgeKind::Instantiates => UseKind::Instantiate,
-                EdgeKind::Extends => UseKind::Extends,
-                EdgeKind::Implements => UseKind::Implements,
-                _ => UseKind::Reference,
-            };
+            let kind = UseKind::of_edge(e.kind);
             let entry = used.entry(e.to).or_insert((line, kind, e.certain));
             if line < entry.0 {
                 *entry = (line, kind, entry.2 || e.certain);
@@ -720,7 +749,7 @@ fn callees(
 }
 
 /// The first line in declaration `decl` of `facts` using `name` as an edge of `kind` says.
-fn first_line(
+pub(crate) fn first_line(
     facts: &crate::facts::FileFacts,
     decl: u32,
     name: &str,
@@ -773,7 +802,9 @@ impl ReferencesResult {
                 s
             })
             .collect();
-        if self.callees {
+        if let Some(chain) = &self.chain {
+            self.render_chain(&mut out, chain, &targets, tag);
+        } else if self.callees {
             let _ = writeln!(out, "{} uses:", targets.join("; "));
             self.render_calls(&mut out, tag);
         } else {
@@ -871,6 +902,92 @@ impl ReferencesResult {
                 "({} uses of the name resolve to other declarations)",
                 self.elsewhere
             );
+        }
+    }
+
+    /// `from reaches to in N steps:` and a line per step (`path:line [c3] User: the line`,
+    /// `?` after the number when guessed, `→ Used` when the line does not show its name);
+    /// or why there is no chain.
+    fn render_chain(&self, out: &mut String, chain: &Chain, targets: &[String], tag: Tag<'_>) {
+        let name = crate::escape::inline(&self.name);
+        let to_name = crate::escape::inline(&chain.to_name);
+        if chain.ends.is_empty() {
+            let _ = write!(out, "no declaration named `{to_name}`; ");
+            nearest::render(out, &chain.to_nearest);
+            return;
+        }
+        let ends: Vec<String> = chain
+            .ends
+            .iter()
+            .map(|t| {
+                let mut s = String::new();
+                decl_line(&mut s, &t.path, t.lines, &t.kind, &t.qualified, tag);
+                s
+            })
+            .collect();
+        let (Some(first), Some(last)) = (chain.steps.first(), chain.steps.last()) else {
+            let _ = writeln!(
+                out,
+                "no chain of calls from `{name}` to `{to_name}` or back ({} declarations reached from either end{})",
+                chain.searched,
+                if chain.cut { ", search cut" } else { "" }
+            );
+            let _ = writeln!(out, "`{name}`: {}", targets.join("; "));
+            let _ = writeln!(out, "`{to_name}`: {}", ends.join("; "));
+            return;
+        };
+        if chain.guessed {
+            out.push_str(
+                "no chain of resolved calls either way; through calls guessed by name (`?`): ",
+            );
+        } else if chain.reversed {
+            let _ = write!(out, "nothing from `{name}` reaches `{to_name}`; ");
+        }
+        // The chain's two ends as declared: where it starts (the user of its first step)
+        // and the declaration its last step uses.
+        let start = targets
+            .iter()
+            .zip(&self.targets)
+            .chain(ends.iter().zip(&chain.ends))
+            .find(|(_, t)| {
+                t.path == first.path && t.lines.start <= first.line && first.line <= t.lines.end
+            })
+            .map(|(s, _)| s.clone())
+            .unwrap_or_else(|| format!("{}:{}", crate::escape::inline(&first.path), first.line));
+        let reached = chain.end.as_ref().unwrap_or(&last.to);
+        let mut end = String::new();
+        decl_line(
+            &mut end,
+            &reached.path,
+            reached.lines,
+            &reached.kind,
+            &reached.qualified,
+            tag,
+        );
+        let n = chain.steps.len();
+        let _ = writeln!(
+            out,
+            "{start} reaches {end} in {n} step{}:",
+            if n == 1 { "" } else { "s" }
+        );
+        for step in &chain.steps {
+            let mark = if step.certain { "" } else { "?" };
+            let label = tag(&step.path, Spot::Line(step.line))
+                .map(|t| format!(" {t}"))
+                .unwrap_or_default();
+            let _ = write!(
+                out,
+                "{}:{}{mark}{label} {}{}: {}",
+                crate::escape::inline(&step.path),
+                step.line,
+                crate::escape::inline(&step.from),
+                step.kind.tag(),
+                crate::escape::inline(&step.text)
+            );
+            if !step.text.contains(step.to.name.as_str()) {
+                let _ = write!(out, " → {}", crate::escape::inline(&step.to.qualified));
+            }
+            out.push('\n');
         }
     }
 

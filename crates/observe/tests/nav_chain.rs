@@ -1,0 +1,185 @@
+//! `references` with `to`: the chain of uses from one declaration to another is a shortest
+//! chain of the calls the code makes, each step a line of the declaration it leaves that
+//! calls the next; the other direction answers when only it has one; none is invented.
+
+mod common;
+
+use std::collections::VecDeque;
+
+use proptest::prelude::*;
+use sightline_observe::tools::nav::Spot;
+use sightline_observe::tools::nav::references::{self, ReferencesArgs, ReferencesResult};
+
+fn no_tag(_: &str, _: Spot) -> Option<String> {
+    None
+}
+
+fn chain(index: &sightline_observe::Index, from: &str, to: &str) -> ReferencesResult {
+    let mut args = ReferencesArgs::new(from);
+    args.to = Some(to.to_owned());
+    references::run(index.db(), index.workspace(), &args).unwrap()
+}
+
+/// A generated project's files (path, text) and, per function, its module and its lines.
+type Project = (Vec<(String, String)>, Vec<(usize, u32, u32)>);
+
+/// A project of `calls.len()` functions `step0`… spread over `files` modules, function `i`
+/// calling each function `calls[i]` names on a line of its own (importing it when it lives
+/// in another module). Returns the files and, per function, its module and its lines.
+fn project(calls: &[Vec<usize>], files: usize) -> Project {
+    let module = |f: usize| f % files;
+    let mut texts: Vec<Vec<String>> = vec![Vec::new(); files];
+    for (m, text) in texts.iter_mut().enumerate() {
+        let imported: Vec<String> = (0..calls.len())
+            .filter(|&g| module(g) != m)
+            .map(|g| format!("import {{ step{g} }} from './mod{}';", module(g)))
+            .collect();
+        text.extend(imported);
+    }
+    let mut at = vec![(0, 0, 0); calls.len()];
+    for (f, callees) in calls.iter().enumerate() {
+        let text = &mut texts[module(f)];
+        text.push(String::new());
+        text.push(format!("export function step{f}() {{"));
+        let start = text.len() as u32;
+        for &g in callees {
+            text.push(format!("  step{g}();"));
+        }
+        text.push("}".to_owned());
+        at[f] = (module(f), start, text.len() as u32);
+    }
+    let files = texts
+        .into_iter()
+        .enumerate()
+        .map(|(m, lines)| (format!("src/mod{m}.ts"), lines.join("\n") + "\n"))
+        .collect();
+    (files, at)
+}
+
+/// Fewest calls from `from` to `to` in the call relation, if any.
+fn distance(calls: &[Vec<usize>], from: usize, to: usize) -> Option<usize> {
+    let mut seen = vec![None; calls.len()];
+    seen[from] = Some(0);
+    let mut queue = VecDeque::from([from]);
+    while let Some(f) = queue.pop_front() {
+        for &g in &calls[f] {
+            if seen[g].is_none() {
+                seen[g] = Some(seen[f].unwrap() + 1);
+                queue.push_back(g);
+            }
+        }
+    }
+    seen[to]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Between every two functions: a chain exactly as long as the fewest calls that lead
+    /// from the one to the other (or, when none does, the other way), made of calls the
+    /// code makes, each on a line of the function it leaves, each step starting where the
+    /// one before ended.
+    #[test]
+    fn a_chain_is_a_shortest_run_of_the_calls_the_code_makes(
+        calls in (3usize..7).prop_flat_map(|n| proptest::collection::vec(
+            proptest::collection::vec(0..n, 0..3), n)),
+        files in 1usize..4,
+    ) {
+        // No function calls itself, and each callee once.
+        let calls: Vec<Vec<usize>> = calls
+            .iter()
+            .enumerate()
+            .map(|(f, c)| {
+                let mut c: Vec<usize> = c.iter().copied().filter(|&g| g != f).collect();
+                c.sort_unstable();
+                c.dedup();
+                c
+            })
+            .collect();
+        let (sources, at) = project(&calls, files);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        for (path, text) in &sources {
+            std::fs::write(dir.path().join(path), text).unwrap();
+        }
+        let index = common::open_uncached(dir.path());
+        for from in 0..calls.len() {
+            for to in (0..calls.len()).filter(|&t| t != from) {
+                let r = chain(&index, &format!("step{from}"), &format!("step{to}"));
+                let c = r.chain.as_ref().unwrap();
+                let (forward, back) = (distance(&calls, from, to), distance(&calls, to, from));
+                let (expected, reversed, first, last) = match (forward, back) {
+                    (Some(d), _) => (d, false, from, to),
+                    (None, Some(d)) => (d, true, to, from),
+                    (None, None) => (0, false, from, to),
+                };
+                prop_assert_eq!(c.steps.len(), expected, "step{} to step{}: {:?}", from, to, c.steps);
+                if expected == 0 {
+                    continue;
+                }
+                prop_assert_eq!(c.reversed, reversed);
+                prop_assert_eq!(&c.steps[0].from, &format!("step{first}"));
+                prop_assert_eq!(&c.steps[expected - 1].to.name, &format!("step{last}"));
+                for (k, step) in c.steps.iter().enumerate() {
+                    let user: usize = step.from.trim_start_matches("step").parse().unwrap();
+                    let used: usize = step.to.name.trim_start_matches("step").parse().unwrap();
+                    prop_assert!(calls[user].contains(&used), "{:?} is no call of the code", step);
+                    let (module, start, end) = at[user];
+                    prop_assert_eq!(&step.path, &format!("src/mod{module}.ts"));
+                    prop_assert!(start <= step.line && step.line <= end, "{:?}", step);
+                    prop_assert_eq!(&step.text, &format!("step{used}();"));
+                    prop_assert!(step.certain, "{:?}", step);
+                    if let Some(next) = c.steps.get(k + 1) {
+                        prop_assert_eq!(&next.from, &step.to.qualified);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The chain through a type's method, how it renders, and the answers when there is none
+/// or `to` names nothing.
+#[test]
+fn a_chain_through_methods_renders_one_line_per_step() {
+    let (dir, _root) = common::temp_repo(&[
+        (
+            "src/store.ts",
+            "import { Queue } from './queue';\n\nexport class Store {\n  private queue = new Queue();\n\n  save(record: string) {\n    this.queue.push(record);\n  }\n}\n",
+        ),
+        (
+            "src/queue.ts",
+            "import { send } from './send';\n\nexport class Queue {\n  items: string[] = [];\n\n  push(item: string) {\n    this.items.push(item);\n    this.flush();\n  }\n\n  flush() {\n    send(this.items);\n  }\n}\n",
+        ),
+        (
+            "src/send.ts",
+            "export function send(items: string[]) {\n  return items.length;\n}\n\nexport function unrelated() {\n  return 0;\n}\n",
+        ),
+    ]);
+    let index = common::open_uncached(dir.path());
+    let forward = chain(&index, "Store.save", "send");
+    let steps = &forward.chain.as_ref().unwrap().steps;
+    assert_eq!(
+        steps
+            .iter()
+            .map(|s| s.to.qualified.as_str())
+            .collect::<Vec<_>>(),
+        ["Queue.push", "Queue.flush", "send"],
+        "{steps:?}"
+    );
+    insta::assert_snapshot!("chain_forward", forward.render_tagged(&no_tag));
+
+    let back = chain(&index, "send", "Store.save");
+    assert!(back.chain.as_ref().unwrap().reversed);
+    assert_eq!(back.chain.as_ref().unwrap().steps, *steps);
+    insta::assert_snapshot!("chain_reversed", back.render_tagged(&no_tag));
+
+    let none = chain(&index, "unrelated", "Store.save");
+    assert!(none.chain.as_ref().unwrap().steps.is_empty());
+    insta::assert_snapshot!("chain_none", none.render_tagged(&no_tag));
+
+    let unknown = chain(&index, "Store.save", "sendd");
+    assert!(unknown.chain.as_ref().unwrap().ends.is_empty());
+    assert_eq!(unknown.chain.as_ref().unwrap().to_nearest[0].name, "send");
+    insta::assert_snapshot!("chain_unknown_end", unknown.render_tagged(&no_tag));
+}
