@@ -309,6 +309,23 @@ fn definition(h: &DefinitionHit, why: &str, outline: &dyn Outline) -> Sighting {
     }
 }
 
+/// A line that uses a declaration, as a line hit; its text is observed when shown whole.
+fn use_line(
+    path: &str,
+    line: u32,
+    text: &str,
+    whole: bool,
+    reason: String,
+    outline: &dyn Outline,
+) -> Sighting {
+    let lines = LineRange::new(line, line);
+    let observed = whole.then(|| ObservedText {
+        lines,
+        text: format!("{text}\n"),
+    });
+    line_hit(path, line, lines, observed, reason, outline)
+}
+
 /// The declarations looked up, then each use as a line hit (its line as observed text
 /// when shown whole), or each declaration used.
 fn references(r: &ReferencesResult, outline: &dyn Outline) -> Vec<Sighting> {
@@ -319,17 +336,13 @@ fn references(r: &ReferencesResult, outline: &dyn Outline) -> Vec<Sighting> {
         .collect();
     let of = r.targets.first().map_or("", |t| t.qualified.as_str());
     for u in &r.uses {
-        let line = LineRange::new(u.line, u.line);
-        let text = u.text_whole.then(|| ObservedText {
-            lines: line,
-            text: format!("{}\n", u.text),
-        });
-        out.push(line_hit(
+        let reason = format!("uses {of}");
+        out.push(use_line(
             &u.path,
             u.line,
-            line,
-            text,
-            format!("uses {of}"),
+            &u.text,
+            u.text_whole,
+            reason,
             outline,
         ));
     }
@@ -344,17 +357,13 @@ fn references(r: &ReferencesResult, outline: &dyn Outline) -> Vec<Sighting> {
                 .map(|t| definition(t, "looked up", outline)),
         );
         for step in &chain.steps {
-            let line = LineRange::new(step.line, step.line);
-            let text = step.text_whole.then(|| ObservedText {
-                lines: line,
-                text: format!("{}\n", step.text),
-            });
-            out.push(line_hit(
+            let reason = format!("uses {} on the way to {}", step.to.qualified, chain.to_name);
+            out.push(use_line(
                 &step.path,
                 step.line,
-                line,
-                text,
-                format!("uses {} on the way to {}", step.to.qualified, chain.to_name),
+                &step.text,
+                step.text_whole,
+                reason,
                 outline,
             ));
         }

@@ -368,24 +368,22 @@ impl<'a> Files<'a> {
             .unwrap_or_default()
     }
 
-    /// Whether `node` is a function or method.
-    fn callable(&mut self, node: NodeId) -> bool {
-        let Some(decl) = node.decl_index() else {
-            return false;
-        };
+    /// The kind of declaration `node` is.
+    fn kind(&mut self, node: NodeId) -> Option<crate::facts::DeclKind> {
+        let decl = node.decl_index()?;
         self.file(node.file)
             .and_then(|f| f.index.facts.decls.get(decl as usize))
-            .is_some_and(|d| d.kind.is_callable())
+            .map(|d| d.kind)
+    }
+
+    /// Whether `node` is a function or method.
+    fn callable(&mut self, node: NodeId) -> bool {
+        self.kind(node).is_some_and(|k| k.is_callable())
     }
 
     /// Whether `node` is a declaration whose members are reached by their own uses.
     fn holds_members(&mut self, node: NodeId) -> bool {
-        let Some(decl) = node.decl_index() else {
-            return false;
-        };
-        self.file(node.file)
-            .and_then(|f| f.index.facts.decls.get(decl as usize))
-            .is_some_and(|d| d.kind.holds_members())
+        self.kind(node).is_some_and(|k| k.holds_members())
     }
 
     /// Whether `node` is in a test, example, generated or vendored file.

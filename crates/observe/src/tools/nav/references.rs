@@ -769,6 +769,17 @@ pub(crate) fn first_line(
         .map(|u| u.line)
 }
 
+/// Each declaration as [`decl_line`] prints it.
+fn decl_lines(hits: &[DefinitionHit], tag: Tag<'_>) -> Vec<String> {
+    hits.iter()
+        .map(|t| {
+            let mut s = String::new();
+            decl_line(&mut s, &t.path, t.lines, &t.kind, &t.qualified, tag);
+            s
+        })
+        .collect()
+}
+
 impl ReferencesResult {
     /// The uses grouped by file (`## path`, then `  23 [c8 20-30] Enclosing: the line`,
     /// `?` after the number when guessed), or the callees (`  14 src/b.ts:3-20 [c11]
@@ -793,15 +804,7 @@ impl ReferencesResult {
         if self.case_folded {
             nearest::render_case_folded(&mut out, &self.name, &self.nearest);
         }
-        let targets: Vec<String> = self
-            .targets
-            .iter()
-            .map(|t| {
-                let mut s = String::new();
-                decl_line(&mut s, &t.path, t.lines, &t.kind, &t.qualified, tag);
-                s
-            })
-            .collect();
+        let targets = decl_lines(&self.targets, tag);
         if let Some(chain) = &self.chain {
             self.render_chain(&mut out, chain, &targets, tag);
         } else if self.callees {
@@ -916,15 +919,7 @@ impl ReferencesResult {
             nearest::render(out, &chain.to_nearest);
             return;
         }
-        let ends: Vec<String> = chain
-            .ends
-            .iter()
-            .map(|t| {
-                let mut s = String::new();
-                decl_line(&mut s, &t.path, t.lines, &t.kind, &t.qualified, tag);
-                s
-            })
-            .collect();
+        let ends = decl_lines(&chain.ends, tag);
         let (Some(first), Some(last)) = (chain.steps.first(), chain.steps.last()) else {
             let _ = writeln!(
                 out,
