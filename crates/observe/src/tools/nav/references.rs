@@ -769,6 +769,19 @@ pub(crate) fn first_line(
         .map(|u| u.line)
 }
 
+/// Most declarations of each end a missing chain lists: which ones were searched, not a
+/// second `definition` answer.
+const LISTED_ENDS: usize = 3;
+
+/// The first [`LISTED_ENDS`] of `lines`, and how many more there are.
+fn listed(lines: &[String]) -> String {
+    let mut out = lines[..lines.len().min(LISTED_ENDS)].join("; ");
+    if lines.len() > LISTED_ENDS {
+        let _ = write!(out, " (+{} more)", lines.len() - LISTED_ENDS);
+    }
+    out
+}
+
 /// Each declaration as [`decl_line`] prints it.
 fn decl_lines(hits: &[DefinitionHit], tag: Tag<'_>) -> Vec<String> {
     hits.iter()
@@ -927,8 +940,8 @@ impl ReferencesResult {
                 chain.searched,
                 if chain.cut { ", search cut" } else { "" }
             );
-            let _ = writeln!(out, "`{name}`: {}", targets.join("; "));
-            let _ = writeln!(out, "`{to_name}`: {}", ends.join("; "));
+            let _ = writeln!(out, "`{name}`: {}", listed(targets));
+            let _ = writeln!(out, "`{to_name}`: {}", listed(&ends));
             return;
         };
         if chain.guessed {
@@ -1030,6 +1043,13 @@ impl ReferencesResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_chain_lists_a_few_declarations_and_counts_the_rest() {
+        let lines: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        assert_eq!(listed(&lines), "a; b; c (+2 more)");
+        assert_eq!(listed(&lines[..2]), "a; b");
+    }
 
     #[test]
     fn long_lines_are_cut_and_marked() {
