@@ -250,6 +250,11 @@ fn call() -> impl Strategy<Value = (String, Value)> {
         proptest::sample::select(NAMES).prop_map(|n| ("definition".to_owned(), json!({"name": n}))),
         (proptest::sample::select(NAMES), any::<bool>())
             .prop_map(|(n, c)| ("references".to_owned(), json!({"name": n, "callees": c}))),
+        (
+            proptest::sample::select(NAMES),
+            proptest::sample::select(NAMES)
+        )
+            .prop_map(|(n, to)| ("references".to_owned(), json!({"name": n, "to": to}))),
         proptest::sample::select(PATHS).prop_map(|p| ("outline".to_owned(), json!({"path": p}))),
         (proptest::sample::select(NAMES), 0u32..3)
             .prop_map(|(n, c)| ("grep".to_owned(), json!({"pattern": n, "context": c}))),
