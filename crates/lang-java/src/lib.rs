@@ -85,6 +85,11 @@ impl Language for Java {
         receiver == "this"
     }
 
+    /// The extractor names every constructor [`syntax::CONSTRUCTOR`].
+    fn is_constructor(&self, member: &str) -> bool {
+        member == syntax::CONSTRUCTOR
+    }
+
     /// A method calls its class's methods and reads its fields by their bare names.
     fn bare_names_reach_members(&self) -> bool {
         true

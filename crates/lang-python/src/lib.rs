@@ -76,6 +76,11 @@ impl Language for Python {
         receiver == "self" || receiver == "cls"
     }
 
+    /// `__init__` runs on `Type(...)`.
+    fn is_constructor(&self, member: &str) -> bool {
+        member == "__init__"
+    }
+
     /// pytest's default discovery patterns (`test_*.py`, `*_test.py`) and its
     /// per-directory fixture module (`conftest.py`).
     fn is_test_file(&self, path: &str) -> bool {

@@ -84,6 +84,11 @@ impl Language for TypeScript {
         receiver == "this"
     }
 
+    /// A class's `constructor` runs on `new Type(...)`.
+    fn is_constructor(&self, member: &str) -> bool {
+        member == "constructor"
+    }
+
     fn default_export_name(&self) -> Option<&'static str> {
         Some(syntax::DEFAULT_NAME)
     }

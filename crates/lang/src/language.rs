@@ -125,6 +125,13 @@ pub trait Language: Send + Sync + 'static {
         false
     }
 
+    /// Whether a member named `member` of a type runs when the type is instantiated (its
+    /// constructor), so that a call chain goes on through it after an instantiation. A
+    /// language whose constructors are ordinary functions called by name (`new`) has none.
+    fn is_constructor(&self, _member: &str) -> bool {
+        false
+    }
+
     /// The name an import uses for a module's default export, when the language has one:
     /// importing it binds the module's first declaration marked `default_export`.
     fn default_export_name(&self) -> Option<&'static str> {

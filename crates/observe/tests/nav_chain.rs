@@ -183,3 +183,50 @@ fn a_chain_through_methods_renders_one_line_per_step() {
     assert_eq!(unknown.chain.as_ref().unwrap().to_nearest[0].name, "send");
     insta::assert_snapshot!("chain_unknown_end", unknown.render_tagged(&no_tag));
 }
+
+/// An instantiation runs the constructor its language names (`constructor`, `__init__`),
+/// so a chain goes on through it; a type only named (a parameter's annotation) does not.
+#[test]
+fn an_instantiation_goes_on_through_the_constructor() {
+    let (dir, _root) = common::temp_repo(&[
+        (
+            "src/queue.ts",
+            "export class Queue {\n  constructor(size: number) {\n    this.reset();\n  }\n  reset() {}\n}\n",
+        ),
+        (
+            "src/make.ts",
+            "import { Queue } from './queue';\n\nexport function make() {\n  return new Queue(1);\n}\n\nexport function typed(q: Queue) {\n  return q;\n}\n",
+        ),
+        (
+            "pool.py",
+            "class Pool:\n    def __init__(self):\n        self.setup()\n\n    def setup(self):\n        pass\n\n\ndef build():\n    return Pool()\n",
+        ),
+    ]);
+    let index = common::open_uncached(dir.path());
+    for (from, to, expected, constructor) in [
+        (
+            "make",
+            "Queue.reset",
+            ["Queue", "Queue.reset"],
+            "Queue.constructor",
+        ),
+        (
+            "build",
+            "Pool.setup",
+            ["Pool", "Pool.setup"],
+            "Pool.__init__",
+        ),
+    ] {
+        let r = chain(&index, from, to);
+        let steps = &r.chain.as_ref().unwrap().steps;
+        let used: Vec<&str> = steps.iter().map(|s| s.to.qualified.as_str()).collect();
+        assert_eq!(used, expected, "{}", r.render_tagged(&no_tag));
+        assert_eq!(steps[1].from, constructor);
+    }
+    let named_only = chain(&index, "typed", "Queue.reset");
+    assert!(
+        named_only.chain.as_ref().unwrap().steps.is_empty(),
+        "{}",
+        named_only.render_tagged(&no_tag)
+    );
+}

@@ -51,7 +51,7 @@ use sightline_lang::{
 };
 
 /// The name of every constructor's declaration.
-const CONSTRUCTOR: &str = "constructor";
+pub(crate) const CONSTRUCTOR: &str = "constructor";
 
 thread_local! {
     static PARSER: ParserSlot = const { std::cell::RefCell::new(None) };

@@ -8,9 +8,9 @@
 //! goes); a type named, a value read or a base class runs nothing and is not a step. A
 //! declaration's code is its own and that of the declarations nested in it (a function's
 //! closures), so going from one into one nested in it costs nothing. A type reached by a
-//! call (an instantiation) does not run whole: its members are reached by their own
-//! calls; where the chain starts, all of a type is its code. No language-neutral fact
-//! says which member is a constructor, so a chain does not go through one. A step costs
+//! call does not run whole: its members are reached by their own calls, except that an
+//! instantiation runs the constructor its language names ([`sightline_lang::Language::is_constructor`]:
+//! `__init__`, `constructor`); where the chain starts, all of a type is its code. A step costs
 //! [`CALL`], [`OTHER_USE`] for a callback, plus [`INTO_SECONDARY`] when it goes into a
 //! test, example or vendored file: of two chains the one of fewer calls through primary
 //! code wins. Only uses the graph resolved are followed, unless no chain of them leads
@@ -214,8 +214,14 @@ fn shortest(
         // Its own code: what is nested in it (a function's closures; all of a type where
         // the chain starts), at no cost. A type reached by a use does not run whole: its
         // members are reached by their own calls.
+        let instantiated = came
+            .get(&node)
+            .is_some_and(|h| h.kind == EdgeKind::Instantiates);
         let children = if start_nodes.contains(&node) || !files.holds_members(node) {
             files.children(node)
+        } else if instantiated {
+            // An instantiation runs the type's constructor, as the language names it.
+            files.constructors(node)
         } else {
             Vec::new()
         };
@@ -366,6 +372,32 @@ impl<'a> Files<'a> {
             .and_then(|f| f.children.get(decl as usize))
             .map(|c| c.iter().map(|&d| NodeId::decl(node.file, d)).collect())
             .unwrap_or_default()
+    }
+
+    /// The members of the type `node` that its language runs when it is instantiated.
+    fn constructors(&mut self, node: NodeId) -> Vec<NodeId> {
+        let (db, ws) = (self.db, self.ws);
+        let language = ws
+            .files(db)
+            .get(node.file as usize)
+            .and_then(|f| db.languages().of_path(f.path(db)))
+            .and_then(|id| db.languages().of(id));
+        let Some(language) = language else {
+            return Vec::new();
+        };
+        let children = self.children(node);
+        let Some(file) = self.file(node.file) else {
+            return Vec::new();
+        };
+        let decls = &file.index.facts.decls;
+        children
+            .into_iter()
+            .filter(|c| {
+                c.decl_index()
+                    .and_then(|d| decls.get(d as usize))
+                    .is_some_and(|d| language.is_constructor(&d.name))
+            })
+            .collect()
     }
 
     /// The kind of declaration `node` is.
