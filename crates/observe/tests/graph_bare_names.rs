@@ -29,27 +29,30 @@ fn uses_of(dir: &std::path::Path, path: &str, qualified: &str) -> Vec<String> {
 
 #[test]
 fn a_local_named_like_a_method_is_no_use_of_it() {
-    let (dir, _root) = common::temp_repo(&[(
-        "console.py",
-        "class Console:\n    def line(self):\n        return 1\n\n    def flush(self, lines):\n        for line in lines:\n            print(line)\n        self.line()\n",
-    )]);
-    let uses = uses_of(dir.path(), "console.py", "Console.flush");
-    assert_eq!(
-        uses.iter().filter(|u| *u == "line").count(),
-        1,
-        "only `self.line()` uses the method, not the loop variable: {uses:?}"
-    );
-
-    let (dir, _root) = common::temp_repo(&[(
-        "queue.ts",
-        "export class Queue {\n  size() { return 0; }\n  drain(items: number[]) {\n    const size = items.length;\n    return size + this.size();\n  }\n}\n",
-    )]);
-    let uses = uses_of(dir.path(), "queue.ts", "Queue.drain");
-    assert_eq!(
-        uses.iter().filter(|u| *u == "size").count(),
-        1,
-        "only `this.size()` uses the method: {uses:?}"
-    );
+    // (file, text, the method holding the local, the member the local is named like)
+    let cases = [
+        (
+            "console.py",
+            "class Console:\n    def line(self):\n        return 1\n\n    def flush(self, lines):\n        for line in lines:\n            print(line)\n        self.line()\n",
+            "Console.flush",
+            "line",
+        ),
+        (
+            "queue.ts",
+            "export class Queue {\n  size() { return 0; }\n  drain(items: number[]) {\n    const size = items.length;\n    return size + this.size();\n  }\n}\n",
+            "Queue.drain",
+            "size",
+        ),
+    ];
+    for (path, text, holder, member) in cases {
+        let (dir, _root) = common::temp_repo(&[(path, text)]);
+        let uses = uses_of(dir.path(), path, holder);
+        assert_eq!(
+            uses.iter().filter(|u| *u == member).count(),
+            1,
+            "only the call through the receiver uses `{member}`, not the local: {uses:?}"
+        );
+    }
 }
 
 #[test]
