@@ -9,9 +9,10 @@
 //! declaration's code is its own and that of the declarations nested in it (a function's
 //! closures), so going from one into one nested in it costs nothing. A type reached by a
 //! call does not run whole: its members are reached by their own calls, except that an
-//! instantiation runs the constructor its language names ([`sightline_lang::Language::is_constructor`]:
-//! `__init__`, `constructor`); where the chain starts, all of a type is its code. A step costs
-//! [`CALL`], [`OTHER_USE`] for a callback, plus [`INTO_SECONDARY`] when it goes into a
+//! instantiation runs the constructor its language names
+//! ([`sightline_lang::Language::is_constructor`]: `__init__`, `constructor`); where the
+//! chain starts, all of a type is its code. A step costs [`CALL`], [`OTHER_USE`] for a
+//! callback, plus [`INTO_SECONDARY`] when it goes into a
 //! test, example or vendored file: of two chains the one of fewer calls through primary
 //! code wins. Only uses the graph resolved are followed, unless no chain of them leads
 //! either way; then uses it guessed by name (a member call on a receiver it cannot type)
