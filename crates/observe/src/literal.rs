@@ -49,6 +49,11 @@ pub struct Literal {
     pub fragment: bool,
 }
 
+/// The compound key of a file name's stem (`ring_buffer.rs` → `ringbuffer`).
+fn stem_key(file: &str) -> String {
+    compound_key(file.split('.').next().unwrap_or(file))
+}
+
 impl Literal {
     /// Whether the literal is a code fragment (see `fragment`): it is matched in text only.
     pub fn is_fragment(&self) -> bool {
@@ -122,8 +127,7 @@ impl Literal {
         if file.to_lowercase() == text {
             return true;
         }
-        let stem = compound_key(file.split('.').next().unwrap_or(file));
-        stem == self.key || segments.any(|d| compound_key(d) == self.key)
+        stem_key(file) == self.key || segments.any(|d| compound_key(d) == self.key)
     }
 
     /// The key of the type qualifier the file at `path` is named after, when one is:
@@ -135,8 +139,7 @@ impl Literal {
         if self.is_fragment() {
             return None;
         }
-        let file = path.rsplit('/').next()?;
-        let stem = compound_key(file.split('.').next().unwrap_or(file));
+        let stem = stem_key(path.rsplit('/').next()?);
         self.type_qualifier_keys().find(|q| *q == stem)
     }
 
@@ -189,7 +192,7 @@ pub fn path_literal_keys(path: &str) -> Vec<String> {
     let mut segments = path.rsplit('/');
     if let Some(file) = segments.next() {
         keys.push(file.to_lowercase());
-        keys.push(compound_key(file.split('.').next().unwrap_or(file)));
+        keys.push(stem_key(file));
     }
     keys.extend(segments.map(compound_key));
     keys.sort_unstable();

@@ -304,6 +304,8 @@ struct SearchedFile {
     children: Vec<Vec<u32>>,
     /// A test, example, generated or vendored file.
     secondary: bool,
+    /// Its language, which names its constructors.
+    language: Option<&'static dyn sightline_lang::Language>,
 }
 
 impl<'a> Files<'a> {
@@ -328,13 +330,16 @@ impl<'a> Files<'a> {
                     list.push(i as u32);
                 }
             }
-            let secondary = path_traits(self.db.languages(), file.path(self.db)).is_secondary();
+            let (languages, path) = (self.db.languages(), file.path(self.db));
+            let secondary = path_traits(languages, path).is_secondary();
+            let language = languages.of_path(path).and_then(|id| languages.of(id));
             self.by_position.insert(
                 position,
                 SearchedFile {
                     index,
                     children,
                     secondary,
+                    language,
                 },
             );
         }
@@ -377,17 +382,11 @@ impl<'a> Files<'a> {
 
     /// The members of the type `node` that its language runs when it is instantiated.
     fn constructors(&mut self, node: NodeId) -> Vec<NodeId> {
-        let (db, ws) = (self.db, self.ws);
-        let language = ws
-            .files(db)
-            .get(node.file as usize)
-            .and_then(|f| db.languages().of_path(f.path(db)))
-            .and_then(|id| db.languages().of(id));
-        let Some(language) = language else {
-            return Vec::new();
-        };
         let children = self.children(node);
         let Some(file) = self.file(node.file) else {
+            return Vec::new();
+        };
+        let Some(language) = file.language else {
             return Vec::new();
         };
         let decls = &file.index.facts.decls;

@@ -278,22 +278,22 @@ pub fn run(
     if found.decls.is_empty() {
         return Ok(result);
     }
+    // Callees are of one declaration; uses and a chain gather every declaration named.
+    let keep = if args.callees && args.to.is_none() {
+        1
+    } else {
+        MAX_TARGETS
+    };
+    result.more_targets = found.decls.len().saturating_sub(keep);
+    let targets: Vec<DeclAt> = found.decls.into_iter().take(keep).collect();
+    result.targets = targets.iter().map(DefinitionHit::of).collect();
     if let Some(to) = &args.to {
-        result.more_targets = found.decls.len().saturating_sub(MAX_TARGETS);
-        let starts: Vec<DeclAt> = found.decls.into_iter().take(MAX_TARGETS).collect();
-        result.targets = starts.iter().map(DefinitionHit::of).collect();
         let to = Target {
             name: to.clone(),
             ..Target::default()
         };
-        result.chain = Some(super::chain::run(db, ws, &graph, &starts, &to)?);
-        return Ok(result);
-    }
-    let keep = if args.callees { 1 } else { MAX_TARGETS };
-    result.more_targets = found.decls.len().saturating_sub(keep);
-    let targets: Vec<DeclAt> = found.decls.into_iter().take(keep).collect();
-    result.targets = targets.iter().map(DefinitionHit::of).collect();
-    if args.callees {
+        result.chain = Some(super::chain::run(db, ws, &graph, &targets, &to)?);
+    } else if args.callees {
         callees(db, ws, &graph, &targets[0], max, &mut result);
     } else {
         uses(db, ws, &graph, &targets, max, &mut result);
