@@ -26,7 +26,7 @@ impl Language for Python {
     }
 
     fn facts_version(&self) -> u32 {
-        3
+        4
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {

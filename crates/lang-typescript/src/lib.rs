@@ -35,7 +35,7 @@ impl Language for TypeScript {
     }
 
     fn facts_version(&self) -> u32 {
-        4
+        5
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {

@@ -230,3 +230,57 @@ fn an_instantiation_goes_on_through_the_constructor() {
         named_only.render_tagged(&no_tag)
     );
 }
+
+/// A call of a method may run an override of it: the chain steps from the method to the
+/// override in a class that extends its class (printed at that class's heritage clause),
+/// through a variable whose type the code states; a `with` block runs its manager's
+/// `__exit__`. A direct call wins over a path through an override.
+#[test]
+fn a_call_goes_on_into_overrides_and_a_with_block_into_its_manager() {
+    let (dir, _root) = common::temp_repo(&[
+        (
+            "transports.py",
+            "class Base:\n    def handle(self):\n        raise NotImplementedError\n\n\nclass Middle(Base):\n    pass\n\n\nclass Http(Middle):\n    def handle(self):\n        return self.flush()\n\n    def flush(self):\n        pass\n",
+        ),
+        (
+            "client.py",
+            "from transports import Base, Http\n\n\nclass Client:\n    def send(self, transport: Base):\n        return transport.handle()\n\n    def direct(self):\n        Http().flush()\n        return self.send(None)\n\n    def close(self):\n        with self:\n            pass\n\n    def __exit__(self, *args):\n        self.release()\n\n    def release(self):\n        pass\n",
+        ),
+    ]);
+    let index = common::open_uncached(dir.path());
+    let r = chain(&index, "Client.send", "Http.flush");
+    let steps = &r.chain.as_ref().unwrap().steps;
+    let used: Vec<&str> = steps.iter().map(|s| s.to.qualified.as_str()).collect();
+    assert_eq!(
+        used,
+        ["Base.handle", "Http.handle", "Http.flush"],
+        "{}",
+        r.render_tagged(&no_tag)
+    );
+    // The override step is the subclass's heritage line, through a class that declares none.
+    assert_eq!(
+        (steps[1].path.as_str(), steps[1].line),
+        ("transports.py", 10)
+    );
+    insta::assert_snapshot!("chain_override", r.render_tagged(&no_tag));
+
+    let direct = chain(&index, "Client.direct", "Http.flush");
+    let steps = &direct.chain.as_ref().unwrap().steps;
+    assert_eq!(steps.len(), 1, "{}", direct.render_tagged(&no_tag));
+
+    let with = chain(&index, "Client.close", "Client.release");
+    let used: Vec<String> = with
+        .chain
+        .as_ref()
+        .unwrap()
+        .steps
+        .iter()
+        .map(|s| s.to.qualified.clone())
+        .collect();
+    assert_eq!(
+        used,
+        ["Client.__exit__", "Client.release"],
+        "{}",
+        with.render_tagged(&no_tag)
+    );
+}

@@ -23,6 +23,12 @@ pub(crate) enum PyKind {
     Parameters,
     Lambda,
     Block,
+    /// `x: T` and `x: T = v` in a parameter list.
+    TypedParameter,
+    /// `… as x` and `for x in …`: names bound by a pattern.
+    PatternBinding,
+    /// One context manager of a `with` statement.
+    WithItem,
 }
 
 fn classify(name: &str) -> PyKind {
@@ -39,6 +45,9 @@ fn classify(name: &str) -> PyKind {
         "parameters" | "lambda_parameters" => PyKind::Parameters,
         "lambda" => PyKind::Lambda,
         "block" => PyKind::Block,
+        "typed_parameter" | "typed_default_parameter" => PyKind::TypedParameter,
+        "as_pattern" | "for_statement" => PyKind::PatternBinding,
+        "with_item" => PyKind::WithItem,
         _ => PyKind::Other,
     }
 }
@@ -58,6 +67,9 @@ pub(crate) struct PyFields {
     pub module_name: u16,
     pub value: u16,
     pub condition: u16,
+    pub body: u16,
+    pub definition: u16,
+    pub return_type: u16,
 }
 
 pub(crate) struct PyGrammar {
@@ -91,6 +103,9 @@ impl PyGrammar {
             module_name: field("module_name"),
             value: field("value"),
             condition: field("condition"),
+            body: field("body"),
+            definition: field("definition"),
+            return_type: field("return_type"),
         };
         PyGrammar {
             language,

@@ -8,11 +8,15 @@
 //! - `from m import x` is one import naming `x`, followed by an `optional` import of the
 //!   submodule `m.x`, which only counts when such a module exists;
 //! - a call of a capitalised name is an instantiation (classes are called to construct);
-//! - `self` and `cls` receivers are the enclosing class (`Python::is_self_receiver`).
+//! - `self` and `cls` receivers are the enclosing class (`Python::is_self_receiver`);
+//! - a receiver whose type the code states is recorded as that type (`scope`);
+//! - `with m:` calls `m.__enter__()` and `m.__exit__()`, recorded where the graph can
+//!   resolve them: `m` is `self` or of a stated type.
 
 mod kinds;
 #[cfg(test)]
 mod prop_tests;
+mod scope;
 #[cfg(test)]
 mod tests;
 
@@ -72,6 +76,8 @@ struct Extractor<'t> {
     /// (parent, name) of assignments already declared: a name assigned in both branches
     /// of an `if` is one declaration.
     assigned: FxHashSet<(u32, &'t str)>,
+    /// The stated types of variables and `self` attributes, for receivers.
+    types: scope::Types<'t>,
     check_errors: bool,
 }
 
@@ -90,8 +96,10 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
         },
         refs: FxHashSet::default(),
         assigned: FxHashSet::default(),
+        types: scope::Types::default(),
         check_errors: root.has_error(),
     };
+    ex.type_module_returns(root);
     traverse::traverse(root, &mut ex);
     ex.facts
 }
@@ -140,6 +148,9 @@ impl<'t> Extractor<'t> {
                 self.import(node);
             }
             PyKind::Call => self.call(node),
+            PyKind::TypedParameter => self.type_parameter(node),
+            PyKind::PatternBinding => self.type_pattern_target(node),
+            PyKind::WithItem => self.context_manager(node),
             PyKind::Identifier if !frame.quiet => self.reference(node, field),
             _ => {}
         }
@@ -151,6 +162,10 @@ impl<'t> Extractor<'t> {
 
     fn leave(&mut self) {
         if let Some(frame) = self.frames.pop() {
+            // Bound once its value was walked: `x = x.copy()` calls on the old `x`.
+            if frame.kind == PyKind::Assignment {
+                self.type_assignment(frame.node);
+            }
             if frame.pushed_decl {
                 self.decl_stack.pop();
             }
@@ -240,6 +255,7 @@ impl<'t> Extractor<'t> {
         self.decl_stack.push(index);
         if is_class {
             self.superclasses(node, index);
+            self.type_class_attributes(node, index);
         }
     }
 
@@ -489,10 +505,40 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let name = node_text(self.text, attr);
-                let receiver = compact(node_text(self.text, object), RECEIVER_CHARS);
+                let receiver = match self.receiver_type(object) {
+                    Some(type_name) => compact(type_name, RECEIVER_CHARS),
+                    None => compact(node_text(self.text, object), RECEIVER_CHARS),
+                };
                 self.push_usage(call_kind(name), name, receiver, node);
             }
             _ => {}
+        }
+    }
+
+    /// `with self:` and `with Lock() as lock:` run the manager's `__enter__` and
+    /// `__exit__`: two calls on the `with` line. A manager of no known type (`with
+    /// open(path)`) records none: a guess by these names would reach every manager.
+    fn context_manager(&mut self, node: Node<'t>) {
+        let Some(mut value) = field_child(node, self.g.fields.value) else {
+            return;
+        };
+        if value.kind() == "as_pattern" {
+            let Some(inner) = value.named_child(0) else {
+                return;
+            };
+            value = inner;
+        }
+        let text = node_text(self.text, value);
+        let receiver = match self.g.kind(value) {
+            PyKind::Identifier if crate::Python.is_self_receiver(text) => Some(text),
+            _ => self
+                .receiver_type(value)
+                .or_else(|| self.instance_type(value)),
+        };
+        if let Some(receiver) = receiver {
+            for protocol in ["__enter__", "__exit__"] {
+                self.push_usage(UsageKind::Call, protocol, receiver.to_owned(), node);
+            }
         }
     }
 

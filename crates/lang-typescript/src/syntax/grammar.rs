@@ -64,6 +64,8 @@ pub(super) enum Kind {
     ExtendsTypeClause,
     /// The `import` keyword used as a callee (`import("x")`).
     ImportCallee,
+    /// `required_parameter`, `optional_parameter`.
+    Parameter,
 }
 
 fn classify(name: &str, named: bool) -> Kind {
@@ -120,6 +122,7 @@ fn classify(name: &str, named: bool) -> Kind {
         "implements_clause" => Kind::ImplementsClause,
         "extends_type_clause" => Kind::ExtendsTypeClause,
         "import" => Kind::ImportCallee,
+        "required_parameter" | "optional_parameter" => Kind::Parameter,
         _ => Kind::Other,
     }
 }
@@ -141,6 +144,11 @@ pub(super) struct Fields {
     pub key: u16,
     pub type_: u16,
     pub body: u16,
+    pub left: u16,
+    pub right: u16,
+    pub parameters: u16,
+    pub return_type: u16,
+    pub declaration: u16,
 }
 
 pub(super) struct Grammar {
@@ -177,6 +185,11 @@ impl Grammar {
             key: field("key"),
             type_: field("type"),
             body: field("body"),
+            left: field("left"),
+            right: field("right"),
+            parameters: field("parameters"),
+            return_type: field("return_type"),
+            declaration: field("declaration"),
         };
         Grammar {
             language,

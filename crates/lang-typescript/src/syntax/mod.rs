@@ -7,6 +7,7 @@
 mod decls;
 mod grammar;
 mod imports;
+mod scope;
 mod usages;
 mod walk;
 

@@ -175,7 +175,10 @@ impl<'t> Extractor<'t> {
         ) else {
             return;
         };
-        let receiver = compact(self.text_of(object), RECEIVER_CHARS);
+        let receiver = match self.receiver_type(object) {
+            Some(type_name) => compact(type_name, RECEIVER_CHARS),
+            None => compact(self.text_of(object), RECEIVER_CHARS),
+        };
         let name = self.text_of(property);
         self.push_usage(kind, name, receiver, at);
     }

@@ -55,6 +55,8 @@ pub(super) struct Extractor<'t> {
     pub decorator_depth: u32,
     /// Whether the file has a decorator at all (else there is nothing to attach).
     pub saw_decorator: bool,
+    /// The stated types of variables and class attributes, for receivers.
+    pub types: super::scope::Types<'t>,
     check_errors: bool,
 }
 
@@ -93,8 +95,10 @@ impl<'t> Extractor<'t> {
             local_exports: HashMap::new(),
             decorator_depth: 0,
             saw_decorator: false,
+            types: super::scope::Types::default(),
             check_errors: root.has_error(),
         };
+        ex.type_module_returns(root);
         sightline_lang::syntax::traverse::traverse(root, &mut ex);
         ex.attach_decorators();
         ex.apply_local_exports();
@@ -120,6 +124,11 @@ impl<'t> Extractor<'t> {
         };
         let offered = self.offered_to(&frame);
         match kind {
+            Kind::VariableDeclarator => self.type_declarator(node),
+            Kind::Parameter => self.type_parameter(node),
+            _ => {}
+        }
+        match kind {
             Kind::FunctionDecl
             | Kind::ClassDecl
             | Kind::ClassExpr
@@ -133,7 +142,15 @@ impl<'t> Extractor<'t> {
             | Kind::PropertySignature
             | Kind::VariableDeclarator
             | Kind::FunctionValue
-            | Kind::Pair => self.declaration(&mut frame),
+            | Kind::Pair => {
+                self.declaration(&mut frame);
+                if matches!(kind, Kind::ClassDecl | Kind::ClassExpr)
+                    && frame.pushed_decl
+                    && let Some(class) = self.enclosing()
+                {
+                    self.type_class_attributes(node, class);
+                }
+            }
             Kind::Object => frame.obj_qual = offered,
             Kind::Wrapper | Kind::Arguments => frame.offer = offered,
             Kind::Call => {

@@ -6,6 +6,10 @@
 //! The search is Dijkstra's over the calls the graph resolved: a call, a JSX render, an
 //! instantiation, and a function passed on as a value (a callback, called from where it
 //! goes); a type named, a value read or a base class runs nothing and is not a step. A
+//! method may run as an override of it (the call's receiver may be an instance of a
+//! subclass): a method of the same name in a class that extends or implements the
+//! method's class, directly or through classes that do not declare it, is a step
+//! ([`OVERRIDE`]) printed at the subclass's heritage clause. A
 //! declaration's code is its own and that of the declarations nested in it (a function's
 //! closures), so going from one into one nested in it costs nothing. A type reached by a
 //! call does not run whole: its members are reached by their own calls, except that an
@@ -42,6 +46,11 @@ use crate::tools::ToolError;
 pub const CALL: u32 = 2;
 /// The cost of a function passed on as a value (a callback, called from where it goes).
 pub const OTHER_USE: u32 = 3;
+/// The cost of going from a method to an override of it: more than a call, so a chain
+/// through the code as written wins over one that assumes a subclass.
+pub const OVERRIDE: u32 = 3;
+/// Most overrides of one method a search steps into.
+const MAX_OVERRIDES: usize = 16;
 /// Added when the graph guessed the step by name among a few declarations (searched only
 /// when no chain of resolved uses leads either way).
 pub const GUESSED: u32 = 2;
@@ -244,6 +253,10 @@ fn shortest(
             let step = step + if e.certain { 0 } else { GUESSED };
             steps.push((e.to, e.kind, e.certain, step));
         }
+        for (to, kind, certain) in files.overrides(graph, node, guessed) {
+            let step = OVERRIDE + if certain { 0 } else { GUESSED };
+            steps.push((to, kind, certain, step));
+        }
         for (to, kind, certain, step) in steps {
             let into_secondary = if kind != EdgeKind::Contains && files.secondary(to) {
                 INTO_SECONDARY
@@ -400,6 +413,57 @@ impl<'a> Files<'a> {
             .collect()
     }
 
+    /// The overrides of the method `node`: a declaration of its name in each class that
+    /// extends or implements its class, or, where such a class declares none, in the
+    /// classes below it. Each comes with the heritage edge's kind and certainty (the
+    /// first one walked); heritage the graph only guessed counts when `guessed`.
+    fn overrides(
+        &mut self,
+        graph: &Graph,
+        node: NodeId,
+        guessed: bool,
+    ) -> Vec<(NodeId, EdgeKind, bool)> {
+        let Some(decl) = node.decl_index() else {
+            return Vec::new();
+        };
+        let Some((name, parent)) = self.file(node.file).and_then(|f| {
+            let d = f.index.facts.decls.get(decl as usize)?;
+            Some((d.name.clone(), d.parent?)).filter(|_| d.kind.is_callable())
+        }) else {
+            return Vec::new();
+        };
+        let class = NodeId::decl(node.file, parent);
+        if !self.holds_members(class) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut seen: rustc_hash::FxHashSet<NodeId> = rustc_hash::FxHashSet::default();
+        let mut below = vec![class];
+        while let Some(base) = below.pop() {
+            for e in graph.incoming(base) {
+                let heritage = matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements);
+                if !heritage || !(e.certain || guessed) || !seen.insert(e.from) {
+                    continue;
+                }
+                let declared = self.children(e.from).into_iter().find(|c| {
+                    c.decl_index().is_some_and(|d| {
+                        self.file(c.file)
+                            .and_then(|f| f.index.facts.decls.get(d as usize))
+                            .is_some_and(|d| d.name == name && d.kind.is_callable())
+                    })
+                });
+                match declared {
+                    Some(o) => out.push((o, e.kind, e.certain)),
+                    None => below.push(e.from),
+                }
+                if out.len() >= MAX_OVERRIDES || seen.len() > MAX_SETTLED {
+                    return out;
+                }
+            }
+        }
+        out
+    }
+
     /// The kind of declaration `node` is.
     fn kind(&mut self, node: NodeId) -> Option<crate::facts::DeclKind> {
         let decl = node.decl_index()?;
@@ -428,12 +492,23 @@ impl<'a> Files<'a> {
         DeclAt::at(self.db, self.ws, node.file, node.decl_index()?).map(|d| DefinitionHit::of(&d))
     }
 
-    /// The printed step of `hop`: the first line of its user that uses its target.
+    /// The printed step of `hop`: the first line of its user that uses its target; for an
+    /// override, the heritage clause of the override's class that names the class of the
+    /// method it overrides.
     fn step(&mut self, hop: &Hop) -> Option<ChainStep> {
         let to = DeclAt::at(self.db, self.ws, hop.to.file, hop.to.decl_index()?)?;
-        let user = DeclAt::at(self.db, self.ws, hop.left.file, hop.left.decl_index()?)?;
+        let left = DeclAt::at(self.db, self.ws, hop.left.file, hop.left.decl_index()?)?;
+        let (user, name) = match hop.kind {
+            EdgeKind::Extends | EdgeKind::Implements => {
+                let subclass = to.declaration().parent?;
+                let base = left.declaration().parent?;
+                let base = left.index.facts.decls.get(base as usize)?.name.clone();
+                (DeclAt::at(self.db, self.ws, hop.to.file, subclass)?, base)
+            }
+            _ => (left, to.declaration().name.clone()),
+        };
         let facts = &user.index.facts;
-        let name = &to.declaration().name;
+        let name = &name;
         let line = super::references::first_line(facts, user.decl, name, hop.kind)
             .unwrap_or(user.declaration().signature_line);
         let (text, text_whole) = super::references::line_text(user.file.text(self.db), line);
