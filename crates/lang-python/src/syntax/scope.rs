@@ -306,25 +306,32 @@ impl<'t> Extractor<'t> {
     /// with `None` (`Client | None`). Generic and qualified annotations name no class the
     /// graph could look a member up in by this name, so they give none.
     fn annotation_type(&self, ty: Node<'t>) -> Option<&'t str> {
-        let inner = match ty.kind() {
-            "type" => ty.named_child(0)?,
-            _ => ty,
-        };
-        match inner.kind() {
-            "identifier" => Some(node_text(self.text, inner)).filter(|n| is_name(n)),
-            "string" => Some(unquote(node_text(self.text, inner)).trim()).filter(|n| is_name(n)),
-            "union_type" | "binary_operator" => {
-                let mut cursor = inner.walk();
-                let mut sides = inner
-                    .named_children(&mut cursor)
-                    .filter(|side| side.kind() != "none" && node_text(self.text, *side) != "None");
-                let only = sides.next()?;
-                match sides.next() {
-                    Some(_) => None,
-                    None => self.annotation_type(only),
+        // A loop, not recursion: `T | None | None | …` nests as deep as it is long.
+        let mut ty = ty;
+        loop {
+            let inner = match ty.kind() {
+                "type" => ty.named_child(0)?,
+                _ => ty,
+            };
+            match inner.kind() {
+                "identifier" => return Some(node_text(self.text, inner)).filter(|n| is_name(n)),
+                "string" => {
+                    return Some(unquote(node_text(self.text, inner)).trim())
+                        .filter(|n| is_name(n));
                 }
+                "union_type" | "binary_operator" => {
+                    let mut cursor = inner.walk();
+                    let mut sides = inner.named_children(&mut cursor).filter(|side| {
+                        side.kind() != "none" && node_text(self.text, *side) != "None"
+                    });
+                    let only = sides.next()?;
+                    if sides.next().is_some() {
+                        return None;
+                    }
+                    ty = only;
+                }
+                _ => return None,
             }
-            _ => None,
         }
     }
 

@@ -376,3 +376,13 @@ class Console:
     // `open(path)` and an attribute of no stated type record none.
     assert_eq!(calls, expected);
 }
+
+#[test]
+fn python_a_deeply_nested_annotation_types_its_variable_without_recursion() {
+    let src = format!(
+        "def f():\n    x: Client{} = make()\n    x.send()\n",
+        " | None".repeat(20_000)
+    );
+    let f = py(&src);
+    assert_eq!(receivers_of(&f, "send"), ["Client"]);
+}

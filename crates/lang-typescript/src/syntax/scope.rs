@@ -255,23 +255,29 @@ impl<'t> Extractor<'t> {
     /// The class a type names: `Store`, `Store<T>`, or the one type of a union with
     /// `null` / `undefined` or other literal and predefined types.
     fn annotation_type(&self, ty: Node<'t>) -> Option<&'t str> {
-        match ty.kind() {
-            "type_identifier" => Some(self.text_of(ty)),
-            "generic_type" => field_child(ty, self.g.fields.name)
-                .filter(|n| n.kind() == "type_identifier")
-                .map(|n| self.text_of(n)),
-            "union_type" => {
-                let mut cursor = ty.walk();
-                let mut sides = ty
-                    .named_children(&mut cursor)
-                    .filter(|side| !matches!(side.kind(), "literal_type" | "predefined_type"));
-                let only = sides.next()?;
-                match sides.next() {
-                    Some(_) => None,
-                    None => self.annotation_type(only),
+        // A loop, not recursion: `T | null | null | …` nests as deep as it is long.
+        let mut ty = ty;
+        loop {
+            match ty.kind() {
+                "type_identifier" => return Some(self.text_of(ty)),
+                "generic_type" => {
+                    return field_child(ty, self.g.fields.name)
+                        .filter(|n| n.kind() == "type_identifier")
+                        .map(|n| self.text_of(n));
                 }
+                "union_type" => {
+                    let mut cursor = ty.walk();
+                    let mut sides = ty
+                        .named_children(&mut cursor)
+                        .filter(|side| !matches!(side.kind(), "literal_type" | "predefined_type"));
+                    let only = sides.next()?;
+                    if sides.next().is_some() {
+                        return None;
+                    }
+                    ty = only;
+                }
+                _ => return None,
             }
-            _ => None,
         }
     }
 
@@ -280,6 +286,11 @@ impl<'t> Extractor<'t> {
     /// `as T`, `await`).
     fn instance_type(&self, value: Node<'t>) -> Option<&'t str> {
         let f = self.g.fields;
+        // A loop through the wrappers, not recursion: parentheses nest as deep as written.
+        let mut value = value;
+        while self.g.kind(value) == Kind::Wrapper || value.kind() == "await_expression" {
+            value = value.named_child(0)?;
+        }
         match self.g.kind(value) {
             Kind::New => field_child(value, f.constructor)
                 .filter(|c| self.g.kind(*c) == Kind::Identifier)
@@ -307,8 +318,6 @@ impl<'t> Extractor<'t> {
                     _ => None,
                 }
             }
-            Kind::Wrapper => self.instance_type(value.named_child(0)?),
-            _ if value.kind() == "await_expression" => self.instance_type(value.named_child(0)?),
             _ => None,
         }
     }

@@ -655,3 +655,16 @@ class Client {
         ["Pool", "other", "Transport", "Transport"]
     );
 }
+
+#[test]
+fn a_deeply_nested_value_or_annotation_types_its_variable_without_recursion() {
+    let depth = 20_000;
+    let src = format!(
+        "function f() {{\n  const a = {}new Store(){};\n  a.save();\n  const b: Store{} = make();\n  b.save();\n}}\n",
+        "(".repeat(depth),
+        ")".repeat(depth),
+        " | null".repeat(depth)
+    );
+    let f = ts(&src);
+    assert_eq!(receivers_of(&f, "save"), ["Store", "Store"]);
+}

@@ -308,6 +308,9 @@ struct Files<'a> {
     db: &'a dyn Db,
     ws: Workspace,
     by_position: FxHashMap<u32, SearchedFile>,
+    /// Each class's heritage edges in (extends or implements it), looked up once: a
+    /// class's incoming edges are all its uses, walked for every method of it settled.
+    heirs: FxHashMap<NodeId, Vec<(NodeId, EdgeKind, bool)>>,
 }
 
 /// What a search reads of one file.
@@ -327,6 +330,7 @@ impl<'a> Files<'a> {
             db,
             ws,
             by_position: FxHashMap::default(),
+            heirs: FxHashMap::default(),
         }
     }
 
@@ -440,12 +444,22 @@ impl<'a> Files<'a> {
         let mut seen: rustc_hash::FxHashSet<NodeId> = rustc_hash::FxHashSet::default();
         let mut below = vec![class];
         while let Some(base) = below.pop() {
-            for e in graph.incoming(base) {
-                let heritage = matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements);
-                if !heritage || !(e.certain || guessed) || !seen.insert(e.from) {
+            let heirs = self
+                .heirs
+                .entry(base)
+                .or_insert_with(|| {
+                    graph
+                        .incoming(base)
+                        .filter(|e| matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements))
+                        .map(|e| (e.from, e.kind, e.certain))
+                        .collect()
+                })
+                .clone();
+            for (heir, kind, certain) in heirs {
+                if !(certain || guessed) || !seen.insert(heir) {
                     continue;
                 }
-                let declared = self.children(e.from).into_iter().find(|c| {
+                let declared = self.children(heir).into_iter().find(|c| {
                     c.decl_index().is_some_and(|d| {
                         self.file(c.file)
                             .and_then(|f| f.index.facts.decls.get(d as usize))
@@ -453,8 +467,8 @@ impl<'a> Files<'a> {
                     })
                 });
                 match declared {
-                    Some(o) => out.push((o, e.kind, e.certain)),
-                    None => below.push(e.from),
+                    Some(o) => out.push((o, kind, certain)),
+                    None => below.push(heir),
                 }
                 if out.len() >= MAX_OVERRIDES || seen.len() > MAX_SETTLED {
                     return out;
