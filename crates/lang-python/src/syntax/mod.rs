@@ -77,7 +77,7 @@ struct Extractor<'t> {
     /// of an `if` is one declaration.
     assigned: FxHashSet<(u32, &'t str)>,
     /// The stated types of variables and `self` attributes, for receivers.
-    types: scope::Types<'t>,
+    types: sightline_lang::syntax::stated::StatedTypes<'t>,
     check_errors: bool,
 }
 
@@ -96,7 +96,7 @@ fn extract(text: &str, tree: &Tree, line_count: u32) -> FileFacts {
         },
         refs: FxHashSet::default(),
         assigned: FxHashSet::default(),
-        types: scope::Types::default(),
+        types: Default::default(),
         check_errors: root.has_error(),
     };
     ex.type_module_returns(root);

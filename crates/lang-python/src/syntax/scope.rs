@@ -18,29 +18,14 @@
 //! class is entered, so a method may use an attribute that a later method sets. An
 //! attribute given two different types has none.
 
-use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
 use super::Extractor;
 use super::kinds::PyKind;
+use sightline_lang::syntax::stated::MODULE;
 use sightline_lang::syntax::text::{node_text, unquote};
 use sightline_lang::syntax::traverse::field_child;
 use sightline_lang::{DeclIndex, DeclKind, Language};
-
-/// The scope key of module-level variables.
-const MODULE: DeclIndex = DeclIndex::MAX;
-
-/// What is known of the variables in scope: `Some(type)`, or `None` where a name's last
-/// binding stated no type (which hides an outer variable of that name).
-#[derive(Default)]
-pub(super) struct Types<'t> {
-    /// (enclosing function, or [`MODULE`]; name) → type.
-    locals: FxHashMap<(DeclIndex, &'t str), Option<&'t str>>,
-    /// (class, attribute) → type.
-    attributes: FxHashMap<(DeclIndex, &'t str), Option<&'t str>>,
-    /// (class, or [`MODULE`]; function) → the type its return annotation names.
-    returns: FxHashMap<(DeclIndex, &'t str), &'t str>,
-}
 
 impl<'t> Extractor<'t> {
     /// The scope a variable bound here belongs to: the innermost enclosing function, or the
@@ -59,7 +44,7 @@ impl<'t> Extractor<'t> {
     /// Records what `name`, bound here, is known to be.
     fn bind_variable(&mut self, name: &'t str, type_name: Option<&'t str>) {
         if let Some(scope) = self.variable_scope() {
-            self.types.locals.insert((scope, name), type_name);
+            self.types.bind_variable(scope, name, type_name);
         }
     }
 
@@ -134,8 +119,7 @@ impl<'t> Extractor<'t> {
                     return None;
                 }
                 let class = self.enclosing_class()?;
-                let name = node_text(self.text, attribute);
-                self.types.attributes.get(&(class, name)).copied().flatten()
+                self.types.attribute(class, node_text(self.text, attribute))
             }
             _ => None,
         }
@@ -148,13 +132,13 @@ impl<'t> Extractor<'t> {
         while let Some(d) = decl {
             let item = self.facts.decls.get(d as usize)?;
             if matches!(item.kind, DeclKind::Function | DeclKind::Method)
-                && let Some(known) = self.types.locals.get(&(d, name))
+                && let Some(known) = self.types.variable(d, name)
             {
-                return *known;
+                return known;
             }
             decl = item.parent;
         }
-        self.types.locals.get(&(MODULE, name)).copied().flatten()
+        self.types.variable(MODULE, name).flatten()
     }
 
     /// The class whose method encloses the code being walked.
@@ -237,8 +221,7 @@ impl<'t> Extractor<'t> {
         };
         if let Some(type_name) = self.annotation_type(returns) {
             self.types
-                .returns
-                .insert((scope, node_text(self.text, name)), type_name);
+                .bind_return(scope, node_text(self.text, name), type_name);
         }
     }
 
@@ -286,20 +269,11 @@ impl<'t> Extractor<'t> {
             .filter(|a| self.g.kind(*a) == PyKind::Assignment)
     }
 
-    /// Records one stated type of a class's attribute; a second, different one unsets it.
+    /// Records one stated type of a class's attribute.
     fn bind_attribute(&mut self, class: DeclIndex, name: &'t str, type_name: Option<&'t str>) {
-        let Some(type_name) = type_name else {
-            return;
-        };
-        self.types
-            .attributes
-            .entry((class, name))
-            .and_modify(|known| {
-                if *known != Some(type_name) {
-                    *known = None;
-                }
-            })
-            .or_insert(Some(type_name));
+        if let Some(type_name) = type_name {
+            self.types.bind_attribute(class, name, type_name);
+        }
     }
 
     /// The class an annotation names: `Client`, `"Client"`, or the one type of a union
@@ -349,7 +323,7 @@ impl<'t> Extractor<'t> {
                 if super::call_kind(name) == sightline_lang::UsageKind::Instantiate {
                     return Some(name).filter(|n| is_name(n));
                 }
-                self.types.returns.get(&(MODULE, name)).copied()
+                self.types.returns(MODULE, name)
             }
             PyKind::Attribute => {
                 let object = field_child(callee, f.object)?;
@@ -360,8 +334,7 @@ impl<'t> Extractor<'t> {
                     return None;
                 }
                 let class = self.enclosing_class()?;
-                let name = node_text(self.text, method);
-                self.types.returns.get(&(class, name)).copied()
+                self.types.returns(class, node_text(self.text, method))
             }
             _ => None,
         }

@@ -17,57 +17,35 @@
 //! of its methods' bodies. They are collected when the class is entered, so a method may
 //! use a field declared below it. An attribute given two different types has none.
 
-use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
 use super::grammar::Kind;
 use super::walk::Extractor;
 use sightline_lang::DeclIndex;
+use sightline_lang::syntax::stated::MODULE;
 use sightline_lang::syntax::traverse::field_child;
-
-/// The scope key of module-level variables.
-const MODULE: DeclIndex = DeclIndex::MAX;
-
-/// What is known of the variables in scope: `Some(type)`, or `None` where a name's last
-/// binding stated no type (which hides an outer variable of that name).
-#[derive(Default)]
-pub(super) struct Types<'t> {
-    /// (declaration bound in, or [`MODULE`]; name) → type.
-    locals: FxHashMap<(DeclIndex, &'t str), Option<&'t str>>,
-    /// (class, attribute) → type.
-    attributes: FxHashMap<(DeclIndex, &'t str), Option<&'t str>>,
-    /// (class, or [`MODULE`]; function) → the type its return annotation names.
-    returns: FxHashMap<(DeclIndex, &'t str), &'t str>,
-}
 
 impl<'t> Extractor<'t> {
     /// `const store: Store = …` and `const store = new Store()`, bound in the scope around
     /// the declarator (call before the declarator declares anything).
     pub(super) fn type_declarator(&mut self, node: Node<'t>) {
-        let f = self.g.fields;
-        let Some(name) = field_child(node, f.name).filter(|n| self.g.kind(*n) == Kind::Identifier)
-        else {
-            return;
-        };
-        let type_name = self.stated_type(node);
-        let scope = self.enclosing().unwrap_or(MODULE);
-        self.types
-            .locals
-            .insert((scope, self.text_of(name)), type_name);
+        self.bind_variable(field_child(node, self.g.fields.name), node);
     }
 
     /// `(store: Store)`, `(store?: Store)`.
     pub(super) fn type_parameter(&mut self, node: Node<'t>) {
-        let Some(name) = field_child(node, self.g.fields.pattern)
-            .filter(|n| self.g.kind(*n) == Kind::Identifier)
-        else {
+        self.bind_variable(field_child(node, self.g.fields.pattern), node);
+    }
+
+    /// Binds the identifier `name` in the current scope to the type `node` states.
+    fn bind_variable(&mut self, name: Option<Node<'t>>, node: Node<'t>) {
+        let Some(name) = name.filter(|n| self.g.kind(*n) == Kind::Identifier) else {
             return;
         };
         let type_name = self.stated_type(node);
         let scope = self.enclosing().unwrap_or(MODULE);
         self.types
-            .locals
-            .insert((scope, self.text_of(name)), type_name);
+            .bind_variable(scope, self.text_of(name), type_name);
     }
 
     /// The type a receiver expression is known to have: a variable in scope, or
@@ -78,12 +56,12 @@ impl<'t> Extractor<'t> {
                 let name = self.text_of(receiver);
                 let mut decl = self.enclosing();
                 while let Some(d) = decl {
-                    if let Some(known) = self.types.locals.get(&(d, name)) {
-                        return *known;
+                    if let Some(known) = self.types.variable(d, name) {
+                        return known;
                     }
                     decl = self.facts.decls.get(d as usize)?.parent;
                 }
-                self.types.locals.get(&(MODULE, name)).copied().flatten()
+                self.types.variable(MODULE, name).flatten()
             }
             Kind::Member => {
                 let f = self.g.fields;
@@ -93,8 +71,7 @@ impl<'t> Extractor<'t> {
                     return None;
                 }
                 let class = self.enclosing_class()?;
-                let name = self.text_of(property);
-                self.types.attributes.get(&(class, name)).copied().flatten()
+                self.types.attribute(class, self.text_of(property))
             }
             _ => None,
         }
@@ -168,9 +145,7 @@ impl<'t> Extractor<'t> {
             return;
         };
         if let Some(type_name) = returns.named_child(0).and_then(|t| self.annotation_type(t)) {
-            self.types
-                .returns
-                .insert((scope, self.text_of(name)), type_name);
+            self.types.bind_return(scope, self.text_of(name), type_name);
         }
     }
 
@@ -226,20 +201,11 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// Records one stated type of a class's attribute; a second, different one unsets it.
+    /// Records one stated type of a class's attribute.
     fn bind_attribute(&mut self, class: DeclIndex, name: &'t str, type_name: Option<&'t str>) {
-        let Some(type_name) = type_name else {
-            return;
-        };
-        self.types
-            .attributes
-            .entry((class, name))
-            .and_modify(|known| {
-                if *known != Some(type_name) {
-                    *known = None;
-                }
-            })
-            .or_insert(Some(type_name));
+        if let Some(type_name) = type_name {
+            self.types.bind_attribute(class, name, type_name);
+        }
     }
 
     /// The type a binding node (a declarator, a parameter, a field) states: its annotation,
@@ -298,11 +264,7 @@ impl<'t> Extractor<'t> {
             Kind::Call => {
                 let callee = field_child(value, f.function)?;
                 match self.g.kind(callee) {
-                    Kind::Identifier => self
-                        .types
-                        .returns
-                        .get(&(MODULE, self.text_of(callee)))
-                        .copied(),
+                    Kind::Identifier => self.types.returns(MODULE, self.text_of(callee)),
                     Kind::Member => {
                         let object = field_child(callee, f.object)?;
                         let property = field_child(callee, f.property)?;
@@ -310,10 +272,7 @@ impl<'t> Extractor<'t> {
                             return None;
                         }
                         let class = self.enclosing_class()?;
-                        self.types
-                            .returns
-                            .get(&(class, self.text_of(property)))
-                            .copied()
+                        self.types.returns(class, self.text_of(property))
                     }
                     _ => None,
                 }

@@ -1,7 +1,7 @@
 //! Usages (calls, JSX renders, `new`, identifier references) and heritage clauses.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 use tree_sitter::Node;
 
@@ -11,40 +11,11 @@ use sightline_lang::syntax::text::compact;
 use sightline_lang::syntax::traverse::field_child;
 use sightline_lang::{DeclIndex, Heritage, HeritageKind, UsageKind};
 
-use sightline_lang::syntax::RECEIVER_CHARS;
+use sightline_lang::syntax::{NameHasher, RECEIVER_CHARS};
 
 /// References seen so far, keyed by (name, enclosing declaration), so each is kept once.
 /// Identifiers are a large share of all nodes, hence the cheap multiplicative hash.
-pub(super) type RefSet<'t> = HashSet<(&'t str, u32), BuildHasherDefault<MulHasher>>;
-
-/// An FxHash-style hasher: fine for short identifier keys, not for untrusted DoS settings.
-#[derive(Default)]
-pub(super) struct MulHasher(u64);
-
-impl Hasher for MulHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+pub(super) type RefSet<'t> = HashSet<(&'t str, u32), BuildHasherDefault<NameHasher>>;
 
 impl<'t> Extractor<'t> {
     pub(super) fn call(&mut self, node: Node<'t>) {

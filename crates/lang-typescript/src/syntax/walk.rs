@@ -56,7 +56,7 @@ pub(super) struct Extractor<'t> {
     /// Whether the file has a decorator at all (else there is nothing to attach).
     pub saw_decorator: bool,
     /// The stated types of variables and class attributes, for receivers.
-    pub types: super::scope::Types<'t>,
+    pub types: sightline_lang::syntax::stated::StatedTypes<'t>,
     check_errors: bool,
 }
 
@@ -95,7 +95,7 @@ impl<'t> Extractor<'t> {
             local_exports: HashMap::new(),
             decorator_depth: 0,
             saw_decorator: false,
-            types: super::scope::Types::default(),
+            types: Default::default(),
             check_errors: root.has_error(),
         };
         ex.type_module_returns(root);

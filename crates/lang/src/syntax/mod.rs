@@ -1,7 +1,9 @@
 //! What every tree-sitter extractor shares: the parse-then-walk frame
 //! ([`extract_tree`]), the cursor walk ([`traverse`]), bounded text helpers ([`text`]), a
-//! per-thread parser ([`parse`]) and the limits that keep facts linear in a file's size.
+//! per-thread parser ([`parse`]), the table of types the code states for receivers
+//! ([`stated`]) and the limits that keep facts linear in a file's size.
 
+pub mod stated;
 pub mod text;
 pub mod traverse;
 
@@ -85,5 +87,35 @@ pub fn extract_tree(
             line_count,
             ..FileFacts::default()
         },
+    }
+}
+
+/// An FxHash-style multiplicative hasher for an extractor's tables of short name keys:
+/// fast on identifiers (a large share of all nodes), not for keys chosen to collide.
+#[derive(Default)]
+pub struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
