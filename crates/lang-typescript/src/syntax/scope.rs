@@ -6,10 +6,11 @@
 //! A variable's type is known where the code states it: an annotation (`store: Store`,
 //! `Store<T>`, `Store | undefined`, on a variable or a parameter), an instantiation
 //! (`new Store()`), or a call of a function of this file that annotates what it returns
-//! (`makeStore()`, `this.storeFor(key)` for a method of the class, `): Store {`). Variables belong to the declaration they are bound in (the module at
-//! the top level); code sees its enclosing declarations' variables, innermost first. That
-//! is wider than JavaScript's block scopes, and a name rebound in a block keeps the last
-//! type bound; a binding that states no type forgets it.
+//! (`makeStore()`, `this.storeFor(key)` for a method of the class, `): Store {`).
+//! Variables belong to the declaration they are bound in (the module at the top level);
+//! code sees its enclosing declarations' variables, innermost first. That is wider than
+//! JavaScript's block scopes, and a name rebound in a block keeps the last type bound; a
+//! binding that states no type forgets it.
 //!
 //! A class's attribute (`this.store.save()`) is typed from the class: its fields'
 //! annotations and `new` initialisers, its constructor's parameter properties
