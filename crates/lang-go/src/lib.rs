@@ -29,7 +29,7 @@ impl Language for Go {
     }
 
     fn facts_version(&self) -> u32 {
-        2
+        3
     }
 
     fn dialect(&self, file_name: &str) -> Option<Dialect> {

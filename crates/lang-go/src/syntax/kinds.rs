@@ -116,6 +116,7 @@ pub(crate) struct GoFields {
     pub package: u16,
     pub path: u16,
     pub left: u16,
+    pub right: u16,
     pub alias: u16,
     pub key: u16,
 }
@@ -149,6 +150,7 @@ impl GoGrammar {
             package: field("package"),
             path: field("path"),
             left: field("left"),
+            right: field("right"),
             alias: field("alias"),
             key: field("key"),
         };

@@ -23,8 +23,11 @@
 //!   identifier or type name a reference; Go's predeclared identifiers (`len`, `string`,
 //!   …) are never usages;
 //! - a member used on a receiver or parameter declared with a named type of the package
-//!   (`func (e *Engine) Run()` … `e.handle()`) carries that type's name as its receiver
-//!   (`Engine`), which is the static type the compiler resolves the member on.
+//!   (`func (e *Engine) Run()` … `e.handle()`), or on a local declared with one (`var e
+//!   Engine`) or initialised with a literal of one (`e := &Engine{}`), carries that type's
+//!   name as its receiver (`Engine`), which is the static type the compiler resolves the
+//!   member on. A local keeps the type to the end of its function (Go's block scopes are
+//!   not followed).
 
 mod kinds;
 
@@ -212,7 +215,11 @@ impl<'t> Extractor<'t> {
             GoKind::FieldDecl => self.field(&mut frame),
             GoKind::MethodElem => self.interface_method(&mut frame),
             GoKind::TypeElem => self.embedded_interface(node),
-            GoKind::ConstSpec | GoKind::VarSpec => self.value_spec(&mut frame),
+            GoKind::ConstSpec | GoKind::VarSpec => {
+                self.type_local_var(node);
+                self.value_spec(&mut frame);
+            }
+            GoKind::ShortVar => self.type_short_var(node),
             GoKind::Import => {
                 frame.quiet = true;
                 self.import(node);
@@ -415,6 +422,74 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+    }
+
+    /// `var e Engine` inside a function: `e` is of the package's type `Engine`.
+    fn type_local_var(&mut self, spec: Node<'t>) {
+        if !self.in_function() || self.g.kind(spec) != GoKind::VarSpec {
+            return;
+        }
+        let f = self.g.fields;
+        let (Some(ty), Some(name_field)) = (
+            field_child(spec, f.type_).and_then(|t| self.local_type_name(t)),
+            std::num::NonZeroU16::new(f.name),
+        ) else {
+            return;
+        };
+        if is_predeclared(ty) {
+            return;
+        }
+        let mut cursor = spec.walk();
+        let names: Vec<&'t str> = spec
+            .children_by_field_id(name_field, &mut cursor)
+            .map(|n| node_text(self.text, n))
+            .filter(|n| !n.is_empty() && *n != "_")
+            .collect();
+        for name in names {
+            self.typed.push((name, ty));
+        }
+    }
+
+    /// `e := Engine{…}` and `e, f := &Engine{…}, x`: a name given a literal of the
+    /// package's type is of that type.
+    fn type_short_var(&mut self, node: Node<'t>) {
+        let f = self.g.fields;
+        let (Some(left), Some(right)) = (field_child(node, f.left), field_child(node, f.right))
+        else {
+            return;
+        };
+        let mut cursor = left.walk();
+        let names: Vec<Node<'t>> = left.named_children(&mut cursor).collect();
+        let mut cursor = right.walk();
+        let values: Vec<Node<'t>> = right.named_children(&mut cursor).collect();
+        if names.len() != values.len() {
+            return;
+        }
+        for (name, value) in names.into_iter().zip(values) {
+            let name = node_text(self.text, name);
+            if !name.is_empty()
+                && name != "_"
+                && let Some(ty) = self.literal_type(value)
+            {
+                self.typed.push((name, ty));
+            }
+        }
+    }
+
+    /// The package's type a literal (`T{…}`, `&T{…}`) is of.
+    fn literal_type(&self, value: Node<'t>) -> Option<&'t str> {
+        let literal = match value.kind() {
+            "unary_expression" if node_text(self.text, value).starts_with('&') => {
+                field_child(value, self.g.fields.operand)?
+            }
+            _ => value,
+        };
+        if self.g.kind(literal) != GoKind::Composite {
+            return None;
+        }
+        field_child(literal, self.g.fields.type_)
+            .and_then(|t| self.local_type_name(t))
+            .filter(|t| !is_predeclared(t))
     }
 
     /// The type of a receiver or parameter named `name` in scope, innermost first.

@@ -292,7 +292,7 @@ fn calls_instantiations_and_references() {
 #[test]
 fn references_are_counted_once_per_declaration() {
     let f =
-        facts("package p\n\nfunc a() {\n\tb := T{}\n\t_ = b\n\t_ = b\n\t_ = q.X\n\t_ = q.X\n}\n");
+        facts("package p\n\nfunc a() {\n\tb := f()\n\t_ = b\n\t_ = b\n\t_ = q.X\n\t_ = q.X\n}\n");
     let b: Vec<_> = f.usages.iter().filter(|u| &*u.name == "b").collect();
     assert_eq!(b.len(), 1);
     let x: Vec<_> = f.usages.iter().filter(|u| &*u.name == "X").collect();
@@ -328,4 +328,33 @@ fn broken_code_keeps_what_parses() {
 #[test]
 fn predeclared_identifiers_are_sorted() {
     assert!(PREDECLARED.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn a_local_declared_or_initialised_with_a_package_type_carries_it_as_receiver() {
+    let src = "package p
+
+func run() {
+	a := &Engine{}
+	a.Start()
+	b, n := Engine{}, 3
+	b.Start()
+	var c Engine
+	c.Start()
+	d := NewEngine()
+	d.Start()
+	var s string
+	_ = s
+	_ = n
+}
+";
+    let f = facts(src);
+    let receivers: Vec<String> = f
+        .usages
+        .iter()
+        .filter(|u| &*u.name == "Start")
+        .map(|u| u.receiver.to_string())
+        .collect();
+    // A call's result states no type here.
+    assert_eq!(receivers, ["Engine", "Engine", "Engine", "d"]);
 }
