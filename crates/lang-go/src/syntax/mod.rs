@@ -429,23 +429,13 @@ impl<'t> Extractor<'t> {
         if !self.in_function() || self.g.kind(spec) != GoKind::VarSpec {
             return;
         }
-        let f = self.g.fields;
-        let (Some(ty), Some(name_field)) = (
-            field_child(spec, f.type_).and_then(|t| self.local_type_name(t)),
-            std::num::NonZeroU16::new(f.name),
-        ) else {
+        let Some(ty) = field_child(spec, self.g.fields.type_)
+            .and_then(|t| self.local_type_name(t))
+            .filter(|t| !is_predeclared(t))
+        else {
             return;
         };
-        if is_predeclared(ty) {
-            return;
-        }
-        let mut cursor = spec.walk();
-        let names: Vec<&'t str> = spec
-            .children_by_field_id(name_field, &mut cursor)
-            .map(|n| node_text(self.text, n))
-            .filter(|n| !n.is_empty() && *n != "_")
-            .collect();
-        for name in names {
+        for name in self.spec_names(spec) {
             self.typed.push((name, ty));
         }
     }
@@ -618,21 +608,25 @@ impl<'t> Extractor<'t> {
         });
     }
 
+    /// The names a `const` or `var` spec declares (`_` and empty names left out).
+    fn spec_names(&self, spec: Node<'t>) -> Vec<&'t str> {
+        let Some(name_field) = std::num::NonZeroU16::new(self.g.fields.name) else {
+            return Vec::new();
+        };
+        let mut cursor = spec.walk();
+        spec.children_by_field_id(name_field, &mut cursor)
+            .map(|n| node_text(self.text, n))
+            .filter(|n| !n.is_empty() && *n != "_")
+            .collect()
+    }
+
     /// Package-level `const` and `var` names; those inside functions are locals.
     fn value_spec(&mut self, frame: &mut Frame<'t>) {
         if self.in_function() {
             return;
         }
         let node = frame.node;
-        let Some(name_field) = std::num::NonZeroU16::new(self.g.fields.name) else {
-            return;
-        };
-        let mut cursor = node.walk();
-        let names: Vec<&'t str> = node
-            .children_by_field_id(name_field, &mut cursor)
-            .map(|n| node_text(self.text, n))
-            .filter(|n| !n.is_empty() && *n != "_")
-            .collect();
+        let names = self.spec_names(node);
         let kind = match frame.kind {
             GoKind::ConstSpec => DeclKind::Constant,
             _ => DeclKind::Variable,

@@ -110,19 +110,24 @@ impl<'t> Extractor<'t> {
         match self.g.kind(receiver) {
             PyKind::Identifier => self.variable_type(node_text(self.text, receiver)),
             PyKind::Attribute => {
-                let f = self.g.fields;
-                let object = field_child(receiver, f.object)?;
-                let attribute = field_child(receiver, f.attribute)?;
-                if self.g.kind(object) != PyKind::Identifier
-                    || !crate::Python.is_self_receiver(node_text(self.text, object))
-                {
-                    return None;
-                }
-                let class = self.enclosing_class()?;
-                self.types.attribute(class, node_text(self.text, attribute))
+                let (class, name) = self.self_member(receiver)?;
+                self.types.attribute(class, name)
             }
             _ => None,
         }
+    }
+
+    /// `self.name` (or `cls.name`) in a method: the enclosing class and `name`.
+    fn self_member(&self, attribute: Node<'t>) -> Option<(DeclIndex, &'t str)> {
+        let f = self.g.fields;
+        let object = field_child(attribute, f.object)?;
+        let name = field_child(attribute, f.attribute)?;
+        if self.g.kind(object) != PyKind::Identifier
+            || !crate::Python.is_self_receiver(node_text(self.text, object))
+        {
+            return None;
+        }
+        Some((self.enclosing_class()?, node_text(self.text, name)))
     }
 
     /// The innermost binding of `name` seen so far in the enclosing functions, then the
@@ -237,25 +242,18 @@ impl<'t> Extractor<'t> {
             let Some(assignment) = self.assignment_in(statement) else {
                 continue;
             };
-            let Some(left) = field_child(assignment, f.left) else {
-                continue;
-            };
-            let (Some(object), Some(attribute)) =
-                (field_child(left, f.object), field_child(left, f.attribute))
+            // The class is entered, so `self.name` is a member of it.
+            let Some((_, name)) = field_child(assignment, f.left)
+                .filter(|l| self.g.kind(*l) == PyKind::Attribute)
+                .and_then(|l| self.self_member(l))
             else {
                 continue;
             };
-            if self.g.kind(left) != PyKind::Attribute
-                || self.g.kind(object) != PyKind::Identifier
-                || !crate::Python.is_self_receiver(node_text(self.text, object))
-            {
-                continue;
-            }
             let type_name = match field_child(assignment, f.type_) {
                 Some(ty) => self.annotation_type(ty),
                 None => field_child(assignment, f.right).and_then(|v| self.instance_type(v)),
             };
-            self.bind_attribute(class, node_text(self.text, attribute), type_name);
+            self.bind_attribute(class, name, type_name);
         }
     }
 
@@ -326,15 +324,8 @@ impl<'t> Extractor<'t> {
                 self.types.returns(MODULE, name)
             }
             PyKind::Attribute => {
-                let object = field_child(callee, f.object)?;
-                let method = field_child(callee, f.attribute)?;
-                if self.g.kind(object) != PyKind::Identifier
-                    || !crate::Python.is_self_receiver(node_text(self.text, object))
-                {
-                    return None;
-                }
-                let class = self.enclosing_class()?;
-                self.types.returns(class, node_text(self.text, method))
+                let (class, name) = self.self_member(callee)?;
+                self.types.returns(class, name)
             }
             _ => None,
         }

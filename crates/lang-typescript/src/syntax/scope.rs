@@ -65,17 +65,22 @@ impl<'t> Extractor<'t> {
                 self.types.variable(MODULE, name).flatten()
             }
             Kind::Member => {
-                let f = self.g.fields;
-                let object = field_child(receiver, f.object)?;
-                let property = field_child(receiver, f.property)?;
-                if object.kind() != "this" {
-                    return None;
-                }
-                let class = self.enclosing_class()?;
-                self.types.attribute(class, self.text_of(property))
+                let (class, name) = self.this_member(receiver)?;
+                self.types.attribute(class, name)
             }
             _ => None,
         }
+    }
+
+    /// `this.name` in a class: the enclosing class and `name`.
+    fn this_member(&self, member: Node<'t>) -> Option<(DeclIndex, &'t str)> {
+        let f = self.g.fields;
+        let object = field_child(member, f.object)?;
+        let property = field_child(member, f.property)?;
+        if object.kind() != "this" {
+            return None;
+        }
+        Some((self.enclosing_class()?, self.text_of(property)))
     }
 
     /// The innermost enclosing declaration that is a class.
@@ -189,16 +194,15 @@ impl<'t> Extractor<'t> {
             ) else {
                 continue;
             };
-            let (Some(object), Some(property)) =
-                (field_child(left, f.object), field_child(left, f.property))
-            else {
-                continue;
-            };
-            if self.g.kind(left) != Kind::Member || object.kind() != "this" {
+            // The class is entered, so `this.name` is a member of it.
+            if self.g.kind(left) != Kind::Member {
                 continue;
             }
+            let Some((_, name)) = self.this_member(left) else {
+                continue;
+            };
             let type_name = self.instance_type(right);
-            self.bind_attribute(class, self.text_of(property), type_name);
+            self.bind_attribute(class, name, type_name);
         }
     }
 
@@ -267,13 +271,8 @@ impl<'t> Extractor<'t> {
                 match self.g.kind(callee) {
                     Kind::Identifier => self.types.returns(MODULE, self.text_of(callee)),
                     Kind::Member => {
-                        let object = field_child(callee, f.object)?;
-                        let property = field_child(callee, f.property)?;
-                        if object.kind() != "this" {
-                            return None;
-                        }
-                        let class = self.enclosing_class()?;
-                        self.types.returns(class, self.text_of(property))
+                        let (class, name) = self.this_member(callee)?;
+                        self.types.returns(class, name)
                     }
                     _ => None,
                 }
