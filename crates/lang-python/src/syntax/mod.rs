@@ -505,10 +505,11 @@ impl<'t> Extractor<'t> {
                     return;
                 };
                 let name = node_text(self.text, attr);
-                let receiver = match self.receiver_type(object) {
-                    Some(type_name) => compact(type_name, RECEIVER_CHARS),
-                    None => compact(node_text(self.text, object), RECEIVER_CHARS),
-                };
+                // The type the code states for the receiver, else the receiver as written.
+                let receiver = self
+                    .receiver_type(object)
+                    .unwrap_or_else(|| node_text(self.text, object));
+                let receiver = compact(receiver, RECEIVER_CHARS);
                 self.push_usage(call_kind(name), name, receiver, node);
             }
             _ => {}

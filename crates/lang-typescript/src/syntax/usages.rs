@@ -146,10 +146,11 @@ impl<'t> Extractor<'t> {
         ) else {
             return;
         };
-        let receiver = match self.receiver_type(object) {
-            Some(type_name) => compact(type_name, RECEIVER_CHARS),
-            None => compact(self.text_of(object), RECEIVER_CHARS),
-        };
+        // The type the code states for the receiver, else the receiver as written.
+        let receiver = self
+            .receiver_type(object)
+            .unwrap_or_else(|| self.text_of(object));
+        let receiver = compact(receiver, RECEIVER_CHARS);
         let name = self.text_of(property);
         self.push_usage(kind, name, receiver, at);
     }

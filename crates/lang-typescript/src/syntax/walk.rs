@@ -124,11 +124,6 @@ impl<'t> Extractor<'t> {
         };
         let offered = self.offered_to(&frame);
         match kind {
-            Kind::VariableDeclarator => self.type_declarator(node),
-            Kind::Parameter => self.type_parameter(node),
-            _ => {}
-        }
-        match kind {
             Kind::FunctionDecl
             | Kind::ClassDecl
             | Kind::ClassExpr
@@ -143,6 +138,10 @@ impl<'t> Extractor<'t> {
             | Kind::VariableDeclarator
             | Kind::FunctionValue
             | Kind::Pair => {
+                if kind == Kind::VariableDeclarator {
+                    // Bound in the scope around it, before it declares anything.
+                    self.type_declarator(node);
+                }
                 self.declaration(&mut frame);
                 if matches!(kind, Kind::ClassDecl | Kind::ClassExpr)
                     && frame.pushed_decl
@@ -158,6 +157,7 @@ impl<'t> Extractor<'t> {
                 self.call(node);
             }
             Kind::New => self.instantiation(node),
+            Kind::Parameter => self.type_parameter(node),
             Kind::JsxOpen => self.render(node),
             Kind::JsxClose | Kind::ExportClause => frame.quiet = true,
             Kind::ImportStatement => {

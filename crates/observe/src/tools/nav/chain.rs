@@ -388,33 +388,37 @@ impl<'a> Files<'a> {
 
     /// The declarations nested directly in `node`.
     fn children(&mut self, node: NodeId) -> Vec<NodeId> {
+        self.children_where(node, |_| true)
+    }
+
+    /// The declarations nested directly in `node` that `keep` accepts.
+    fn children_where(
+        &mut self,
+        node: NodeId,
+        keep: impl Fn(&crate::facts::Declaration) -> bool,
+    ) -> Vec<NodeId> {
         let Some(decl) = node.decl_index() else {
             return Vec::new();
         };
-        self.file(node.file)
-            .and_then(|f| f.children.get(decl as usize))
-            .map(|c| c.iter().map(|&d| NodeId::decl(node.file, d)).collect())
-            .unwrap_or_default()
+        let Some(file) = self.file(node.file) else {
+            return Vec::new();
+        };
+        let decls = &file.index.facts.decls;
+        file.children
+            .get(decl as usize)
+            .into_iter()
+            .flatten()
+            .filter(|&&d| decls.get(d as usize).is_some_and(&keep))
+            .map(|&d| NodeId::decl(node.file, d))
+            .collect()
     }
 
     /// The members of the type `node` that its language runs when it is instantiated.
     fn constructors(&mut self, node: NodeId) -> Vec<NodeId> {
-        let children = self.children(node);
-        let Some(file) = self.file(node.file) else {
+        let Some(language) = self.file(node.file).and_then(|f| f.language) else {
             return Vec::new();
         };
-        let Some(language) = file.language else {
-            return Vec::new();
-        };
-        let decls = &file.index.facts.decls;
-        children
-            .into_iter()
-            .filter(|c| {
-                c.decl_index()
-                    .and_then(|d| decls.get(d as usize))
-                    .is_some_and(|d| language.is_constructor(&d.name))
-            })
-            .collect()
+        self.children_where(node, |d| language.is_constructor(&d.name))
     }
 
     /// The overrides of the method `node`: a declaration of its name in each class that
@@ -459,13 +463,10 @@ impl<'a> Files<'a> {
                 if !(certain || guessed) || !seen.insert(heir) {
                     continue;
                 }
-                let declared = self.children(heir).into_iter().find(|c| {
-                    c.decl_index().is_some_and(|d| {
-                        self.file(c.file)
-                            .and_then(|f| f.index.facts.decls.get(d as usize))
-                            .is_some_and(|d| d.name == name && d.kind.is_callable())
-                    })
-                });
+                let declared = self
+                    .children_where(heir, |d| d.name == name && d.kind.is_callable())
+                    .first()
+                    .copied();
                 match declared {
                     Some(o) => out.push((o, kind, certain)),
                     None => below.push(heir),
