@@ -223,6 +223,29 @@ fn a_pattern_that_matches_only_read_the_other_way_is_answered_that_way() {
             .render_text()
             .starts_with("not a valid regex; its `|` alternatives read apart")
     );
+    // The same mistake sent as literal text (an agent's `a(|b(` without `regex`): its
+    // regex reading does not compile, so its pieces are read apart too.
+    let literal = search(&root, GrepArgs::new("fooBar(|helper("));
+    assert_eq!(
+        literal.read_as,
+        Some(ReadAs {
+            regex: true,
+            invalid_regex: false,
+            ignoring_case: false,
+            alternatives: true
+        })
+    );
+    let meant = GrepArgs {
+        regex: true,
+        ..GrepArgs::new("fooBar\\(|helper\\(")
+    };
+    assert!(!located(&literal).is_empty());
+    assert_eq!(located(&literal), located(&search(&root, meant)));
+    assert!(
+        literal
+            .render_text()
+            .starts_with("nothing matched literally; its `|` alternatives read apart")
+    );
     // A capital that made the pattern match case, where nothing has that case: read
     // ignoring case, and said so.
     let miscased = search(&root, GrepArgs::new("Foobar"));

@@ -257,8 +257,9 @@ pub struct ReadAs {
     #[serde(default)]
     pub ignoring_case: bool,
     /// Read as its `|` alternatives, each a regex where it compiles and literal text where
-    /// it does not: the pattern was an invalid regex and matched nothing literally either
-    /// (`load?.(|\bload\(` is read as `load\?\.\(|\bload\(`).
+    /// it does not: the pattern is no valid regex, and matched nothing as sent nor in the
+    /// other reading (`load?.(|\bload\(` is read as `load\?\.\(|\bload\(`; `f(|g(`
+    /// sent as literal text as `f\(|g\(`).
     #[serde(default)]
     pub alternatives: bool,
 }
@@ -277,6 +278,10 @@ impl GrepResult {
         if let Some(read_as) = self.read_as {
             out.push_str(match (read_as.regex, read_as.invalid_regex) {
                 _ if read_as.ignoring_case => "nothing matched in this case; ignoring case:\n",
+                _ if read_as.alternatives && !read_as.invalid_regex => {
+                    "nothing matched literally; its `|` alternatives read apart, an invalid \
+                     regex as literal text:\n"
+                }
                 _ if read_as.alternatives => {
                     "not a valid regex; its `|` alternatives read apart, an invalid one as \
                      literal text:\n"

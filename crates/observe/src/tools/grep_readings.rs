@@ -1,6 +1,7 @@
 //! The other readings of a `grep` pattern that matched nothing as sent, in the order they
 //! are tried: the other regex-ness (a literal `a|b` as a regex, a regex `f(x)` or an
-//! invalid one as literal text), an invalid alternation's pieces each as written, and a
+//! invalid one as literal text), an alternation's pieces each as written when it is no
+//! valid regex (whether sent as one or as literal text), and a
 //! capitalised pattern ignoring case. `grep::run` answers with the first that matches and
 //! says which it was ([`ReadAs`]).
 
@@ -25,12 +26,19 @@ pub(crate) fn other_readings(args: &GrepArgs, invalid_regex: bool) -> Vec<(GrepA
         };
         readings.push((other, read_as));
     }
-    if let Some(mended) = invalid_regex
+    // An alternation sent as literal text whose regex reading does not compile either
+    // (`get_dependant(|solve_dependencies(`): the agent meant each piece as written, and
+    // both readings above found nothing, so its pieces are read apart as for an invalid
+    // regex.
+    let invalid_either_way =
+        invalid_regex || (!args.regex && RegexMatcherBuilder::new().build(&args.pattern).is_err());
+    if let Some(mended) = invalid_either_way
         .then(|| mend_alternatives(&args.pattern))
         .flatten()
     {
         let other = GrepArgs {
             pattern: mended,
+            regex: true,
             ..args.clone()
         };
         let read_as = ReadAs {
