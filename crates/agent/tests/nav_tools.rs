@@ -139,7 +139,34 @@ fn a_known_declaration_keeps_its_id_across_tools_and_an_id_names_it() {
 /// read's `path:a-b of N`) names a candidate of that path whose range shares a line with a-b.
 fn labels_hold_their_lines(text: &str, registry: &Registry) -> Result<(), String> {
     let mut heading: Option<String> = None;
+    // A callee listing's callers: (indent, path) of the lines above, the header first
+    // (indent none); a callee printed as `:a-b` is in its caller's file.
+    let mut callers: Vec<(Option<usize>, String)> = Vec::new();
     for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let mut line_path: Option<String> = None;
+        if line.ends_with(" uses:") {
+            let path = line.split(':').next().unwrap_or("").to_owned();
+            callers = vec![(None, path)];
+        } else if !callers.is_empty() {
+            while callers.len() > 1 && callers.last().is_some_and(|(i, _)| *i >= Some(indent)) {
+                callers.pop();
+            }
+            let printed = line
+                .trim_start()
+                .split(' ')
+                .find(|w| w.contains(':'))
+                .map(|w| w.split(':').next().unwrap_or(""));
+            if let Some(printed) = printed {
+                let path = if printed.is_empty() {
+                    callers.last().map(|(_, p)| p.clone()).unwrap_or_default()
+                } else {
+                    printed.to_owned()
+                };
+                callers.push((Some(indent), path.clone()));
+                line_path = Some(path);
+            }
+        }
         if let Some(p) = line
             .strip_prefix("## ")
             .or_else(|| line.strip_prefix("#### "))
@@ -196,6 +223,10 @@ fn labels_hold_their_lines(text: &str, registry: &Registry) -> Result<(), String
         }
         if let Some((path, range)) = before.rsplit_once(':') {
             let path = path.rsplit(' ').next().unwrap_or(path);
+            let path = match &line_path {
+                Some(resolved) if path.is_empty() => resolved.as_str(),
+                _ => path,
+            };
             let (a, b) = range.split_once('-').unwrap_or((range, range));
             if let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>()) {
                 let shown = sightline_base::LineRange::new(a, b);

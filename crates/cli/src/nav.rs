@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use sightline_observe::tools::nav::callee_tree;
 use sightline_observe::tools::nav::definition::{self, DefinitionArgs};
 use sightline_observe::tools::nav::outline::{self, OutlineArgs};
 use sightline_observe::tools::nav::references::{self, ReferencesArgs};
@@ -55,6 +56,10 @@ pub struct ReferencesCmd {
     /// Most lines listed.
     #[arg(long, default_value_t = references::DEFAULT_MAX_RESULTS)]
     pub max: usize,
+    /// With --callees: levels of calls listed (1: only what the declaration uses; more:
+    /// under each function it calls, what that one calls, nested, while --max allows).
+    #[arg(long, default_value_t = callee_tree::DEFAULT_CALLEE_DEPTH)]
+    pub depth: u32,
     /// Print the typed result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -111,6 +116,7 @@ pub fn references(args: &ReferencesCmd) -> anyhow::Result<()> {
         target: target(&args.name, &args.scope),
         callees: args.callees,
         max_results: args.max,
+        depth: args.depth,
         to: args.to.clone(),
     };
     let result = references::run(index.db(), index.workspace(), &call)?;

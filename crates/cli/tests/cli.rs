@@ -180,8 +180,24 @@ fn navigation_commands_answer_in_one_line_per_hit() {
     let (code, calls, _) = sightline(&["refs", "handleSave", root, "--callees", "--no-cache"]);
     assert_eq!(code, 0);
     assert!(
-        calls.contains("src/handlers/save.ts:7-16 function validateDraft"),
+        calls.starts_with("src/handlers/save.ts:19-22 function handleSave uses:")
+            && calls.contains("\n20 :7-16 function validateDraft\n"),
         "{calls}"
+    );
+    let args = [
+        "refs",
+        "handleSave",
+        root,
+        "--callees",
+        "--depth",
+        "3",
+        "--no-cache",
+    ];
+    let (code, tree, _) = sightline(&args);
+    assert_eq!(code, 0);
+    assert!(
+        tree.contains("\n21 src/state/recordStore.ts:28-33 method RecordStore.save\n  29 src/api/client.ts:34-37 function postRecord\n"),
+        "{tree}"
     );
     let (code, outline, _) =
         sightline(&["outline", "src/state/recordStore.ts", root, "--no-cache"]);

@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::collections::VecDeque;
-
 use proptest::prelude::*;
 use sightline_observe::tools::nav::Spot;
 use sightline_observe::tools::nav::references::{self, ReferencesArgs, ReferencesResult};
@@ -18,58 +16,6 @@ fn chain(index: &sightline_observe::Index, from: &str, to: &str) -> ReferencesRe
     let mut args = ReferencesArgs::new(from);
     args.to = Some(to.to_owned());
     references::run(index.db(), index.workspace(), &args).unwrap()
-}
-
-/// A generated project's files (path, text) and, per function, its module and its lines.
-type Project = (Vec<(String, String)>, Vec<(usize, u32, u32)>);
-
-/// A project of `calls.len()` functions `step0`… spread over `files` modules, function `i`
-/// calling each function `calls[i]` names on a line of its own (importing it when it lives
-/// in another module). Returns the files and, per function, its module and its lines.
-fn project(calls: &[Vec<usize>], files: usize) -> Project {
-    let module = |f: usize| f % files;
-    let mut texts: Vec<Vec<String>> = vec![Vec::new(); files];
-    for (m, text) in texts.iter_mut().enumerate() {
-        let imported: Vec<String> = (0..calls.len())
-            .filter(|&g| module(g) != m)
-            .map(|g| format!("import {{ step{g} }} from './mod{}';", module(g)))
-            .collect();
-        text.extend(imported);
-    }
-    let mut at = vec![(0, 0, 0); calls.len()];
-    for (f, callees) in calls.iter().enumerate() {
-        let text = &mut texts[module(f)];
-        text.push(String::new());
-        text.push(format!("export function step{f}() {{"));
-        let start = text.len() as u32;
-        for &g in callees {
-            text.push(format!("  step{g}();"));
-        }
-        text.push("}".to_owned());
-        at[f] = (module(f), start, text.len() as u32);
-    }
-    let files = texts
-        .into_iter()
-        .enumerate()
-        .map(|(m, lines)| (format!("src/mod{m}.ts"), lines.join("\n") + "\n"))
-        .collect();
-    (files, at)
-}
-
-/// Fewest calls from `from` to `to` in the call relation, if any.
-fn distance(calls: &[Vec<usize>], from: usize, to: usize) -> Option<usize> {
-    let mut seen = vec![None; calls.len()];
-    seen[from] = Some(0);
-    let mut queue = VecDeque::from([from]);
-    while let Some(f) = queue.pop_front() {
-        for &g in &calls[f] {
-            if seen[g].is_none() {
-                seen[g] = Some(seen[f].unwrap() + 1);
-                queue.push_back(g);
-            }
-        }
-    }
-    seen[to]
 }
 
 proptest! {
@@ -96,7 +42,7 @@ proptest! {
                 c
             })
             .collect();
-        let (sources, at) = project(&calls, files);
+        let (sources, at) = common::call_project::project(&calls, files);
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         for (path, text) in &sources {
@@ -107,7 +53,10 @@ proptest! {
             for to in (0..calls.len()).filter(|&t| t != from) {
                 let r = chain(&index, &format!("step{from}"), &format!("step{to}"));
                 let c = r.chain.as_ref().unwrap();
-                let (forward, back) = (distance(&calls, from, to), distance(&calls, to, from));
+                let (forward, back) = (
+                    common::call_project::distance(&calls, from, to),
+                    common::call_project::distance(&calls, to, from),
+                );
                 let (expected, reversed, first, last) = match (forward, back) {
                     (Some(d), _) => (d, false, from, to),
                     (None, Some(d)) => (d, true, to, from),

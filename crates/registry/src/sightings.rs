@@ -347,7 +347,12 @@ fn references(r: &ReferencesResult, outline: &dyn Outline) -> Vec<Sighting> {
         ));
     }
     for c in &r.calls {
-        out.push(definition(&c.callee, &format!("used by {of}:"), outline));
+        let reason = if c.depth == 0 {
+            format!("used by {of}:")
+        } else {
+            format!("called on the way from {of}:")
+        };
+        out.push(definition(&c.callee, &reason, outline));
     }
     if let Some(chain) = &r.chain {
         out.extend(

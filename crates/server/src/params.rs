@@ -308,6 +308,7 @@ impl ToolArgs for ReferencesParams {
             },
             callees: self.callees,
             max_results: self.max_results,
+            depth: ReferencesArgs::new("").depth,
             to: self.to,
         })
     }

@@ -1,6 +1,8 @@
 //! Shared helpers for observe's integration tests.
 #![allow(dead_code)] // each test binary uses a different subset of the helpers
 
+pub mod call_project;
+
 use std::path::{Path, PathBuf};
 
 /// The fixture TypeScript project.

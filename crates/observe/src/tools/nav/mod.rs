@@ -8,6 +8,7 @@
 //! which may start with module path segments: `store.Store.save`), optionally scoped to a
 //! path, or by a path and a line inside it (what a candidate ID resolves to).
 
+pub mod callee_tree;
 pub mod chain;
 pub mod definition;
 mod member_reads;

@@ -25,6 +25,7 @@ use crate::path_traits::path_traits;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
+use super::callee_tree::DEFAULT_CALLEE_DEPTH;
 use super::chain::Chain;
 use super::definition::DefinitionHit;
 use super::member_reads::member_reads;
@@ -65,6 +66,11 @@ pub struct ReferencesArgs {
     /// Most lines listed (default 40, at most 300).
     #[serde(default = "default_max_results")]
     pub max_results: usize,
+    /// With `callees`: levels of calls listed, the target's own uses being the first
+    /// (default [`DEFAULT_CALLEE_DEPTH`]; 1 lists only what the target uses).
+    #[serde(default = "default_callee_depth")]
+    #[schemars(skip)]
+    pub depth: u32,
     /// A name or qualified name: instead of the uses, the shortest chain of uses from the
     /// declaration to this one ([`super::chain`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -73,6 +79,10 @@ pub struct ReferencesArgs {
 
 fn default_max_results() -> usize {
     DEFAULT_MAX_RESULTS
+}
+
+fn default_callee_depth() -> u32 {
+    DEFAULT_CALLEE_DEPTH
 }
 
 impl ReferencesArgs {
@@ -85,6 +95,7 @@ impl ReferencesArgs {
             },
             callees: false,
             max_results: DEFAULT_MAX_RESULTS,
+            depth: DEFAULT_CALLEE_DEPTH,
             to: None,
         }
     }
@@ -190,6 +201,10 @@ pub struct CalleeHit {
     pub kind: UseKind,
     /// Whether the graph resolved it (not guessed by name).
     pub certain: bool,
+    /// 0 for a use by the target itself; `d + 1` for a call made by the function a hit
+    /// of depth `d` calls (the hit just before it of depth `d`, in the listed order).
+    #[serde(default)]
+    pub depth: u32,
     /// The declaration used.
     pub callee: DefinitionHit,
 }
@@ -208,8 +223,13 @@ pub struct ReferencesResult {
     /// The uses, certain and guessed first, then unresolved; each group primary files
     /// first, then path and line order.
     pub uses: Vec<UseHit>,
-    /// What the target uses, by line.
+    /// What the target uses, by line, each followed by what it calls when that was
+    /// followed (a depth-first listing of the call tree, [`CalleeHit::depth`]).
     pub calls: Vec<CalleeHit>,
+    /// Functions reached in the call tree whose own calls were not listed (the line budget
+    /// or the depth ran out).
+    #[serde(default)]
+    pub unfollowed: usize,
     /// Names the target calls that resolve to nothing (`this.log`), with their counts.
     pub unresolved_calls: Vec<(String, u32)>,
     /// Uses of test, example and vendored files beyond [`SECONDARY_USES_PER_FILE`] each,
@@ -264,6 +284,7 @@ pub fn run(
         more_targets: 0,
         uses: Vec::new(),
         calls: Vec::new(),
+        unfollowed: 0,
         unresolved_calls: Vec::new(),
         more_in_file: Vec::new(),
         more: 0,
@@ -294,7 +315,7 @@ pub fn run(
         };
         result.chain = Some(super::chain::run(db, ws, &graph, &targets, &to)?);
     } else if args.callees {
-        callees(db, ws, &graph, &targets[0], max, &mut result);
+        callees(db, ws, &graph, &targets[0], max, args.depth, &mut result);
     } else {
         uses(db, ws, &graph, &targets, max, &mut result);
     }
@@ -635,18 +656,10 @@ fn aliases(index: &FileIndex, names: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// What `target` (and the declarations nested in it) uses, one line per declaration used,
-/// and the names it calls that resolve to nothing.
-fn callees(
-    db: &dyn Db,
-    ws: Workspace,
-    graph: &Graph,
-    target: &DeclAt,
-    max: usize,
-    result: &mut ReferencesResult,
-) {
+/// Which of `target`'s file's declarations are `target` or nested in it (a parent
+/// precedes its children in the facts).
+fn inside(target: &DeclAt) -> Vec<bool> {
     let facts = &target.index.facts;
-    // The target and its descendants (a parent precedes its children).
     let mut inside = vec![false; facts.decls.len()];
     inside[target.decl as usize] = true;
     for (i, d) in facts.decls.iter().enumerate() {
@@ -654,12 +667,24 @@ fn callees(
             inside[i] = true;
         }
     }
+    inside
+}
+
+/// What `target` (and the declarations nested in it) uses: one hit per declaration used,
+/// at its first use, with its graph node, in line order.
+pub(crate) fn direct_callees(
+    db: &dyn Db,
+    ws: Workspace,
+    graph: &Graph,
+    target: &DeclAt,
+) -> Vec<(NodeId, CalleeHit)> {
+    let facts = &target.index.facts;
+    let inside = inside(target);
     let within = |n: &NodeId| {
         n.file == target.position && n.decl_index().is_some_and(|d| inside[d as usize])
     };
     // Each declaration used, with its first use: (line, kind, certain).
     let mut used: BTreeMap<NodeId, (u32, UseKind, bool)> = BTreeMap::new();
-    let mut resolved_names: FxHashSet<(u32, &str)> = FxHashSet::default();
     for (i, _) in facts.decls.iter().enumerate().filter(|(i, _)| inside[*i]) {
         let from = NodeId::decl(target.position, i as u32);
         for e in graph
@@ -672,9 +697,9 @@ fn callees(
             else {
                 continue;
             };
-            let name = callee.declaration().name.clone();
+            let name = &callee.declaration().name;
             let line =
-                first_line(facts, i as u32, &name, e.kind).unwrap_or(facts.decls[i].signature_line);
+                first_line(facts, i as u32, name, e.kind).unwrap_or(facts.decls[i].signature_line);
             let kind = UseKind::of_edge(e.kind);
             let entry = used.entry(e.to).or_insert((line, kind, e.certain));
             if line < entry.0 {
@@ -683,6 +708,53 @@ fn callees(
             entry.2 |= e.certain;
         }
     }
+    let mut calls: Vec<(NodeId, CalleeHit)> = used
+        .into_iter()
+        .filter_map(|(node, (line, kind, certain))| {
+            let callee = super::DeclAt::at(db, ws, node.file, node.decl_index()?)?;
+            Some((
+                node,
+                CalleeHit {
+                    line,
+                    kind,
+                    certain,
+                    depth: 0,
+                    callee: DefinitionHit::of(&callee),
+                },
+            ))
+        })
+        .collect();
+    calls.sort_by(|(_, a), (_, b)| {
+        (a.line, &a.callee.path, a.callee.lines).cmp(&(b.line, &b.callee.path, b.callee.lines))
+    });
+    calls
+}
+
+/// What `target` uses and, below each call, what the functions it calls call in turn
+/// ([`super::callee_tree`]), and the names it calls that resolve to nothing.
+fn callees(
+    db: &dyn Db,
+    ws: Workspace,
+    graph: &Graph,
+    target: &DeclAt,
+    max: usize,
+    depth: u32,
+    result: &mut ReferencesResult,
+) {
+    let tree = super::callee_tree::build(db, ws, graph, target, max, depth);
+    result.calls = tree.calls;
+    result.more = tree.more;
+    result.unfollowed = tree.unfollowed;
+    result.unresolved_calls = unresolved_calls(graph, target);
+}
+
+/// Calls in `target` (not plain references: locals, parameters) that resolve to nothing,
+/// with their counts, most frequent first; a call of a function declared inside the
+/// target is its own business.
+fn unresolved_calls(graph: &Graph, target: &DeclAt) -> Vec<(String, u32)> {
+    let facts = &target.index.facts;
+    let inside = inside(target);
+    let mut resolved_names: FxHashSet<(u32, &str)> = FxHashSet::default();
     for u in &facts.usages {
         if u.enclosing.is_some_and(|d| inside[d as usize]) {
             let from = user(target.position, u.enclosing);
@@ -698,26 +770,6 @@ fn callees(
             }
         }
     }
-    let mut calls: Vec<CalleeHit> = used
-        .into_iter()
-        .filter_map(|(node, (line, kind, certain))| {
-            let callee = super::DeclAt::at(db, ws, node.file, node.decl_index()?)?;
-            Some(CalleeHit {
-                line,
-                kind,
-                certain,
-                callee: DefinitionHit::of(&callee),
-            })
-        })
-        .collect();
-    calls.sort_by(|a, b| {
-        (a.line, &a.callee.path, a.callee.lines).cmp(&(b.line, &b.callee.path, b.callee.lines))
-    });
-    result.more = calls.len().saturating_sub(max);
-    calls.truncate(max);
-    result.calls = calls;
-    // Calls (not plain references: locals, parameters) that resolve to nothing; a call of
-    // a function declared inside the target is its own business.
     let local: FxHashSet<&str> = facts
         .decls
         .iter()
@@ -745,7 +797,7 @@ fn callees(
     let mut unresolved: Vec<(String, u32)> = unresolved.into_iter().collect();
     unresolved.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     unresolved.truncate(MAX_UNRESOLVED_NAMES);
-    result.unresolved_calls = unresolved;
+    unresolved
 }
 
 /// The first line in declaration `decl` of `facts` using `name` as an edge of `kind` says.
@@ -1010,18 +1062,51 @@ impl ReferencesResult {
         if self.calls.is_empty() && self.unresolved_calls.is_empty() {
             out.push_str("it uses no declaration of the repository\n");
         }
+        // The file of the declaration each depth's hits are in: the target's, then the
+        // file of the last hit listed at the depth above.
+        let mut caller_files: Vec<&str> = vec![self.targets.first().map_or("", |t| &t.path)];
         for c in &self.calls {
+            let depth = c.depth as usize;
+            caller_files.truncate(depth + 1);
+            let caller = caller_files.get(depth).copied().unwrap_or("");
             let mark = if c.certain { "" } else { "?" };
-            let _ = write!(out, "{}{mark}{} ", c.line, c.kind.tag());
-            decl_line(
+            let _ = write!(
                 out,
-                &c.callee.path,
-                c.callee.lines,
-                &c.callee.kind,
-                &c.callee.qualified,
-                tag,
+                "{:indent$}{}{mark}{} ",
+                "",
+                c.line,
+                c.kind.tag(),
+                indent = depth * 2
             );
+            // A callee in its caller's file is `:12-20`: the path said once, above.
+            let label = tag(&c.callee.path, Spot::Lines(c.callee.lines))
+                .map(|t| format!(" {t}"))
+                .unwrap_or_default();
+            let path = if c.callee.path == caller {
+                ""
+            } else {
+                c.callee.path.as_str()
+            };
+            let _ = write!(
+                out,
+                "{}:{}{label} {}",
+                crate::escape::inline(path),
+                super::range_text(c.callee.lines),
+                c.callee.kind
+            );
+            if !c.callee.qualified.is_empty() {
+                let _ = write!(out, " {}", crate::escape::inline(&c.callee.qualified));
+            }
             out.push('\n');
+            caller_files.push(&c.callee.path);
+        }
+        if self.unfollowed > 0 {
+            let n = self.unfollowed;
+            let _ = writeln!(
+                out,
+                "(the calls of {n} more function{} reached are not listed: raise max_results, or ask for the callees of one)",
+                if n == 1 { "" } else { "s" }
+            );
         }
         if self.more > 0 {
             let _ = writeln!(out, "(+{} more; raise max_results)", self.more);
