@@ -22,6 +22,7 @@ use super::{
     NameTable, NodeId, resolve_edges,
 };
 use crate::facts::DeclKind;
+use sightline_base::PathTraits;
 
 impl Graph {
     /// The graph of `files` from their already computed edges: maps every edge's
@@ -316,6 +317,7 @@ impl<'a, 'p, F: Copy + Eq + Hash> EdgeBuilder<'a, 'p, F> {
                 files,
                 languages,
                 memo: FxHashMap::default(),
+                aside: vec![0; files.len()],
             },
             resolved: Vec::new(),
             guessed: Vec::new(),
@@ -477,6 +479,9 @@ struct Guesser<'a, 'p, F> {
     languages: &'a [Option<usize>],
     /// Guesses already made: the same member name is guessed from many files.
     memo: FxHashMap<(&'a str, NameGuess, Option<usize>), Guessed>,
+    /// Per file, whether its path marks it a test, an example or documentation, asked
+    /// only of files that guess or are guessed: 0 not yet asked, 1 no, 2 yes.
+    aside: Vec<u8>,
 }
 
 impl<'a, F> Guesser<'a, '_, F> {
@@ -500,9 +505,24 @@ impl<'a, F> Guesser<'a, '_, F> {
             }
         };
         let certain = count == 1;
+        // A test or an example counts towards how common a name is, but code that is
+        // neither does not call into one: a method name unique to a tutorial was a
+        // certain edge from the library to it.
+        let from_aside = self.aside(from);
         for &n in &matching[..count] {
-            found(n, certain);
+            if from_aside || !self.aside(self.graph.file_of(n) as usize) {
+                found(n, certain);
+            }
         }
+    }
+
+    /// Whether file `file` is a test, an example or documentation by its path.
+    fn aside(&mut self, file: usize) -> bool {
+        if self.aside[file] == 0 {
+            let traits = PathTraits::of(self.files[file].path);
+            self.aside[file] = 1 + u8::from(traits.test || traits.docs_or_example);
+        }
+        self.aside[file] == 2
     }
 
     /// The guess itself: nothing when more than [`MAX_NAME_CANDIDATES`] qualify.
