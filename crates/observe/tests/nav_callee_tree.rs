@@ -56,23 +56,8 @@ proptest! {
         depth in 1u32..6,
     ) {
         // No function calls itself, and each callee once.
-        let calls: Vec<Vec<usize>> = calls
-            .iter()
-            .enumerate()
-            .map(|(f, c)| {
-                let mut c: Vec<usize> = c.iter().copied().filter(|&g| g != f).collect();
-                c.sort_unstable();
-                c.dedup();
-                c
-            })
-            .collect();
-        let (sources, at) = common::call_project::project(&calls, files);
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("src")).unwrap();
-        for (path, text) in &sources {
-            std::fs::write(dir.path().join(path), text).unwrap();
-        }
-        let index = common::open_uncached(dir.path());
+        let calls = common::call_project::simple(&calls);
+        let (_dir, index, at) = common::call_project::indexed(&calls, files);
         for root in 0..calls.len() {
             let r = tree(&index, &format!("step{root}"), max, depth);
             prop_assert!(r.calls.len() <= max, "{} lines for a budget of {}", r.calls.len(), max);

@@ -32,23 +32,8 @@ proptest! {
         files in 1usize..4,
     ) {
         // No function calls itself, and each callee once.
-        let calls: Vec<Vec<usize>> = calls
-            .iter()
-            .enumerate()
-            .map(|(f, c)| {
-                let mut c: Vec<usize> = c.iter().copied().filter(|&g| g != f).collect();
-                c.sort_unstable();
-                c.dedup();
-                c
-            })
-            .collect();
-        let (sources, at) = common::call_project::project(&calls, files);
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("src")).unwrap();
-        for (path, text) in &sources {
-            std::fs::write(dir.path().join(path), text).unwrap();
-        }
-        let index = common::open_uncached(dir.path());
+        let calls = common::call_project::simple(&calls);
+        let (_dir, index, at) = common::call_project::indexed(&calls, files);
         for from in 0..calls.len() {
             for to in (0..calls.len()).filter(|&t| t != from) {
                 let r = chain(&index, &format!("step{from}"), &format!("step{to}"));

@@ -54,3 +54,37 @@ pub fn distance(calls: &[Vec<usize>], from: usize, to: usize) -> Option<usize> {
     }
     seen[to]
 }
+
+/// `calls` with each function's calls of itself dropped and each callee kept once.
+pub fn simple(calls: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    calls
+        .iter()
+        .enumerate()
+        .map(|(f, c)| {
+            let mut c: Vec<usize> = c.iter().copied().filter(|&g| g != f).collect();
+            c.sort_unstable();
+            c.dedup();
+            c
+        })
+        .collect()
+}
+
+/// The project of [`project`] written to a temporary directory and indexed, with each
+/// function's module and lines; the directory lives as long as the first value.
+pub fn indexed(
+    calls: &[Vec<usize>],
+    files: usize,
+) -> (
+    tempfile::TempDir,
+    sightline_observe::Index,
+    Vec<(usize, u32, u32)>,
+) {
+    let (sources, at) = project(calls, files);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    for (path, text) in &sources {
+        std::fs::write(dir.path().join(path), text).unwrap();
+    }
+    let index = super::open_uncached(dir.path());
+    (dir, index, at)
+}

@@ -9,13 +9,14 @@
 //! fewest calls reach it: at one depth, a function of the target's own file before one of
 //! another file (the flow through a module usually stays in it; an exit to another file
 //! is shown, and followed when the budget allows), then in call order. A function whose
-//! calls do not fit in the lines left is not followed, rather than listed in part.
-//! Below the target's own uses only calls the graph resolved are listed and followed: a
-//! guess by name (`?`) may be another declaration's body, and a function's guesses listed
-//! under every function reached crowded out the resolved flow (the target's own guesses
-//! stay listed, as in a flat answer), and so are calls into tests and examples, which the
-//! flow of primary code does not run. Each function is followed once, wherever that order
-//! reaches it first.
+//! calls do not fit in the lines left is not followed, rather than listed in part. Each
+//! function is followed once, wherever that order reaches it first.
+//!
+//! Below the target's own uses, only calls the graph resolved, of functions outside tests
+//! and examples, are listed and followed. A guess by name (`?`) may be another
+//! declaration's body, and each function's guesses listed under it crowded out the
+//! resolved flow; the flow of primary code does not run its tests. The target's own uses
+//! are listed as in a flat answer, guesses included.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

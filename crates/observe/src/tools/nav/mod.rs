@@ -356,6 +356,20 @@ pub(crate) fn decl_line(
     qualified: &str,
     tag: Tag<'_>,
 ) {
+    decl_line_shown(out, path, path, lines, kind, qualified, tag);
+}
+
+/// [`decl_line`] with `shown` printed for the path (empty where the reader knows it: a
+/// callee in its caller's file is `:12-20`), `path` labelled.
+pub(crate) fn decl_line_shown(
+    out: &mut String,
+    shown: &str,
+    path: &str,
+    lines: LineRange,
+    kind: &str,
+    qualified: &str,
+    tag: Tag<'_>,
+) {
     use std::fmt::Write as _;
     let label = tag(path, Spot::Lines(lines))
         .map(|t| format!(" {t}"))
@@ -363,7 +377,7 @@ pub(crate) fn decl_line(
     let _ = write!(
         out,
         "{}:{}{label} {kind}",
-        crate::escape::inline(path),
+        crate::escape::inline(shown),
         range_text(lines),
     );
     if !qualified.is_empty() {

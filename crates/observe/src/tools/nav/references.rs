@@ -1079,24 +1079,19 @@ impl ReferencesResult {
                 indent = depth * 2
             );
             // A callee in its caller's file is `:12-20`: the path said once, above.
-            let label = tag(&c.callee.path, Spot::Lines(c.callee.lines))
-                .map(|t| format!(" {t}"))
-                .unwrap_or_default();
-            let path = if c.callee.path == caller {
-                ""
-            } else {
-                c.callee.path.as_str()
+            let shown = match c.callee.path == caller {
+                true => "",
+                false => c.callee.path.as_str(),
             };
-            let _ = write!(
+            super::decl_line_shown(
                 out,
-                "{}:{}{label} {}",
-                crate::escape::inline(path),
-                super::range_text(c.callee.lines),
-                c.callee.kind
+                shown,
+                &c.callee.path,
+                c.callee.lines,
+                &c.callee.kind,
+                &c.callee.qualified,
+                tag,
             );
-            if !c.callee.qualified.is_empty() {
-                let _ = write!(out, " {}", crate::escape::inline(&c.callee.qualified));
-            }
             out.push('\n');
             caller_files.push(&c.callee.path);
         }
