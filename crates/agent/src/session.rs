@@ -8,7 +8,8 @@ use std::sync::Arc;
 use salsa::Setter as _;
 use serde::Serialize;
 use sightline_observe::escape::inline;
-use sightline_observe::paths::RepoRoot;
+use sightline_observe::paths::{PathError, RepoRoot};
+use sightline_observe::tools::ToolError;
 use sightline_observe::tools::explore_code::{self, ExploreArgs};
 use sightline_observe::tools::grep::{self, GrepArgs};
 use sightline_observe::tools::list_files::{self, ListFilesArgs};
@@ -16,6 +17,7 @@ use sightline_observe::tools::nav::Target;
 use sightline_observe::tools::nav::definition::{self, DefinitionArgs};
 use sightline_observe::tools::nav::outline::{self, OutlineArgs};
 use sightline_observe::tools::nav::references::{self, ReferencesArgs};
+use sightline_observe::tools::near_paths::near_paths;
 use sightline_observe::tools::read_file::{self, ReadFileArgs};
 use sightline_observe::{Index, LineRange};
 use sightline_registry::annotate::{label, render_observation};
@@ -213,7 +215,7 @@ impl ExploreSession {
                 outline::run(index.db(), index.workspace(), a).map(Observation::Outline)
             }
         }
-        .unwrap_or_else(|e| Observation::Error(e.to_string()));
+        .unwrap_or_else(|e| Observation::Error(error_text(index, &e)));
         let mut calls = self.session.calls(index.db()).clone();
         calls.push(RecordedCall {
             call,
@@ -402,3 +404,20 @@ fn cap_text(text: &str, cap: usize) -> (String, bool) {
 pub fn range_text(r: Option<LineRange>) -> String {
     r.map_or_else(String::new, |r| format!("{}-{}", r.start, r.end))
 }
+
+/// A tool's error as the model reads it; a path that does not exist also names the
+/// indexed paths nearest it.
+fn error_text(index: &Index<RegistryDatabase>, e: &ToolError) -> String {
+    let ToolError::Path(PathError::NotFound { input }) = e else {
+        return e.to_string();
+    };
+    let near = near_paths(index.db(), index.workspace(), input, NEAR_PATHS);
+    if near.is_empty() {
+        return e.to_string();
+    }
+    let near: Vec<String> = near.iter().map(|p| format!("`{p}`")).collect();
+    format!("{e}; nearest: {}", near.join(", "))
+}
+
+/// Most paths a missing path's error names.
+const NEAR_PATHS: usize = 3;

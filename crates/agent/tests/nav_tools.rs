@@ -319,3 +319,29 @@ proptest! {
         session.close(&mut index);
     }
 }
+
+/// A path that does not exist is an error that names the paths nearest it, for every
+/// tool that reads the file tree; one with nothing near is the plain error.
+#[test]
+fn a_missing_path_is_answered_with_the_paths_nearest_it() {
+    let mut index = common::open_fixture();
+    let session = ExploreSession::new(&mut index, "record", Intent::Locate).unwrap();
+    for (tool, args) in [
+        ("grep", json!({"pattern": "save", "path": "api/client.ts"})),
+        ("read_file", json!({"path": "api/client.ts"})),
+    ] {
+        let outcome = session.call_json(&mut index, tool, &args);
+        assert!(outcome.is_error, "{tool}: {}", outcome.text);
+        assert!(
+            outcome.text.contains(
+                "path `api/client.ts` does not exist in the repository; nearest: `src/api/client.ts`"
+            ),
+            "{tool}: {}",
+            outcome.text
+        );
+    }
+    let outcome = session.call_json(&mut index, "read_file", &json!({"path": "zzz/nothing.rs"}));
+    assert!(outcome.is_error);
+    assert!(!outcome.text.contains("nearest"), "{}", outcome.text);
+    session.close(&mut index);
+}

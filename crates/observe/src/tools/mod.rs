@@ -12,6 +12,7 @@ mod grep_sink;
 pub mod grep_skipped;
 pub mod list_files;
 pub mod nav;
+pub mod near_paths;
 mod path_glob;
 pub mod read_file;
 pub mod read_list;
