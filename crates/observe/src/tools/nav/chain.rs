@@ -310,8 +310,12 @@ struct Files<'a> {
     by_position: FxHashMap<u32, SearchedFile>,
     /// Each class's heritage edges in (extends or implements it), looked up once: a
     /// class's incoming edges are all its uses, walked for every method of it settled.
-    heirs: FxHashMap<NodeId, Vec<(NodeId, EdgeKind, bool)>>,
+    heirs: FxHashMap<NodeId, Heirs>,
 }
+
+/// The classes that extend or implement one class, each with the heritage edge's kind and
+/// certainty; shared so a walk over them need not copy them out of the cache.
+type Heirs = std::rc::Rc<[(NodeId, EdgeKind, bool)]>;
 
 /// What a search reads of one file.
 struct SearchedFile {
@@ -448,18 +452,14 @@ impl<'a> Files<'a> {
         let mut seen: rustc_hash::FxHashSet<NodeId> = rustc_hash::FxHashSet::default();
         let mut below = vec![class];
         while let Some(base) = below.pop() {
-            let heirs = self
-                .heirs
-                .entry(base)
-                .or_insert_with(|| {
-                    graph
-                        .incoming(base)
-                        .filter(|e| matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements))
-                        .map(|e| (e.from, e.kind, e.certain))
-                        .collect()
-                })
-                .clone();
-            for (heir, kind, certain) in heirs {
+            let heirs = Heirs::clone(self.heirs.entry(base).or_insert_with(|| {
+                graph
+                    .incoming(base)
+                    .filter(|e| matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements))
+                    .map(|e| (e.from, e.kind, e.certain))
+                    .collect()
+            }));
+            for &(heir, kind, certain) in heirs.iter() {
                 if !(certain || guessed) || !seen.insert(heir) {
                     continue;
                 }
@@ -523,8 +523,7 @@ impl<'a> Files<'a> {
             _ => (left, to.declaration().name.clone()),
         };
         let facts = &user.index.facts;
-        let name = &name;
-        let line = super::references::first_line(facts, user.decl, name, hop.kind)
+        let line = super::references::first_line(facts, user.decl, &name, hop.kind)
             .unwrap_or(user.declaration().signature_line);
         let (text, text_whole) = super::references::line_text(user.file.text(self.db), line);
         Some(ChainStep {
