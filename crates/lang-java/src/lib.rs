@@ -85,6 +85,11 @@ impl Language for Java {
         receiver == "this"
     }
 
+    /// A string literal or text block: `String` is final.
+    fn is_literal_receiver(&self, receiver: &str) -> bool {
+        receiver.trim_start_matches('(').starts_with('"')
+    }
+
     /// The extractor names every constructor [`syntax::CONSTRUCTOR`].
     fn is_constructor(&self, member: &str) -> bool {
         member == syntax::CONSTRUCTOR

@@ -76,6 +76,17 @@ impl Language for Python {
         receiver == "self" || receiver == "cls"
     }
 
+    /// A string (its prefixes in either case: `b", ".join`, `Rb'…'`), a list, a dict or a
+    /// set display, a number: Python's own types, which no repository extends.
+    fn is_literal_receiver(&self, receiver: &str) -> bool {
+        let head: String = receiver.chars().take(8).collect();
+        sightline_lang::conventions::opens_literal(
+            &head.to_ascii_lowercase(),
+            &['[', '{'],
+            &["b", "r", "u", "f", "rb", "br", "fr", "rf"],
+        )
+    }
+
     /// `__init__` runs on `Type(...)`.
     fn is_constructor(&self, member: &str) -> bool {
         member == "__init__"

@@ -101,6 +101,17 @@ impl Language for Rust {
         }
     }
 
+    /// A string, byte string, raw string or character literal, an array, a number. A
+    /// method an extension trait of the repository adds to `str` is then not linked from a
+    /// literal: rarer than `"4".parse()` meeting a `parse` the repository declares.
+    fn is_literal_receiver(&self, receiver: &str) -> bool {
+        sightline_lang::conventions::opens_literal(
+            receiver,
+            &['['],
+            &["b", "c", "r", "br", "r#", "r##", "br#", "br##"],
+        )
+    }
+
     /// `self.method()` and `Self::function()`.
     fn is_self_receiver(&self, receiver: &str) -> bool {
         receiver == "self" || receiver == "Self"

@@ -84,6 +84,12 @@ impl Language for TypeScript {
         receiver == "this"
     }
 
+    /// A string, a template without a tag, an array, a regular expression or a number
+    /// (an object literal may declare the very method called on it, so it is not one).
+    fn is_literal_receiver(&self, receiver: &str) -> bool {
+        sightline_lang::conventions::opens_literal(receiver, &['[', '`', '/'], &[])
+    }
+
     /// A class's `constructor` runs on `new Type(...)`.
     fn is_constructor(&self, member: &str) -> bool {
         member == "constructor"

@@ -21,6 +21,25 @@ pub fn has_generated_header(text: &str) -> bool {
     })
 }
 
+/// Whether `receiver` (a call receiver's source text) is a literal: past any opening
+/// parentheses (`(1.5).hex()`), it opens with one of `openers` (a list's `[`, a
+/// template's backtick), with a digit, or with a quote, directly or after one of
+/// `string_prefixes` (`b`, `rb` of `b", ".join`). A language's
+/// [`crate::Language::is_literal_receiver`] passes its own literal syntax.
+pub fn opens_literal(receiver: &str, openers: &[char], string_prefixes: &[&str]) -> bool {
+    let text = receiver.trim_start_matches(['(', ' ']);
+    let quoted = |t: &str| t.starts_with(['"', '\'']);
+    let Some(first) = text.chars().next() else {
+        return false;
+    };
+    first.is_ascii_digit()
+        || openers.contains(&first)
+        || quoted(text)
+        || string_prefixes
+            .iter()
+            .any(|p| text.strip_prefix(p).is_some_and(quoted))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -34,5 +53,27 @@ mod tests {
         assert!(has_generated_header("# auto-generated\nx = 1\n"));
         assert!(!has_generated_header("export const generated = 1;\n"));
         assert!(!has_generated_header("a\nb\nc\nd\ne\n// @generated\n"));
+    }
+
+    #[test]
+    fn literals_open_with_a_quote_a_digit_or_an_opener() {
+        let py = |r| opens_literal(r, &['[', '{'], &["b", "rb", "f"]);
+        for literal in [
+            "''", "\", \"", "b\"\"", "rb'x'", "f\"{a}\"", "[1, 2]", "{'k': 1}", "(1.5)", "3",
+        ] {
+            assert!(py(literal), "{literal}");
+        }
+        for other in [
+            "",
+            "parts",
+            "self.items",
+            "(a or b)",
+            "bytes_",
+            "rb",
+            "x[0]",
+            "f(\"a\")",
+        ] {
+            assert!(!py(other), "{other}");
+        }
     }
 }

@@ -117,6 +117,15 @@ pub trait Language: Send + Sync + 'static {
         false
     }
 
+    /// Whether a call receiver's text is a literal of the language (`"".join`,
+    /// `[1, 2].map`): a literal's methods are the language's own, so such a call is never
+    /// guessed by its name onto a declaration of the repository. Had it been, a method
+    /// name the repository declares once would be a certain callee of every function that
+    /// joins a string.
+    fn is_literal_receiver(&self, _receiver: &str) -> bool {
+        false
+    }
+
     /// Whether a bare name inside a type's body reaches the type's members (an implicit
     /// receiver, as in Java). Where it does not (`self.save()`, `this.save()`), a member
     /// is reached only through its owner, and a bare name the same as a member's is

@@ -521,12 +521,13 @@ where
         if receiver.is_empty() {
             return self.resolve_name(scope, &u.name).map(|t| Ok((t, true)));
         }
+        let language = self.source.language;
+        if language.is_some_and(|l| l.is_literal_receiver(receiver)) {
+            // `"".join(parts)`: a method of the language's own type, not a guess.
+            return None;
+        }
         let receiver_binding = scope.bindings.get(receiver);
-        if self
-            .source
-            .language
-            .is_some_and(|l| l.is_self_receiver(receiver))
-        {
+        if language.is_some_and(|l| l.is_self_receiver(receiver)) {
             // A method of the enclosing class.
             if let Some(owner) = self.self_owner(scope, u.enclosing)
                 && let Some(member) = self.member_of(owner, &u.name)

@@ -1,0 +1,149 @@
+//! A method called on a literal (`"".join(parts)`, `[1, 2].map(f)`, `"x".parse()`,
+//! `"a".equals(b)`) is the language's own: a string, a list, a number has no method a
+//! repository declares. Such a call is never guessed by name onto a declaration that
+//! happens to share the method's name; had it been, a method name declared once in the
+//! repository would become a certain callee of every function joining a string. A call
+//! on a receiver the graph cannot type (`parts.join()`) is still guessed.
+
+mod common;
+
+use proptest::prelude::*;
+use sightline_observe::db::workspace_graph;
+use sightline_observe::graph::{EdgeKind, Graph};
+
+/// The qualified names `path::qualified` has a call edge to, with their paths.
+fn calls_of(graph: &Graph, path: &str, qualified: &str) -> Vec<String> {
+    let from = graph
+        .node_by_name(path, qualified)
+        .unwrap_or_else(|| panic!("no node {path}::{qualified}"));
+    let name = |n| {
+        let decls = graph.names.iter().find(|(_, nodes)| nodes.contains(&n));
+        decls.map_or_else(|| format!("{n:?}"), |(name, _)| name.to_string())
+    };
+    let mut calls: Vec<String> = graph
+        .outgoing(from)
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls)
+        .map(|e| {
+            format!(
+                "{}:{}",
+                graph.paths[graph.file_of(e.to) as usize],
+                name(e.to)
+            )
+        })
+        .collect();
+    calls.sort();
+    calls.dedup();
+    calls
+}
+
+/// `caller` of `files` calls exactly `expected` (the one unliteral call of each file).
+fn assert_calls(files: &[(&str, &str)], caller: (&str, &str), expected: &[&str]) {
+    let (dir, _root) = common::temp_repo(files);
+    let index = common::open_uncached(dir.path());
+    let graph = workspace_graph(index.db(), index.workspace());
+    assert_eq!(calls_of(&graph, caller.0, caller.1), expected);
+}
+
+#[test]
+fn python_string_list_and_number_literals_call_nothing_of_the_repository() {
+    assert_calls(
+        &[
+            (
+                "pkg/url.py",
+                "class URL:\n    def join(self, other):\n        return other\n\n    def count(self):\n        return 0\n\n    def hex(self):\n        return ''\n",
+            ),
+            (
+                "pkg/util.py",
+                "def render(parts, u):\n    a = ''.join(parts)\n    b = b\", \".join(parts)\n    c = f\"{a}\".join(parts)\n    d = [1, 2].count(1)\n    e = (1.5).hex()\n    g = {'k': 1}.get('k')\n    return u.join(a)\n",
+            ),
+        ],
+        ("pkg/util.py", "render"),
+        &["pkg/url.py:join"],
+    );
+}
+
+#[test]
+fn typescript_string_array_template_and_regex_literals_call_nothing_of_the_repository() {
+    assert_calls(
+        &[
+            (
+                "src/store.ts",
+                "export class Store {\n  split(at: string) { return [at] }\n  map(f: unknown) { return f }\n  test(s: string) { return s }\n  trim() { return '' }\n}\n",
+            ),
+            (
+                "src/view.ts",
+                "export function show(s: any) {\n  const a = 'a,b'.split(',')\n  const b = [1, 2].map(String)\n  const c = `x${a}`.trim()\n  const d = /^x$/.test('x')\n  return s.split(a)\n}\n",
+            ),
+        ],
+        ("src/view.ts", "show"),
+        &["src/store.ts:split"],
+    );
+}
+
+#[test]
+fn rust_string_byte_and_number_literals_call_nothing_of_the_repository() {
+    assert_calls(
+        &[
+            (
+                "src/args.rs",
+                "pub struct Args;\nimpl Args {\n    pub fn parse(&self) -> u32 { 0 }\n    pub fn len(&self) -> usize { 0 }\n    pub fn max(&self, o: u32) -> u32 { o }\n}\n",
+            ),
+            (
+                "src/main.rs",
+                "fn run(a: &Thing) -> u32 {\n    let x: u32 = \"4\".parse().unwrap();\n    let y = b\"ab\".len();\n    let z = r#\"q\"#.len();\n    let w = 3u32.max(x);\n    a.parse()\n}\n",
+            ),
+        ],
+        ("src/main.rs", "run"),
+        &["src/args.rs:parse"],
+    );
+}
+
+#[test]
+fn java_string_literals_call_nothing_of_the_repository() {
+    assert_calls(
+        &[
+            (
+                "src/main/java/app/Key.java",
+                "package app;\npublic class Key {\n    public boolean equalsIgnoring(String o) { return true; }\n    public String strip() { return \"\"; }\n}\n",
+            ),
+            (
+                "src/main/java/app/Use.java",
+                "package app;\npublic class Use {\n    boolean run(Thing k) {\n        String s = \"  a \".strip();\n        boolean b = \"a\".equalsIgnoring(s);\n        return k.equalsIgnoring(s);\n    }\n}\n",
+            ),
+        ],
+        ("src/main/java/app/Use.java", "Use.run"),
+        &["src/main/java/app/Key.java:equalsIgnoring"],
+    );
+}
+
+/// A Python literal as a receiver: a string (with a prefix), a list, a dict, a number.
+fn python_literal() -> impl Strategy<Value = String> {
+    prop_oneof![
+        ("(|b|r|f|rb|u)", "[a-z ,]{0,4}", "['\"]")
+            .prop_map(|(prefix, body, quote)| format!("{prefix}{quote}{body}{quote}")),
+        "[0-9]{1,3}".prop_map(|n| format!("[{n}, 2]")),
+        "[a-z]{1,4}".prop_map(|k| format!("{{'{k}': 1}}")),
+        "[0-9]{1,3}".prop_map(|n| format!("({n})")),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Whatever literal a method is called on, and whatever its name, the call links to
+    /// no declaration of the repository, while the same method on a parameter is guessed.
+    #[test]
+    fn a_method_of_a_python_literal_is_never_a_guessed_callee(
+        literal in python_literal(),
+        method in "[a-z][a-z_]{2,8}",
+    ) {
+        let declared = format!("class Thing:\n    def {method}(self, *a):\n        return a\n");
+        let caller = format!("def lit():\n    return {literal}.{method}(1)\n\n\ndef par(p):\n    return p.{method}(1)\n");
+        let (dir, _root) = common::temp_repo(&[("pkg/thing.py", &declared), ("pkg/go.py", &caller)]);
+        let index = common::open_uncached(dir.path());
+        let graph = workspace_graph(index.db(), index.workspace());
+        prop_assert_eq!(calls_of(&graph, "pkg/go.py", "lit"), Vec::<String>::new(), "{}.{}() was linked", literal, method);
+        prop_assert_eq!(calls_of(&graph, "pkg/go.py", "par"), vec![format!("pkg/thing.py:{method}")]);
+    }
+}
