@@ -232,6 +232,10 @@ enum Binding<'a, F> {
     Namespace {
         files: &'a [F],
     },
+    /// A name an import binds to a module outside the repository (`import json`,
+    /// `import "strings"`, `use std::collections::HashMap`): none of the repository's
+    /// declarations is its member.
+    External,
 }
 
 /// Computes every edge leaving `source`'s nodes; see [`FileEdges`].
@@ -303,6 +307,15 @@ where
         for (i, imp) in shape.imports().iter().enumerate() {
             let targets = source.targets.of(i);
             if targets.is_empty() {
+                let external = matches!(source.resolutions.get(i), Some(Resolution::External));
+                if external && !imp.reexport && !imp.optional {
+                    for n in &imp.names {
+                        bindings.insert(n.local.as_str(), Binding::External);
+                    }
+                    if let Some(ns) = &imp.namespace {
+                        bindings.insert(ns.as_str(), Binding::External);
+                    }
+                }
                 continue;
             }
             for &target in targets {
@@ -526,6 +539,11 @@ where
             // `"".join(parts)`: a method of the language's own type, not a guess.
             return None;
         }
+        if names_external(scope, receiver) {
+            // `json.loads(text)`, `errors.New(msg)`: a member of a module outside the
+            // repository, not a guess.
+            return None;
+        }
         let receiver_binding = scope.bindings.get(receiver);
         if language.is_some_and(|l| l.is_self_receiver(receiver)) {
             // A method of the enclosing class.
@@ -629,6 +647,7 @@ where
                 file: *file,
                 decl: None,
             }),
+            Binding::External => None,
         }
     }
 
@@ -722,6 +741,31 @@ struct Scope<'s, 'b, F> {
     peers: FxHashMap<&'s str, NodeRef<F>>,
     /// The files of each glob import.
     globs: Vec<&'b [F]>,
+}
+
+/// Whether `receiver` is a path of plain names (`json`, `os.path`, `http::header`)
+/// one of whose leading paths an import binds outside the repository (`os` or, as
+/// `import os.path` binds it, `os.path`). A receiver that calls or indexes on the way
+/// (`_.find(items).save()`) may hold a value of the repository and is left to the guess.
+fn names_external<F>(scope: &Scope<'_, '_, F>, receiver: &str) -> bool {
+    let plain = |s: &str| {
+        s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
+    if receiver.is_empty() || !receiver.split(['.', ':']).all(plain) {
+        return false;
+    }
+    // Each leading path ends where a separator starts, or at the receiver's end.
+    let ends = receiver
+        .match_indices(['.', ':'])
+        .map(|(at, _)| at)
+        .chain([receiver.len()]);
+    ends.filter(|&end| end > 0).any(|end| {
+        matches!(
+            scope.bindings.get(&receiver[..end]),
+            Some(Binding::External)
+        )
+    })
 }
 
 /// Counts how a file's imports resolved; an optional import that resolved to nothing is

@@ -1,9 +1,13 @@
-//! A method called on a literal (`"".join(parts)`, `[1, 2].map(f)`, `"x".parse()`,
-//! `"a".equals(b)`) is the language's own: a string, a list, a number has no method a
-//! repository declares. Such a call is never guessed by name onto a declaration that
-//! happens to share the method's name; had it been, a method name declared once in the
-//! repository would become a certain callee of every function joining a string. A call
-//! on a receiver the graph cannot type (`parts.join()`) is still guessed.
+//! A method called on what the repository does not own is never guessed by its name onto
+//! a declaration that happens to share the name:
+//! - on a literal (`"".join(parts)`, `[1, 2].map(f)`, `"x".parse()`, `"a".equals(b)`): a
+//!   string, a list, a number has no method a repository declares;
+//! - on a module imported from outside the repository (`json.loads`, `errors.New`,
+//!   `HashMap::new`, `React.useMemo`, `Objects.equals`).
+//!
+//! Had such calls been guessed, a method name declared once in the repository would
+//! become a certain callee of every function joining a string. A call on a receiver the
+//! graph cannot type (`parts.join()`, `_.find(xs).save()`) is still guessed.
 
 mod common;
 
@@ -114,6 +118,98 @@ fn java_string_literals_call_nothing_of_the_repository() {
         ],
         ("src/main/java/app/Use.java", "Use.run"),
         &["src/main/java/app/Key.java:equalsIgnoring"],
+    );
+}
+
+#[test]
+fn python_members_of_modules_from_outside_are_no_guesses() {
+    assert_calls(
+        &[
+            (
+                "pkg/codec.py",
+                "class Codec:\n    def loads(self, text):\n        return text\n\n    def join(self, *parts):\n        return parts\n\n    def find(self, x):\n        return x\n",
+            ),
+            (
+                "pkg/use.py",
+                "import json\nimport os.path\nfrom collections import OrderedDict as OD\n\n\ndef load(c, items):\n    a = json.loads('1')\n    b = os.path.join('a', 'b')\n    d = OD.fromkeys(items)\n    return c.find(a)\n",
+            ),
+        ],
+        ("pkg/use.py", "load"),
+        &["pkg/codec.py:find"],
+    );
+}
+
+#[test]
+fn go_members_of_packages_from_outside_are_no_guesses() {
+    assert_calls(
+        &[
+            ("go.mod", "module example.com/app\n\ngo 1.21\n"),
+            (
+                "store/store.go",
+                "package store\n\nfunc New() *Store { return &Store{} }\n\ntype Store struct{}\n\nfunc (s *Store) Contains(x string) bool { return false }\n",
+            ),
+            (
+                "cmd/run.go",
+                "package cmd\n\nimport (\n\t\"errors\"\n\t\"strings\"\n)\n\nfunc Run(s interface{ Contains(string) bool }) error {\n\t_ = strings.Contains(\"ab\", \"a\")\n\ts.Contains(\"x\")\n\treturn errors.New(\"no\")\n}\n",
+            ),
+        ],
+        ("cmd/run.go", "Run"),
+        &["store/store.go:Contains"],
+    );
+}
+
+#[test]
+fn typescript_members_of_packages_from_outside_are_no_guesses_but_results_of_calls_are() {
+    assert_calls(
+        &[
+            (
+                "src/memo.ts",
+                "export class Memo {\n  useMemo() { return 1 }\n  save() { return 2 }\n  parse() { return 3 }\n}\n",
+            ),
+            (
+                "src/app.ts",
+                "import React from 'react'\nimport * as _ from 'lodash'\nimport { parse } from './parse'\n\nexport function app(items: any[]) {\n  React.useMemo(() => 1, [])\n  _.find(items, Boolean).save()\n  return parse()\n}\n",
+            ),
+            ("src/parse.ts", "export function parse() { return 0 }\n"),
+        ],
+        ("src/app.ts", "app"),
+        &["src/memo.ts:save", "src/parse.ts:parse"],
+    );
+}
+
+#[test]
+fn rust_and_java_members_of_types_from_outside_are_no_guesses() {
+    assert_calls(
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+            ),
+            (
+                "src/table.rs",
+                "pub struct Table;\nimpl Table {\n    pub fn with_capacity(n: usize) -> Table { Table }\n    pub fn insert(&mut self, k: u32) {}\n}\n",
+            ),
+            (
+                "src/main.rs",
+                "use std::collections::HashMap;\n\nfn fill(t: &mut Thing) {\n    let m: HashMap<u32, u32> = HashMap::with_capacity(4);\n    t.insert(1);\n}\n",
+            ),
+        ],
+        ("src/main.rs", "fill"),
+        &["src/table.rs:insert"],
+    );
+    assert_calls(
+        &[
+            (
+                "src/main/java/app/Pair.java",
+                "package app;\npublic class Pair {\n    public static boolean equals(Object a, Object b) { return a == b; }\n    public int hash() { return 0; }\n}\n",
+            ),
+            (
+                "src/main/java/app/Use.java",
+                "package app;\nimport java.util.Objects;\npublic class Use {\n    int run(Thing p) {\n        boolean same = Objects.equals(p, p);\n        return p.hash();\n    }\n}\n",
+            ),
+        ],
+        ("src/main/java/app/Use.java", "Use.run"),
+        &["src/main/java/app/Pair.java:hash"],
     );
 }
 
