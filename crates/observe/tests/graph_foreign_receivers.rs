@@ -13,30 +13,14 @@ mod common;
 
 use proptest::prelude::*;
 use sightline_observe::db::workspace_graph;
-use sightline_observe::graph::{EdgeKind, Graph};
+use sightline_observe::graph::Graph;
 
-/// The qualified names `path::qualified` has a call edge to, with their paths.
+/// The declarations `path::qualified` has a call edge to, as `path:name`.
 fn calls_of(graph: &Graph, path: &str, qualified: &str) -> Vec<String> {
-    let from = graph
-        .node_by_name(path, qualified)
-        .unwrap_or_else(|| panic!("no node {path}::{qualified}"));
-    let name = |n| {
-        let decls = graph.names.iter().find(|(_, nodes)| nodes.contains(&n));
-        decls.map_or_else(|| format!("{n:?}"), |(name, _)| name.to_string())
-    };
-    let mut calls: Vec<String> = graph
-        .outgoing(from)
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Calls)
-        .map(|e| {
-            format!(
-                "{}:{}",
-                graph.paths[graph.file_of(e.to) as usize],
-                name(e.to)
-            )
-        })
+    let mut calls: Vec<String> = common::call_edges(graph, path, qualified)
+        .into_iter()
+        .map(|(to, _)| to)
         .collect();
-    calls.sort();
     calls.dedup();
     calls
 }

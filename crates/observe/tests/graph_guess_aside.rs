@@ -7,35 +7,12 @@
 mod common;
 
 use sightline_observe::db::workspace_graph;
-use sightline_observe::graph::{EdgeKind, Graph};
+use sightline_observe::graph::Graph;
 
 /// The qualified names `path::qualified` has a call edge to, each with whether it is
 /// certain.
 fn calls_of(graph: &Graph, path: &str, qualified: &str) -> Vec<(String, bool)> {
-    let from = graph
-        .node_by_name(path, qualified)
-        .unwrap_or_else(|| panic!("no node {path}::{qualified}"));
-    let name = |n| {
-        let decls = graph.names.iter().find(|(_, nodes)| nodes.contains(&n));
-        decls.map_or_else(|| format!("{n:?}"), |(name, _)| name.to_string())
-    };
-    let mut calls: Vec<(String, bool)> = graph
-        .outgoing(from)
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Calls)
-        .map(|e| {
-            (
-                format!(
-                    "{}:{}",
-                    graph.paths[graph.file_of(e.to) as usize],
-                    name(e.to)
-                ),
-                e.certain,
-            )
-        })
-        .collect();
-    calls.sort();
-    calls
+    common::call_edges(graph, path, qualified)
 }
 
 #[test]

@@ -122,3 +122,30 @@ pub fn ring_workspace(files: usize) -> tempfile::TempDir {
     }
     dir
 }
+
+/// The call edges leaving `path::qualified`, as `path:name` of their target with whether
+/// each is certain, sorted.
+pub fn call_edges(
+    graph: &sightline_observe::graph::Graph,
+    path: &str,
+    qualified: &str,
+) -> Vec<(String, bool)> {
+    let from = graph
+        .node_by_name(path, qualified)
+        .unwrap_or_else(|| panic!("no node {path}::{qualified}"));
+    let name = |n| {
+        let decls = graph.names.iter().find(|(_, nodes)| nodes.contains(&n));
+        decls.map_or_else(|| format!("{n:?}"), |(name, _)| name.to_string())
+    };
+    let mut calls: Vec<(String, bool)> = graph
+        .outgoing(from)
+        .iter()
+        .filter(|e| e.kind == sightline_observe::graph::EdgeKind::Calls)
+        .map(|e| {
+            let to = &graph.paths[graph.file_of(e.to) as usize];
+            (format!("{to}:{}", name(e.to)), e.certain)
+        })
+        .collect();
+    calls.sort();
+    calls
+}
