@@ -3,7 +3,9 @@
 //! - on a literal (`"".join(parts)`, `[1, 2].map(f)`, `"x".parse()`, `"a".equals(b)`): a
 //!   string, a list, a number has no method a repository declares;
 //! - on a module imported from outside the repository (`json.loads`, `errors.New`,
-//!   `HashMap::new`, `React.useMemo`, `Objects.equals`).
+//!   `HashMap::new`, `React.useMemo`, `Objects.equals`);
+//! - on a type the file neither declares nor imports and the repository does not declare
+//!   either (`JSON.parse`, `Math.max`, `Vec::with_capacity`): the language's own.
 //!
 //! Had such calls been guessed, a method name declared once in the repository would
 //! become a certain callee of every function joining a string. A call on a receiver the
@@ -91,6 +93,10 @@ fn rust_string_byte_and_number_literals_call_nothing_of_the_repository() {
 fn java_string_literals_call_nothing_of_the_repository() {
     assert_calls(
         &[
+            (
+                "src/main/java/app/Thing.java",
+                "package app;\npublic interface Thing {}\n",
+            ),
             (
                 "src/main/java/app/Key.java",
                 "package app;\npublic class Key {\n    public boolean equalsIgnoring(String o) { return true; }\n    public String strip() { return \"\"; }\n}\n",
@@ -184,6 +190,10 @@ fn rust_and_java_members_of_types_from_outside_are_no_guesses() {
     assert_calls(
         &[
             (
+                "src/main/java/app/Thing.java",
+                "package app;\npublic interface Thing {}\n",
+            ),
+            (
                 "src/main/java/app/Pair.java",
                 "package app;\npublic class Pair {\n    public static boolean equals(Object a, Object b) { return a == b; }\n    public int hash() { return 0; }\n}\n",
             ),
@@ -194,6 +204,60 @@ fn rust_and_java_members_of_types_from_outside_are_no_guesses() {
         ],
         ("src/main/java/app/Use.java", "Use.run"),
         &["src/main/java/app/Pair.java:hash"],
+    );
+}
+
+#[test]
+fn members_of_types_nobody_in_the_repository_declares_are_no_guesses() {
+    assert_calls(
+        &[
+            (
+                "src/codec.ts",
+                "export function parse(s: string) { return s }\nexport function max(a: number) { return a }\nexport class Config {\n  static load() { return 1 }\n}\n",
+            ),
+            (
+                "src/use.ts",
+                "export function run(s: string) {\n  const a = JSON.parse(s)\n  const b = Math.max(1, 2)\n  return Config.load()\n}\n",
+            ),
+        ],
+        ("src/use.ts", "run"),
+        &["src/codec.ts:load"],
+    );
+    assert_calls(
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+            ),
+            (
+                "src/buf.rs",
+                "pub struct Buf;\nimpl Buf {\n    pub fn with_capacity(n: usize) -> Buf { Buf }\n    pub fn push_line(&mut self) {}\n}\n",
+            ),
+            (
+                "src/main.rs",
+                "fn fill(b: &mut Thing) {\n    let v: Vec<u8> = Vec::with_capacity(4);\n    b.push_line();\n}\n",
+            ),
+        ],
+        ("src/main.rs", "fill"),
+        &["src/buf.rs:push_line"],
+    );
+    assert_calls(
+        &[
+            (
+                "src/main/java/app/Thing.java",
+                "package app;\npublic interface Thing {}\n",
+            ),
+            (
+                "src/main/java/app/Num.java",
+                "package app;\npublic class Num {\n    public static int max(int a, int b) { return a; }\n    public int twice() { return 2; }\n}\n",
+            ),
+            (
+                "src/main/java/app/other/Use.java",
+                "package app.other;\npublic class Use {\n    int run(Thing n) {\n        int m = Math.max(1, 2);\n        return n.twice();\n    }\n}\n",
+            ),
+        ],
+        ("src/main/java/app/other/Use.java", "Use.run"),
+        &["src/main/java/app/Num.java:twice"],
     );
 }
 

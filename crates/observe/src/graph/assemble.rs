@@ -391,8 +391,13 @@ impl<'a, 'p, F: Copy + Eq + Hash> EdgeBuilder<'a, 'p, F> {
                 file: here,
                 local: e.from,
             };
-            self.guesser
-                .guess(fi, file_edges.name(e), e.guess, &mut |to, certain| {
+            let owner = file_edges.owner(e);
+            self.guesser.guess(
+                fi,
+                file_edges.name(e),
+                e.guess,
+                owner,
+                &mut |to, certain| {
                     if to != from {
                         guessed.push(Edge {
                             from,
@@ -401,7 +406,8 @@ impl<'a, 'p, F: Copy + Eq + Hash> EdgeBuilder<'a, 'p, F> {
                             certain,
                         });
                     }
-                });
+                },
+            );
         }
         if !self.guessed.is_empty() {
             self.resolved.clear();
@@ -487,14 +493,23 @@ struct Guesser<'a, 'p, F> {
 impl<'a, F> Guesser<'a, '_, F> {
     /// Declarations named `name` in the language of file `from` that `guess` accepts, when
     /// the name is rare enough to be a fair guess: calls `found(target, certain)` for each.
+    /// A member of `owner`, a type the calling file neither declares nor imports, is
+    /// guessed only when the repository declares something of that name in the language:
+    /// otherwise `Vec::new()` or `JSON.parse(text)` is the language's own.
     fn guess(
         &mut self,
         from: usize,
         name: &'a str,
         guess: NameGuess,
+        owner: Option<&str>,
         found: &mut dyn FnMut(NodeId, bool),
     ) {
         let language = self.languages[from];
+        if let Some(owner) = owner
+            && !self.declares(owner, language)
+        {
+            return;
+        }
         let key = (name, guess, language);
         let (matching, count) = match self.memo.get(&key) {
             Some(guessed) => *guessed,
@@ -514,6 +529,15 @@ impl<'a, F> Guesser<'a, '_, F> {
                 found(n, certain);
             }
         }
+    }
+
+    /// Whether a declaration named `name` exists in a file of `language`.
+    fn declares(&self, name: &str, language: Option<usize>) -> bool {
+        self.graph.names.get(name).is_some_and(|nodes| {
+            nodes
+                .iter()
+                .any(|&n| self.languages[self.graph.file_of(n) as usize] == language)
+        })
     }
 
     /// Whether file `file` is a test, an example or documentation by its path.

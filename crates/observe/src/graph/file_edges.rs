@@ -118,6 +118,12 @@ pub struct NameEdge {
     pub kind: EdgeKind,
     /// Which declaration kinds qualify.
     pub guess: NameGuess,
+    /// The type the call's receiver names when the file neither declares nor imports it
+    /// (`Vec::new()`, `JSON.parse(text)`, `Math.max(a, b)`), as a range of
+    /// [`FileEdges::guessed_names`]; empty otherwise. The guess stands only where the
+    /// repository declares a type of that name: otherwise the receiver is the language's
+    /// or a dependency's, and so is its member.
+    pub owner: (u32, u32),
 }
 
 /// How a file's imports resolved, for the graph's statistics.
@@ -164,6 +170,12 @@ impl<F> FileEdges<F> {
     /// The name edge `e` guesses by.
     pub fn name(&self, e: &NameEdge) -> &str {
         &self.guessed_names[e.name.0 as usize..e.name.1 as usize]
+    }
+
+    /// The unbound type `e`'s receiver names (see [`NameEdge::owner`]), if any.
+    pub fn owner(&self, e: &NameEdge) -> Option<&str> {
+        let (start, end) = e.owner;
+        (start < end).then(|| &self.guessed_names[start as usize..end as usize])
     }
 }
 
@@ -398,6 +410,10 @@ where
                     name: names.range(&u.name),
                     kind,
                     guess,
+                    owner: match self.unbound_type(&scope, &u.receiver) {
+                        Some(owner) => names.range(owner),
+                        None => (0, 0),
+                    },
                 }),
                 None => {}
             }
@@ -442,6 +458,7 @@ where
                     name: names.range(name.as_str()),
                     kind,
                     guess: NameGuess::TypeLike,
+                    owner: (0, 0),
                 }),
             }
         }
@@ -574,6 +591,27 @@ where
             return None;
         }
         Some(Err(NameGuess::Callable))
+    }
+
+    /// `receiver` when it is one capitalised name (a type, by the convention every
+    /// language here follows) that nothing in the file binds, no package peer declares and
+    /// no glob import may bring: `Vec`, `JSON`, `Math`, `Objects`. A one-letter name is
+    /// left out: it is a type parameter (`T::default()`, `item.save()` of an `item: T`),
+    /// whose members are the repository's own as often as not.
+    fn unbound_type<'r>(&self, scope: &Scope<'_, 'b, F>, receiver: &'r str) -> Option<&'r str> {
+        let mut chars = receiver.chars();
+        let capital = chars.next().is_some_and(|c| c.is_uppercase()) && receiver.len() > 1;
+        let plain = chars.all(|c| c.is_alphanumeric() || c == '_');
+        let unbound = capital
+            && plain
+            && !scope.bindings.contains_key(receiver)
+            && !scope.peers.contains_key(receiver)
+            && scope.globs.is_empty()
+            && !self
+                .source
+                .language
+                .is_some_and(|l| l.is_self_receiver(receiver));
+        unbound.then_some(receiver)
     }
 
     /// What a self receiver names inside declaration `enclosing`: the innermost enclosing
