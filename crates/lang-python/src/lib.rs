@@ -79,9 +79,8 @@ impl Language for Python {
     /// A string (its prefixes in either case: `b", ".join`, `Rb'…'`), a list, a dict or a
     /// set display, a number: Python's own types, which no repository extends.
     fn is_literal_receiver(&self, receiver: &str) -> bool {
-        let head: String = receiver.chars().take(8).collect();
         sightline_lang::conventions::opens_literal(
-            &head.to_ascii_lowercase(),
+            receiver,
             &['[', '{'],
             &["b", "r", "u", "f", "rb", "br", "fr", "rf"],
         )

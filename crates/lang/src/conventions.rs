@@ -24,20 +24,24 @@ pub fn has_generated_header(text: &str) -> bool {
 /// Whether `receiver` (a call receiver's source text) is a literal: past any opening
 /// parentheses (`(1.5).hex()`), it opens with one of `openers` (a list's `[`, a
 /// template's backtick), with a digit, or with a quote, directly or after one of
-/// `string_prefixes` (`b`, `rb` of `b", ".join`). A language's
+/// `string_prefixes` (`b`, `rb` of `b", ".join`), in either case (`Rb'…'`: no language
+/// here spells a prefix's other case as anything but a literal). A language's
 /// [`crate::Language::is_literal_receiver`] passes its own literal syntax.
 pub fn opens_literal(receiver: &str, openers: &[char], string_prefixes: &[&str]) -> bool {
     let text = receiver.trim_start_matches(['(', ' ']);
-    let quoted = |t: &str| t.starts_with(['"', '\'']);
+    let quoted = |t: &[u8]| matches!(t.first(), Some(b'"' | b'\''));
     let Some(first) = text.chars().next() else {
         return false;
     };
+    let bytes = text.as_bytes();
     first.is_ascii_digit()
         || openers.contains(&first)
-        || quoted(text)
-        || string_prefixes
-            .iter()
-            .any(|p| text.strip_prefix(p).is_some_and(quoted))
+        || quoted(bytes)
+        || string_prefixes.iter().any(|p| {
+            bytes.len() > p.len()
+                && bytes[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+                && quoted(&bytes[p.len()..])
+        })
 }
 
 #[cfg(test)]
@@ -59,7 +63,8 @@ mod tests {
     fn literals_open_with_a_quote_a_digit_or_an_opener() {
         let py = |r| opens_literal(r, &['[', '{'], &["b", "rb", "f"]);
         for literal in [
-            "''", "\", \"", "b\"\"", "rb'x'", "f\"{a}\"", "[1, 2]", "{'k': 1}", "(1.5)", "3",
+            "''", "\", \"", "b\"\"", "rb'x'", "Rb'x'", "f\"{a}\"", "[1, 2]", "{'k': 1}", "(1.5)",
+            "3",
         ] {
             assert!(py(literal), "{literal}");
         }

@@ -15,6 +15,7 @@ use sightline_observe::tools::explore_code::{ExploreArgs, MAX_FILES_CAP};
 use sightline_observe::tools::grep::GrepArgs;
 use sightline_observe::tools::list_files::ListFilesArgs;
 use sightline_observe::tools::nav::Target;
+use sightline_observe::tools::nav::callee_tree;
 use sightline_observe::tools::nav::definition::DefinitionArgs;
 use sightline_observe::tools::nav::outline::OutlineArgs;
 use sightline_observe::tools::nav::references::ReferencesArgs;
@@ -308,7 +309,7 @@ impl ToolArgs for ReferencesParams {
             },
             callees: self.callees,
             max_results: self.max_results,
-            depth: ReferencesArgs::new("").depth,
+            depth: callee_tree::DEFAULT_CALLEE_DEPTH,
             to: self.to,
         })
     }
