@@ -315,7 +315,13 @@ pub fn run(
         };
         result.chain = Some(super::chain::run(db, ws, &graph, &targets, &to)?);
     } else if args.callees {
-        callees(db, ws, &graph, &targets[0], max, args.depth, &mut result);
+        // What the target uses and, below each call, what the functions it calls call in
+        // turn ([`super::callee_tree`]), and the names it calls that resolve to nothing.
+        let tree = super::callee_tree::build(db, ws, &graph, &targets[0], max, args.depth);
+        result.calls = tree.calls;
+        result.more = tree.more;
+        result.unfollowed = tree.unfollowed;
+        result.unresolved_calls = unresolved_calls(&graph, &targets[0]);
     } else {
         uses(db, ws, &graph, &targets, max, &mut result);
     }
@@ -728,24 +734,6 @@ pub(crate) fn direct_callees(
         (a.line, &a.callee.path, a.callee.lines).cmp(&(b.line, &b.callee.path, b.callee.lines))
     });
     calls
-}
-
-/// What `target` uses and, below each call, what the functions it calls call in turn
-/// ([`super::callee_tree`]), and the names it calls that resolve to nothing.
-fn callees(
-    db: &dyn Db,
-    ws: Workspace,
-    graph: &Graph,
-    target: &DeclAt,
-    max: usize,
-    depth: u32,
-    result: &mut ReferencesResult,
-) {
-    let tree = super::callee_tree::build(db, ws, graph, target, max, depth);
-    result.calls = tree.calls;
-    result.more = tree.more;
-    result.unfollowed = tree.unfollowed;
-    result.unresolved_calls = unresolved_calls(graph, target);
 }
 
 /// Calls in `target` (not plain references: locals, parameters) that resolve to nothing,
