@@ -3,11 +3,15 @@
 snapshot of evaluation repositories, one copy of each repository per task and arm (without
 .git), the questions for the agents in WORKDIR/tasks.json and the gold kept out of it.
 
-usage: scripts/flow_ab/prepare.py WORKDIR ARM [--eval DIR]
+usage: scripts/flow_ab/prepare.py WORKDIR ARM [--tasks FILE] [--eval DIR]
   ARM: shell or sightline (the directory each task's copy goes in, as ../shared/agent-ab
   lays them out, so its `sh` and `mcpc.py` work unchanged)
 
-Score with scripts/flow_ab/score.py WORKDIR... (the gold is tasks.json beside this script)."""
+  --tasks: the question set (default tasks.json beside this script; tasks-named.json holds
+  16 more, each naming its start and describing its end, written from the code by a helper
+  that never ran Sightline)
+
+Score with scripts/flow_ab/score.py [--tasks FILE] WORKDIR... (the gold is the set's file)."""
 import argparse, json, os, subprocess, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -15,8 +19,9 @@ ap = argparse.ArgumentParser()
 ap.add_argument("workdir")
 ap.add_argument("arm", choices=["shell", "sightline"])
 ap.add_argument("--eval", default=os.path.join(here, "..", "..", "..", "shared", "eval"))
+ap.add_argument("--tasks", default=os.path.join(here, "tasks.json"))
 a = ap.parse_args()
-tasks = json.load(open(os.path.join(here, "tasks.json")))
+tasks = json.load(open(a.tasks))
 os.makedirs(a.workdir, exist_ok=True)
 json.dump([{"id": t["id"], "repo": t["repo"], "question": t["question"]} for t in tasks],
           open(os.path.join(a.workdir, "tasks.json"), "w"), indent=1)

@@ -3,11 +3,16 @@
 calls per task from the logs, and the share of each task's gold declarations and files the
 agent's chain and files name (a declaration by its last name segment, case-insensitive).
 
-usage: scripts/flow_ab/score.py WORKDIR..."""
+usage: scripts/flow_ab/score.py [--tasks FILE] WORKDIR...  (FILE: the set prepare.py laid out,
+default tasks.json beside this script)"""
 import glob, json, os, statistics as st, sys
 
-gold = {t["id"]: t for t in json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tasks.json")))}
-for w in sys.argv[1:]:
+args = sys.argv[1:]
+tasks_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tasks.json")
+if args[:1] == ["--tasks"]:
+    tasks_file, args = args[1], args[2:]
+gold = {t["id"]: t for t in json.load(open(tasks_file))}
+for w in args:
     results = glob.glob(os.path.join(w, "results-*.json"))
     answers = {r["id"]: r for r in json.load(open(results[0]))} if results else {}
     rows = []

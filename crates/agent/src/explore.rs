@@ -17,8 +17,9 @@ pub const DETERMINISTIC_FILES: u32 = MAX_FILES_CAP;
 /// How an exploration is judged.
 #[derive(Clone, Copy)]
 pub enum Mode<'a> {
-    /// No model: one `explore_code` call of `max_files` files, then the deterministic
-    /// selection.
+    /// No model: one `explore_code` call of `max_files` files (and, when the question names
+    /// a function and describes where it leads, the chain of calls between them:
+    /// [`crate::chain_probe`]), then the deterministic selection.
     Deterministic {
         /// Files the exploration asks for.
         max_files: u32,
@@ -81,6 +82,12 @@ pub fn explore(
             let call = query_exploration(session.query(), max_files);
             if let Observation::Error(e) = session.record(index, call) {
                 return Err(ExploreError::Tool(e.trim_end().to_owned()));
+            }
+            // A question that names a function and describes where it leads asks how
+            // they connect: the chain of calls between them is its answer, and no word
+            // of the question ranks the steps.
+            if let Some(chain) = crate::chain_probe::chain_call(index, session) {
+                session.record(index, chain);
             }
             Ok(session.finish_deterministic(index))
         }

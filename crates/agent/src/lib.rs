@@ -56,6 +56,7 @@
 
 pub mod agent;
 pub mod budget;
+pub mod chain_probe;
 pub mod chat;
 pub mod explore;
 pub mod prompt;

@@ -42,6 +42,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod chain_flow;
 pub mod confidence;
 pub mod db;
 pub mod evidence;
