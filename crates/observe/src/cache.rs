@@ -20,7 +20,7 @@ use crate::walk::FileRole;
 
 /// Bumped whenever `FileIndex` (the shared facts, the term counts) changes shape or
 /// meaning; a language's own extraction changes are its `facts_version`.
-pub(crate) const FACTS_SCHEMA: u32 = 7;
+pub(crate) const FACTS_SCHEMA: u32 = 8;
 const MAGIC: &[u8; 8] = b"SLFACTS\0";
 
 /// The cache key of one file's [`FileIndex`]: blake3 over what the value is computed from,

@@ -404,6 +404,7 @@ impl<'a, 'p, F: Copy + Eq + Hash> EdgeBuilder<'a, 'p, F> {
                             to,
                             kind: e.kind,
                             certain,
+                            guessed: true,
                         });
                     }
                 },

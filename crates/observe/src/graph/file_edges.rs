@@ -563,14 +563,24 @@ where
         }
         let receiver_binding = scope.bindings.get(receiver);
         if language.is_some_and(|l| l.is_self_receiver(receiver)) {
-            // A method of the enclosing class.
+            // A method of the enclosing class, or one it inherits from a base it names.
             if let Some(owner) = self.self_owner(scope, u.enclosing)
-                && let Some(member) = self.member_of(owner, &u.name)
+                && let Some(member) = self
+                    .member_of(owner, &u.name)
+                    .or_else(|| self.inherited_member(scope, owner, &u.name))
             {
                 return Some(Ok((member, true)));
             }
         } else if let Some(Binding::Namespace { files }) = receiver_binding {
             return self.export_in(files, &u.name).map(|t| Ok((t, true)));
+        } else if let Some(class) = instantiated(receiver)
+            && let Some(owner) = self.resolve_name(scope, class)
+            && let Some(member) = self
+                .member_of(owner, &u.name)
+                .or_else(|| self.inherited_member(scope, owner, &u.name))
+        {
+            // `Http().flush()`, `new Store().save()`: a member of the type just built.
+            return Some(Ok((member, true)));
         } else if let Some(owner) = match receiver_binding {
             Some(b @ Binding::Decl(_)) | Some(b @ Binding::Imported { .. }) => {
                 self.resolve_binding(b)
@@ -612,6 +622,37 @@ where
                 .language
                 .is_some_and(|l| l.is_self_receiver(receiver));
         unbound.then_some(receiver)
+    }
+
+    /// The member `name` of a base that `owner` (a type of this file) extends or
+    /// implements, one level up, the bases in the order the type names them: what a self
+    /// call of an inherited method runs (`self._build_redirect_request()` in a subclass of
+    /// the class declaring it). A base's own bases are another file's business.
+    fn inherited_member(
+        &self,
+        scope: &Scope<'_, 'b, F>,
+        owner: NodeRef<F>,
+        name: &str,
+    ) -> Option<NodeRef<F>> {
+        if owner.file != self.source.file {
+            return None;
+        }
+        let decl = owner.decl?;
+        self.source
+            .shape
+            .heritage()
+            .iter()
+            .filter(|h| h.decl == decl)
+            .find_map(|h| {
+                let base = match h.name.rsplit_once('.') {
+                    Some((qualifier, last)) => match scope.bindings.get(qualifier) {
+                        Some(Binding::Namespace { files }) => self.export_in(files, last),
+                        _ => None,
+                    },
+                    None => self.resolve_name(scope, &h.name),
+                }?;
+                self.member_of(base, name)
+            })
     }
 
     /// What a self receiver names inside declaration `enclosing`: the innermost enclosing
@@ -826,9 +867,52 @@ fn import_counts(shape: &FileShape, resolutions: &[Resolution]) -> ImportCounts 
     counts
 }
 
+/// The declaration a receiver builds and uses at once (`Http` of `Http().flush()`, `Store`
+/// of `new Store(db).save()`; `Box::new(x)` or `make(a)(b)` is no such receiver): its
+/// name, when the receiver is one plain name, optionally after `new `, applied once to
+/// arguments whose parentheses close at the receiver's end.
+fn instantiated(receiver: &str) -> Option<&str> {
+    let call = receiver
+        .strip_prefix("new ")
+        .unwrap_or(receiver)
+        .trim_start();
+    let open = call.find('(')?;
+    let name = &call[..open];
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in call[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    // The arguments close here: only at the receiver's end is it one call.
+                    return (open + i + 1 == call.len()).then_some(name);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_receiver_built_in_place_names_its_type() {
+        assert_eq!(instantiated("Http()"), Some("Http"));
+        assert_eq!(instantiated("new Store(db, { a: f(1) })"), Some("Store"));
+        assert_eq!(instantiated("Cls(a)(b)"), None);
+        assert_eq!(instantiated("Box::new(x)"), None);
+        assert_eq!(instantiated("self.make()"), None);
+        assert_eq!(instantiated("Http"), None);
+        assert_eq!(instantiated("f(a))"), None);
+        assert_eq!(instantiated("()"), None);
+    }
 
     #[test]
     fn guesses_reach_the_kinds_that_can_answer_them() {

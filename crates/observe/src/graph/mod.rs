@@ -140,6 +140,18 @@ pub struct Edge {
     pub kind: EdgeKind,
     /// False when the target was guessed from a name shared by several declarations.
     pub certain: bool,
+    /// The target was guessed by name (among several declarations, or the only one of the
+    /// name, which is then `certain` too), not resolved through imports and scope.
+    pub guessed: bool,
+}
+
+impl Edge {
+    /// Resolved through imports and scope: neither a guess among several declarations nor
+    /// the only declaration of a name a call used (`logger.info()` is not the repository's
+    /// one `info` method, however certain its name makes the guess).
+    pub fn resolved(&self) -> bool {
+        self.certain && !self.guessed
+    }
 }
 
 /// One file handed to [`Graph::build`]; manifests have no shape.
@@ -500,6 +512,7 @@ pub fn resolve_edges<F: Copy + Eq>(
             },
             kind: e.kind,
             certain: e.certain,
+            guessed: false,
         });
     }
 }

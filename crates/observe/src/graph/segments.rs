@@ -414,6 +414,7 @@ mod tests {
                 },
                 kind: EdgeKind::ALL[kind],
                 certain: true,
+                guessed: false,
             })
             .filter(|e| exists(e.to))
             .collect();

@@ -19,8 +19,9 @@
 //! callback, plus [`INTO_SECONDARY`] when it goes into a
 //! test, example or vendored file: of two chains the one of fewer calls through primary
 //! code wins. Only uses the graph resolved are followed, unless no chain of them leads
-//! either way; then uses it guessed by name (a member call on a receiver it cannot type)
-//! count too, at [`GUESSED`] more each, and the answer says so. Reaching `to` or a
+//! either way; then uses it guessed by name (a member call on a receiver it cannot type,
+//! even where the repository declares that name once: `logger.info()` is not its one
+//! `info` method) count too, at [`GUESSED`] more each, and the answer says so. Reaching `to` or a
 //! declaration nested in it ends the chain. When no chain leads from the declaration to
 //! `to`, the other direction is searched, since a question names its two ends in either
 //! order. Each step is printed as the first line of its user that uses the next
@@ -240,7 +241,7 @@ fn shortest(
             .map(|child| (child, EdgeKind::Contains, true, 0))
             .collect();
         for e in graph.outgoing(node) {
-            if !(e.certain || guessed) || e.to.decl_index().is_none() || e.to == node {
+            if !(e.resolved() || guessed) || e.to.decl_index().is_none() || e.to == node {
                 continue;
             }
             let step = match e.kind {
@@ -250,8 +251,8 @@ fn shortest(
                 EdgeKind::References if files.callable(e.to) => OTHER_USE,
                 _ => continue,
             };
-            let step = step + if e.certain { 0 } else { GUESSED };
-            steps.push((e.to, e.kind, e.certain, step));
+            let step = step + if e.resolved() { 0 } else { GUESSED };
+            steps.push((e.to, e.kind, e.resolved(), step));
         }
         for (to, kind, certain) in files.overrides(graph, node, guessed) {
             let step = OVERRIDE + if certain { 0 } else { GUESSED };
@@ -456,7 +457,7 @@ impl<'a> Files<'a> {
                 graph
                     .incoming(base)
                     .filter(|e| matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements))
-                    .map(|e| (e.from, e.kind, e.certain))
+                    .map(|e| (e.from, e.kind, e.resolved()))
                     .collect()
             }));
             for &(heir, kind, certain) in heirs.iter() {
