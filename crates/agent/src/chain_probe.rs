@@ -1,4 +1,5 @@
-//! Which chain the deterministic explore traces for a question it is asked to explain.
+//! Which chain the deterministic explore traces for a question that names a function and
+//! says in words where it leads.
 //! "How does X reach Y" ranks its start well (X is named, or its words are) and the steps
 //! after it nowhere: they match no word of the question. So from the best-ranked function
 //! or method the question names, the calls the graph resolved are followed a
@@ -6,7 +7,8 @@
 //! question's other words (at least two, by their weight in this repository; the
 //! shallower on a tie) is where the chain ends. The
 //! chain to it (`references` with `to`) is recorded in the session: its steps become
-//! places, and the report shows them as its flow ([`sightline_rank::chain_flow`]).
+//! places, and the report shows them as its flow ([`sightline_rank::chain_flow`],
+//! applied by [`crate::ExploreSession::finish_traced`]).
 
 use sightline_observe::DeclKind;
 use sightline_observe::Index;

@@ -88,6 +88,7 @@ pub fn explore(
             // of the question ranks the steps.
             if let Some(chain) = crate::chain_probe::chain_call(index, session) {
                 session.record(index, chain);
+                return Ok(session.finish_traced(index));
             }
             Ok(session.finish_deterministic(index))
         }

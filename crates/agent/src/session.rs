@@ -20,6 +20,7 @@ use sightline_observe::tools::nav::references::{self, ReferencesArgs};
 use sightline_observe::tools::near_paths::near_paths;
 use sightline_observe::tools::read_file::{self, ReadFileArgs};
 use sightline_observe::{Index, LineRange};
+use sightline_rank::chain_flow::{traced_chain, with_chain};
 use sightline_registry::annotate::{label, render_observation};
 use sightline_registry::{
     CandidateId, Intent, Observation, RecordedCall, Registry, RegistryDatabase, Selection, Session,
@@ -295,6 +296,17 @@ impl ExploreSession {
 
     /// [`ExploreSession::submit`] against an already ranked session.
     fn submit_ranked(&self, selection: &Selection, run: &sightline_rank::ExploreRun) -> Finished {
+        self.submit_against(selection, &run.selection, &run.registry)
+    }
+
+    /// Validates and renders `selection` with `fallback` as the deterministic selection
+    /// (what replaces it when nothing survives, and whose level caps any other).
+    fn submit_against(
+        &self,
+        selection: &Selection,
+        fallback: &Selection,
+        registry: &Registry,
+    ) -> Finished {
         // Cited files are read again: one deleted or changed since a tool showed it must
         // not be cited on the strength of the old observation.
         let read_now = |path: &str| {
@@ -303,13 +315,13 @@ impl ExploreSession {
         };
         let validated = validate_on_disk(
             selection,
-            &run.registry,
+            registry,
             self.intent,
-            &run.selection,
+            fallback,
             &Budget::default(),
             &read_now,
         );
-        let report = render_report(&validated, &run.registry, self.report_budget);
+        let report = render_report(&validated, registry, self.report_budget);
         Finished { validated, report }
     }
 
@@ -321,6 +333,21 @@ impl ExploreSession {
     ) -> Result<Finished, SelectionError> {
         let selection = parse_selection(json)?;
         Ok(self.submit(index, &selection))
+    }
+
+    /// The deterministic selection with the chain the session traced last as its answer
+    /// ([`sightline_rank::chain_flow::with_chain`], which only lowers the ranking's level),
+    /// validated and rendered as the deterministic selection it is: what the
+    /// deterministic explore reports once it has traced a chain. Without such a chain, as
+    /// [`ExploreSession::finish_deterministic`].
+    pub fn finish_traced(&self, index: &Index<RegistryDatabase>) -> Finished {
+        let run = self.ranked(index);
+        let calls = self.session.calls(index.db());
+        let Some(traced) = traced_chain(calls) else {
+            return self.submit_ranked(&run.selection, &run);
+        };
+        let selection = with_chain(run.selection.clone(), traced, &run.registry);
+        self.submit_against(&selection, &selection, &run.registry)
     }
 
     /// The deterministic selection, validated and rendered: what a session without a model

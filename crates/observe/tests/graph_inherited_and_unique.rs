@@ -10,7 +10,6 @@
 mod common;
 
 use sightline_observe::db::workspace_graph;
-use sightline_observe::tools::nav::references::{self, ReferencesArgs};
 
 /// Whether `from` of `path` calls `to_name` by an edge the graph resolved (not guessed).
 fn resolved_call(
@@ -29,11 +28,7 @@ fn resolved_call(
         .map(|e| e.resolved())
 }
 
-fn chain(index: &sightline_observe::Index, from: &str, to: &str) -> references::ReferencesResult {
-    let mut args = ReferencesArgs::new(from);
-    args.to = Some(to.to_owned());
-    references::run(index.db(), index.workspace(), &args).unwrap()
-}
+use common::chain;
 
 const PY_CLIENT: &str = "\
 class BaseClient:

@@ -6,17 +6,12 @@ mod common;
 
 use proptest::prelude::*;
 use sightline_observe::tools::nav::Spot;
-use sightline_observe::tools::nav::references::{self, ReferencesArgs, ReferencesResult};
 
 fn no_tag(_: &str, _: Spot) -> Option<String> {
     None
 }
 
-fn chain(index: &sightline_observe::Index, from: &str, to: &str) -> ReferencesResult {
-    let mut args = ReferencesArgs::new(from);
-    args.to = Some(to.to_owned());
-    references::run(index.db(), index.workspace(), &args).unwrap()
-}
+use common::chain;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]

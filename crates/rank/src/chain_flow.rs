@@ -1,6 +1,6 @@
-//! A traced chain in the deterministic selection. When a session followed the calls from
-//! one declaration to another (`references` with `to`: the deterministic explore traces
-//! one from the function a question names, in the agent crate's `chain_probe`), the
+//! A traced chain in the deterministic selection. When the deterministic explore followed
+//! the calls from the function a question names to the declaration its other words
+//! describe (`references` with `to`, recorded by the agent crate's `chain_probe`), the
 //! chain is the flow the question asks about, and the report shows it step by step: the
 //! chain's start is the primary place, each step is the place that makes the call,
 //! quoting the call's line, and the chain's end quotes its signature. Every link cites a

@@ -1,6 +1,5 @@
 //! The deterministic explore: one `explore_code` call recorded in a session, the registry
-//! derived from it, the packet and the fallback selection (with the chain the session
-//! traced, if any, as its flow: [`crate::chain_flow`]).
+//! derived from it, the packet and the fallback selection.
 
 use std::sync::Arc;
 
@@ -14,7 +13,6 @@ use sightline_registry::{
     session_registry,
 };
 
-use crate::chain_flow::{traced_chain, with_chain};
 use crate::fallback::fallback_selection;
 use crate::model::Weights;
 use crate::packet::{Packet, PacketOptions, build_packet};
@@ -96,7 +94,7 @@ pub fn finish_with(
     };
     let packet = build_packet(&registry, &terms, &options);
     let not_indexed = session.workspace(db).not_indexed(db).note();
-    let mut selection = fallback_selection(
+    let selection = fallback_selection(
         &packet,
         &registry,
         session.intent(db),
@@ -104,10 +102,6 @@ pub fn finish_with(
         not_indexed.as_deref(),
         &weights.confidence,
     );
-    // A chain the session traced is the flow between its places: the report shows it.
-    if let Some(traced) = traced_chain(session.calls(db)) {
-        selection = with_chain(selection, traced, &registry);
-    }
     ExploreRun {
         session,
         registry,

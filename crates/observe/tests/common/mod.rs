@@ -149,3 +149,15 @@ pub fn call_edges(
     calls.sort();
     calls
 }
+
+/// `references` of `from` with `to`: the chain of uses between the two declarations.
+pub fn chain(
+    index: &sightline_observe::Index,
+    from: &str,
+    to: &str,
+) -> sightline_observe::tools::nav::references::ReferencesResult {
+    use sightline_observe::tools::nav::references::{self, ReferencesArgs};
+    let mut args = ReferencesArgs::new(from);
+    args.to = Some(to.to_owned());
+    references::run(index.db(), index.workspace(), &args).unwrap()
+}
