@@ -626,7 +626,7 @@ where
 
     /// The member `name` of a base that `owner` (a type of this file) extends or
     /// implements, one level up, the bases in the order the type names them: what a self
-    /// call of an inherited method runs (`self._build_redirect_request()` in a subclass of
+    /// call of an inherited method runs (`self._build()` in a subclass of
     /// the class declaring it). A base's own bases are another file's business.
     fn inherited_member(
         &self,
