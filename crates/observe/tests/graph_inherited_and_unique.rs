@@ -93,6 +93,18 @@ fn an_imported_base_resolves_a_self_call_in_typescript_and_java() {
 }
 
 #[test]
+fn a_call_on_a_subclass_named_in_the_file_reaches_the_inherited_method() {
+    let source =
+        format!("{PY_CLIENT}\n\ndef make(request):\n    return Client._build(None, request)\n");
+    let (dir, _root) = common::temp_repo(&[("pkg/client.py", source.as_str())]);
+    let index = common::open_uncached(dir.path());
+    assert_eq!(
+        resolved_call(&index, "pkg/client.py", "make", "_build"),
+        Some(true)
+    );
+}
+
+#[test]
 fn the_own_method_wins_over_the_inherited_one() {
     let source = format!(
         "{PY_CLIENT}\n\nclass Special(BaseClient):\n    def _build(self, request):\n        return None\n\n    def send(self, request):\n        return self._build(request)\n"

@@ -69,27 +69,20 @@ pub fn chain_links(chain: &Chain, registry: &Registry) -> Vec<FlowLink> {
     };
     if let Some(end) = &chain.end
         && let Some(c) = registry.at(&end.path, Location::Lines(end.lines))
-        && let Some(quote) = c.observed_line(end.signature_line).map(str::trim)
-        && !quote.is_empty()
     {
-        links.push(FlowLink {
-            candidate: c.id,
-            role: end.kind.clone(),
-            fact: end.qualified.clone(),
-            quote: quote.to_owned(),
-            evidence: Vec::new(),
-        });
+        links.extend(signature_link(end, c));
     }
     links
 }
 
-/// A link quoting `start`'s signature line, when its candidate `c` holds it verbatim.
-fn signature_link(start: &DefinitionHit, c: &Candidate) -> Option<FlowLink> {
-    let quote = c.observed_line(start.signature_line)?.trim();
+/// A link quoting declaration `d`'s signature line, when its candidate `c` holds it
+/// verbatim: the chain's end, or its start when no step quotes it.
+fn signature_link(d: &DefinitionHit, c: &Candidate) -> Option<FlowLink> {
+    let quote = c.observed_line(d.signature_line)?.trim();
     (!quote.is_empty()).then(|| FlowLink {
         candidate: c.id,
-        role: start.kind.clone(),
-        fact: start.qualified.clone(),
+        role: d.kind.clone(),
+        fact: d.qualified.clone(),
         quote: quote.to_owned(),
         evidence: Vec::new(),
     })

@@ -565,9 +565,7 @@ where
         if language.is_some_and(|l| l.is_self_receiver(receiver)) {
             // A method of the enclosing class, or one it inherits from a base it names.
             if let Some(owner) = self.self_owner(scope, u.enclosing)
-                && let Some(member) = self
-                    .member_of(owner, &u.name)
-                    .or_else(|| self.inherited_member(scope, owner, &u.name))
+                && let Some(member) = self.member_or_inherited(scope, owner, &u.name)
             {
                 return Some(Ok((member, true)));
             }
@@ -575,9 +573,7 @@ where
             return self.export_in(files, &u.name).map(|t| Ok((t, true)));
         } else if let Some(class) = instantiated(receiver)
             && let Some(owner) = self.resolve_name(scope, class)
-            && let Some(member) = self
-                .member_of(owner, &u.name)
-                .or_else(|| self.inherited_member(scope, owner, &u.name))
+            && let Some(member) = self.member_or_inherited(scope, owner, &u.name)
         {
             // `Http().flush()`, `new Store().save()`: a member of the type just built.
             return Some(Ok((member, true)));
@@ -593,7 +589,7 @@ where
                 .or_else(|| self.glob_export(scope, receiver)),
         } {
             // `Store.create()` / `handlers.onSave()`: a member of a known declaration.
-            if let Some(member) = self.member_of(owner, &u.name) {
+            if let Some(member) = self.member_or_inherited(scope, owner, &u.name) {
                 return Some(Ok((member, true)));
             }
         }
@@ -622,6 +618,18 @@ where
                 .language
                 .is_some_and(|l| l.is_self_receiver(receiver));
         unbound.then_some(receiver)
+    }
+
+    /// The member `name` of `owner` ([`Self::member_of`]), else of a base it names
+    /// ([`Self::inherited_member`]): what a member call on a known type runs.
+    fn member_or_inherited(
+        &self,
+        scope: &Scope<'_, 'b, F>,
+        owner: NodeRef<F>,
+        name: &str,
+    ) -> Option<NodeRef<F>> {
+        self.member_of(owner, name)
+            .or_else(|| self.inherited_member(scope, owner, name))
     }
 
     /// The member `name` of a base that `owner` (a type of this file) extends or
